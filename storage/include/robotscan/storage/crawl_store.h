@@ -1,0 +1,177 @@
+// The crawl database: every robots.txt fetch `robotscan crawl` makes, kept
+// in one SQLite file that researchers query with plain SQL.
+//
+// Layout (schema version kSchemaVersion, PRAGMA user_version; older files are
+// migrated forward on Open, newer ones are refused):
+//   crawl_run   one row per invocation of the crawler (options, start, end).
+//   domain      one row per domain name ever seen; latest_fetch_id points at
+//               its newest fetch.
+//   fetch       one row per domain per crawl: the final outcome after
+//               retries, fallbacks and redirects. Nothing is overwritten; a
+//               re-crawl adds rows (history).
+//   fetch_step  every HTTP request behind a fetch, in order: the https try,
+//               the http fallback, each redirect hop.
+//   body        each distinct body once, keyed by SHA-256 of its decoded
+//               bytes (optionally zstd-compressed).
+//   latest_fetch (VIEW, the stable public contract, see docs/crawler.md):
+//               one row per domain with at least domain, rank, url,
+//               final_url, http_status, access, error, redirects, bytes,
+//               truncated, body, fetched_at.
+//
+// The access column is the RFC 9309 §2.3.1 class: "success",
+// "unavailable", "unreachable"; http_status keeps the raw status so an
+// analysis can apply another reading (e.g. Google's 429 rule).
+//
+// Durability: WAL with synchronous=NORMAL. A committed AppendFetches batch
+// survives a crash of the process (kill -9); a failed batch (disk full, I/O
+// error) is rolled back as a whole and reported, earlier batches stay.
+//
+// Thread-safety: a CrawlStore is used by one thread at a time. Several
+// CrawlStore objects (threads or processes) may open the same file: one
+// writer, any number of readers.
+//
+// Usage:
+//   auto store = CrawlStore::Open("crawl.sqlite", {});
+//   if (!store.ok()) return store.status();
+//   std::int64_t run = 0;
+//   Status s = store.value()->BeginRun(info, &run);
+//   s = store.value()->AppendFetches(run, records);
+#ifndef ROBOTSCAN_STORAGE_CRAWL_STORE_H_
+#define ROBOTSCAN_STORAGE_CRAWL_STORE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "robotscan/storage/status.h"
+
+namespace robotscan::storage {
+
+inline constexpr int kSchemaVersion = 1;
+
+// One HTTP request made while fetching a domain's robots.txt.
+struct FetchStep {
+  std::string url;
+  int http_status = 0;        // 0: no response.
+  std::string location;       // Location header of a 3xx, as sent.
+  std::string error_class;    // Empty when a response was received.
+  std::string error_message;  // libcurl's or the resolver's words.
+  std::string ip;             // Address connected to, if any.
+  double total_ms = 0;
+};
+
+// The final outcome of fetching one domain's robots.txt in one crawl.
+struct FetchRecord {
+  std::string domain;  // Lower-case ASCII (punycode), no trailing dot.
+  std::int64_t rank = 0;
+  std::string url;          // First URL requested.
+  std::string final_url;    // URL of the last response (after redirects).
+  std::string strategy;     // e.g. "https,http" (schemes tried, in order).
+  int http_status = 0;      // Final status; 0 when no response.
+  std::string access;       // "success" | "unavailable" | "unreachable".
+  std::string error_class;  // Empty on a response; see docs/crawler.md.
+  std::string error_message;
+  int redirects = 0;          // Redirect hops followed.
+  int attempts = 1;           // Tries including retries.
+  bool truncated = false;     // Body longer than the cap; `body` is a prefix.
+  bool not_modified = false;  // 304 to a conditional request.
+  std::string body;           // Decoded body (up to the cap).
+  // For a 304: the fetch whose body is still current (body reused).
+  std::int64_t body_from_fetch_id = 0;
+  // Selected response headers of the final response (empty if absent).
+  std::string content_type, content_encoding, content_length, cache_control,
+      expires, last_modified, etag, retry_after;
+  std::string ip;
+  // Timings of the final request, milliseconds; negative when unknown.
+  double dns_ms = -1, connect_ms = -1, tls_ms = -1, first_byte_ms = -1,
+         total_ms = -1;
+  std::string fetched_at;  // ISO 8601 UTC, e.g. 2026-01-31T12:00:00.123Z
+  std::vector<FetchStep> steps;
+};
+
+// What a new crawl needs to know about a domain's newest fetch.
+struct PreviousFetch {
+  std::int64_t fetch_id = 0;
+  std::string fetched_at;
+  int http_status = 0;
+  std::string access;
+  std::string etag;
+  std::string last_modified;
+  bool has_body = false;
+};
+
+struct RunInfo {
+  std::string started_at;  // ISO 8601 UTC.
+  std::string tool_version;
+  std::string input;         // The list's path.
+  std::string options_json;  // The crawl options, for provenance.
+};
+
+struct StoreOptions {
+  bool read_only = false;
+  // Store bodies zstd-compressed (level 3). latest_fetch.body is then NULL
+  // for compressed bodies; read them with ReadBody(). Off by default so
+  // that plain sqlite3 sees every body.
+  bool compress_bodies = false;
+  // Test hook: cap the file at this many pages (PRAGMA max_page_count) to
+  // exercise the disk-full path. 0: no cap.
+  std::int64_t max_page_count = 0;
+};
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
+  Result(Status status) : status_(std::move(status)) {}  // NOLINT
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  T& value() { return *value_; }
+  const T& value() const { return *value_; }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+class CrawlStore {
+ public:
+  // Opens (creating if needed) and migrates the database at `path`.
+  static Result<std::unique_ptr<CrawlStore>> Open(std::string_view path,
+                                                  const StoreOptions& options);
+  virtual ~CrawlStore() = default;
+
+  // Records the start of a crawl and returns its id.
+  virtual Status BeginRun(const RunInfo& info, std::int64_t* run_id) = 0;
+  // Marks a run "finished", "interrupted" or "failed".
+  virtual Status FinishRun(std::int64_t run_id, std::string_view status,
+                           std::string_view finished_at) = 0;
+
+  // Appends `records` to run `run_id` in one transaction: all or nothing.
+  // A domain gets at most one fetch per run: a second record for the same
+  // (run, domain) fails the batch with kInvalidArgument.
+  virtual Status AppendFetches(std::int64_t run_id,
+                               std::span<const FetchRecord> records) = 0;
+
+  // The newest fetch of `domain`, or nullopt in *previous if none.
+  virtual Status FindLatestFetch(std::string_view domain,
+                                 std::optional<PreviousFetch>* previous) = 0;
+
+  // The decoded body stored for a fetch (decompressed if needed); empty if
+  // the fetch has no body.
+  virtual Status ReadBody(std::int64_t fetch_id, std::string* body) = 0;
+
+  // Runs PRAGMA integrity_check; *ok is false with the first complaint in
+  // *report.
+  virtual Status CheckIntegrity(bool* ok, std::string* report) = 0;
+
+  // Number of fetch rows and distinct bodies (statistics, tests).
+  virtual Status CountRows(std::int64_t* fetches, std::int64_t* bodies) = 0;
+};
+
+}  // namespace robotscan::storage
+
+#endif  // ROBOTSCAN_STORAGE_CRAWL_STORE_H_

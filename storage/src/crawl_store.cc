@@ -1,0 +1,453 @@
+#include "robotscan/storage/crawl_store.h"
+
+#include <openssl/sha.h>
+#include <sqlite3.h>
+#include <zstd.h>
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "schema.h"
+#include "sqlite_handles.h"
+
+namespace robotscan::storage {
+namespace {
+
+constexpr int kZstdLevel = 3;
+
+std::string Sha256Of(std::string_view bytes) {
+  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
+  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+         digest.data());
+  return std::string(reinterpret_cast<const char*>(digest.data()),
+                     digest.size());
+}
+
+Status Compress(std::string_view in, std::string* out) {
+  out->resize(ZSTD_compressBound(in.size()));
+  const std::size_t n =
+      ZSTD_compress(out->data(), out->size(), in.data(), in.size(), kZstdLevel);
+  if (ZSTD_isError(n)) {
+    return Status(Status::Code::kInternal,
+                  std::string("zstd: ") + ZSTD_getErrorName(n));
+  }
+  out->resize(n);
+  return Status::Ok();
+}
+
+Status Decompress(std::string_view in, std::size_t size, std::string* out) {
+  out->resize(size);
+  const std::size_t n =
+      ZSTD_decompress(out->data(), out->size(), in.data(), in.size());
+  if (ZSTD_isError(n) || n != size) {
+    return Status(Status::Code::kCorrupt, "stored zstd body does not decode");
+  }
+  return Status::Ok();
+}
+
+class SqliteCrawlStore final : public CrawlStore {
+ public:
+  SqliteCrawlStore(DatabaseHandle db, const StoreOptions& options)
+      : db_(std::move(db)), options_(options) {}
+
+  Status Initialize();
+
+  Status BeginRun(const RunInfo& info, std::int64_t* run_id) override;
+  Status FinishRun(std::int64_t run_id, std::string_view status,
+                   std::string_view finished_at) override;
+  Status AppendFetches(std::int64_t run_id,
+                       std::span<const FetchRecord> records) override;
+  Status FindLatestFetch(std::string_view domain,
+                         std::optional<PreviousFetch>* previous) override;
+  Status ReadBody(std::int64_t fetch_id, std::string* body) override;
+  Status CheckIntegrity(bool* ok, std::string* report) override;
+  Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override;
+
+ private:
+  Status Migrate();
+  Status PrepareStatements();
+  Status InsertOne(std::int64_t run_id, const FetchRecord& record);
+  Status DomainIdFor(std::string_view name, std::int64_t* id);
+  Status BodyIdFor(std::string_view body, std::int64_t* id);
+  Status StepDone(Statement& stmt, std::string_view what) {
+    const int rc = stmt.Step();
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) return Status::Ok();
+    return StatusFromSqlite(db_.get(), rc, what);
+  }
+
+  DatabaseHandle db_;
+  StoreOptions options_;
+  Statement insert_run_, finish_run_, select_domain_, insert_domain_,
+      select_body_, insert_body_, insert_fetch_, insert_step_, update_latest_,
+      select_latest_, select_body_of_fetch_, body_id_of_fetch_;
+};
+
+Status SqliteCrawlStore::Initialize() {
+  sqlite3* db = db_.get();
+  sqlite3_extended_result_codes(db, 1);
+  // A concurrent reader (the crawler's lookups) or a checkpoint may hold a
+  // lock briefly; wait instead of failing.
+  sqlite3_busy_timeout(db, 10000);
+  if (!options_.read_only) {
+    // WAL: readers never block the single writer; synchronous=NORMAL keeps
+    // every committed transaction across a process crash (only an OS crash
+    // or power loss can drop the last ones).
+    if (Status s = Execute(db, "PRAGMA journal_mode=WAL"); !s.ok()) return s;
+    if (Status s = Execute(db, "PRAGMA synchronous=NORMAL"); !s.ok()) return s;
+  }
+  if (Status s = Execute(db, "PRAGMA foreign_keys=ON"); !s.ok()) return s;
+  if (options_.max_page_count > 0) {
+    const std::string pragma =
+        "PRAGMA max_page_count=" + std::to_string(options_.max_page_count);
+    if (Status s = Execute(db, pragma.c_str()); !s.ok()) return s;
+  }
+  if (!options_.read_only) {
+    if (Status s = Migrate(); !s.ok()) return s;
+  }
+  return PrepareStatements();
+}
+
+Status SqliteCrawlStore::Migrate() {
+  Statement version;
+  if (Status s = Statement::Prepare(db_.get(), "PRAGMA user_version", &version);
+      !s.ok()) {
+    return s;
+  }
+  if (version.Step() != SQLITE_ROW) {
+    return StatusFromSqlite(db_.get(), SQLITE_ERROR, "read user_version");
+  }
+  const std::int64_t current = version.ColumnInt(0);
+  version = Statement();
+  if (current > kSchemaVersion) {
+    return Status(Status::Code::kSchemaTooNew,
+                  "database schema version " + std::to_string(current) +
+                      " is newer than this robotscan's " +
+                      std::to_string(kSchemaVersion));
+  }
+  for (std::int64_t v = current; v < kSchemaVersion; ++v) {
+    // Each step and its version bump commit together: a crash mid-migration
+    // leaves the previous version intact.
+    Transaction txn(db_.get());
+    if (Status s = txn.Begin(); !s.ok()) return s;
+    if (Status s = Execute(db_.get(), kMigrations[static_cast<std::size_t>(v)]);
+        !s.ok()) {
+      return s;
+    }
+    const std::string bump = "PRAGMA user_version=" + std::to_string(v + 1);
+    if (Status s = Execute(db_.get(), bump.c_str()); !s.ok()) return s;
+    if (Status s = txn.Commit(); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::PrepareStatements() {
+  struct Item {
+    Statement* stmt;
+    const char* sql;
+  };
+  const Item items[] = {
+      {&insert_run_,
+       "INSERT INTO crawl_run(started_at, tool_version, input, options) "
+       "VALUES (?1, ?2, ?3, ?4)"},
+      {&finish_run_,
+       "UPDATE crawl_run SET status = ?2, finished_at = ?3 WHERE id = ?1"},
+      {&select_domain_, "SELECT id FROM domain WHERE name = ?1"},
+      {&insert_domain_, "INSERT INTO domain(name) VALUES (?1)"},
+      {&select_body_, "SELECT id FROM body WHERE sha256 = ?1"},
+      {&insert_body_,
+       "INSERT INTO body(sha256, size, compression, data) "
+       "VALUES (?1, ?2, ?3, ?4)"},
+      {&insert_fetch_,
+       "INSERT INTO fetch(run_id, domain_id, rank, url, final_url, strategy, "
+       "http_status, access, error_class, error_message, redirects, attempts, "
+       "bytes, truncated, not_modified, body_id, content_type, "
+       "content_encoding, content_length, cache_control, expires, "
+       "last_modified, etag, retry_after, ip, dns_ms, connect_ms, tls_ms, "
+       "first_byte_ms, total_ms, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+       "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+       "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"},
+      {&insert_step_,
+       "INSERT INTO fetch_step(fetch_id, seq, url, http_status, location, "
+       "error_class, error_message, ip, total_ms) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+      {&update_latest_, "UPDATE domain SET latest_fetch_id = ?2 WHERE id = ?1"},
+      {&select_latest_,
+       "SELECT f.id, f.fetched_at, f.http_status, f.access, f.etag, "
+       "f.last_modified, f.body_id IS NOT NULL FROM domain d "
+       "JOIN fetch f ON f.id = d.latest_fetch_id WHERE d.name = ?1"},
+      {&select_body_of_fetch_,
+       "SELECT b.compression, b.size, b.data FROM fetch f "
+       "JOIN body b ON b.id = f.body_id WHERE f.id = ?1"},
+      {&body_id_of_fetch_, "SELECT body_id FROM fetch WHERE id = ?1"},
+  };
+  for (const Item& item : items) {
+    if (Status s = Statement::Prepare(db_.get(), item.sql, item.stmt);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::BeginRun(const RunInfo& info, std::int64_t* run_id) {
+  ScopedReset reset(insert_run_);
+  insert_run_.BindText(1, info.started_at);
+  insert_run_.BindTextOrNull(2, info.tool_version);
+  insert_run_.BindTextOrNull(3, info.input);
+  insert_run_.BindTextOrNull(4, info.options_json);
+  if (Status s = StepDone(insert_run_, "insert crawl_run"); !s.ok()) return s;
+  *run_id = sqlite3_last_insert_rowid(db_.get());
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::FinishRun(std::int64_t run_id, std::string_view status,
+                                   std::string_view finished_at) {
+  ScopedReset reset(finish_run_);
+  finish_run_.BindInt(1, run_id);
+  finish_run_.BindText(2, status);
+  finish_run_.BindText(3, finished_at);
+  return StepDone(finish_run_, "update crawl_run");
+}
+
+Status SqliteCrawlStore::DomainIdFor(std::string_view name, std::int64_t* id) {
+  {
+    ScopedReset reset(select_domain_);
+    select_domain_.BindText(1, name);
+    const int rc = select_domain_.Step();
+    if (rc == SQLITE_ROW) {
+      *id = select_domain_.ColumnInt(0);
+      return Status::Ok();
+    }
+    if (rc != SQLITE_DONE) {
+      return StatusFromSqlite(db_.get(), rc, "select domain");
+    }
+  }
+  ScopedReset reset(insert_domain_);
+  insert_domain_.BindText(1, name);
+  if (Status s = StepDone(insert_domain_, "insert domain"); !s.ok()) return s;
+  *id = sqlite3_last_insert_rowid(db_.get());
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
+  const std::string digest = Sha256Of(body);
+  {
+    ScopedReset reset(select_body_);
+    select_body_.BindBlob(1, digest);
+    const int rc = select_body_.Step();
+    if (rc == SQLITE_ROW) {
+      *id = select_body_.ColumnInt(0);
+      return Status::Ok();
+    }
+    if (rc != SQLITE_DONE)
+      return StatusFromSqlite(db_.get(), rc, "select body");
+  }
+  ScopedReset reset(insert_body_);
+  insert_body_.BindBlob(1, digest);
+  insert_body_.BindInt(2, static_cast<std::int64_t>(body.size()));
+  std::string compressed;
+  if (options_.compress_bodies) {
+    if (Status s = Compress(body, &compressed); !s.ok()) return s;
+    insert_body_.BindText(3, "zstd");
+    insert_body_.BindBlob(4, compressed);
+  } else {
+    insert_body_.BindText(3, "none");
+    insert_body_.BindBlob(4, body);
+  }
+  if (Status s = StepDone(insert_body_, "insert body"); !s.ok()) return s;
+  *id = sqlite3_last_insert_rowid(db_.get());
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::InsertOne(std::int64_t run_id, const FetchRecord& r) {
+  if (r.access != "success" && r.access != "unavailable" &&
+      r.access != "unreachable") {
+    return Status(Status::Code::kInvalidArgument,
+                  "fetch of " + r.domain + " has no access class");
+  }
+  std::int64_t domain_id = 0;
+  if (Status s = DomainIdFor(r.domain, &domain_id); !s.ok()) return s;
+
+  std::int64_t body_id = 0;
+  if (r.body_from_fetch_id != 0) {
+    ScopedReset reset(body_id_of_fetch_);
+    body_id_of_fetch_.BindInt(1, r.body_from_fetch_id);
+    const int rc = body_id_of_fetch_.Step();
+    if (rc == SQLITE_ROW && !body_id_of_fetch_.ColumnIsNull(0)) {
+      body_id = body_id_of_fetch_.ColumnInt(0);
+    } else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+      return StatusFromSqlite(db_.get(), rc, "select body of fetch");
+    }
+  } else if (r.http_status >= 200 && r.http_status < 300) {
+    // Only 2xx bodies are robots.txt files; error pages are not kept.
+    if (Status s = BodyIdFor(r.body, &body_id); !s.ok()) return s;
+  }
+
+  Statement& f = insert_fetch_;
+  ScopedReset reset(f);
+  f.BindInt(1, run_id);
+  f.BindInt(2, domain_id);
+  f.BindInt(3, r.rank);
+  f.BindText(4, r.url);
+  f.BindTextOrNull(5, r.final_url);
+  f.BindTextOrNull(6, r.strategy);
+  if (r.http_status > 0) {
+    f.BindInt(7, r.http_status);
+  } else {
+    f.BindNull(7);
+  }
+  f.BindText(8, r.access);
+  f.BindTextOrNull(9, r.error_class);
+  f.BindTextOrNull(10, r.error_message);
+  f.BindInt(11, r.redirects);
+  f.BindInt(12, r.attempts);
+  f.BindInt(13, static_cast<std::int64_t>(r.body.size()));
+  f.BindInt(14, r.truncated ? 1 : 0);
+  f.BindInt(15, r.not_modified ? 1 : 0);
+  if (body_id != 0) {
+    f.BindInt(16, body_id);
+  } else {
+    f.BindNull(16);
+  }
+  f.BindTextOrNull(17, r.content_type);
+  f.BindTextOrNull(18, r.content_encoding);
+  f.BindTextOrNull(19, r.content_length);
+  f.BindTextOrNull(20, r.cache_control);
+  f.BindTextOrNull(21, r.expires);
+  f.BindTextOrNull(22, r.last_modified);
+  f.BindTextOrNull(23, r.etag);
+  f.BindTextOrNull(24, r.retry_after);
+  f.BindTextOrNull(25, r.ip);
+  f.BindMillisOrNull(26, r.dns_ms);
+  f.BindMillisOrNull(27, r.connect_ms);
+  f.BindMillisOrNull(28, r.tls_ms);
+  f.BindMillisOrNull(29, r.first_byte_ms);
+  f.BindMillisOrNull(30, r.total_ms);
+  f.BindText(31, r.fetched_at);
+  if (Status s = StepDone(f, "insert fetch of " + r.domain); !s.ok()) return s;
+  const std::int64_t fetch_id = sqlite3_last_insert_rowid(db_.get());
+
+  int seq = 0;
+  for (const FetchStep& step : r.steps) {
+    Statement& st = insert_step_;
+    ScopedReset step_reset(st);
+    st.BindInt(1, fetch_id);
+    st.BindInt(2, seq++);
+    st.BindText(3, step.url);
+    if (step.http_status > 0) {
+      st.BindInt(4, step.http_status);
+    } else {
+      st.BindNull(4);
+    }
+    st.BindTextOrNull(5, step.location);
+    st.BindTextOrNull(6, step.error_class);
+    st.BindTextOrNull(7, step.error_message);
+    st.BindTextOrNull(8, step.ip);
+    st.BindMillisOrNull(9, step.total_ms);
+    if (Status s = StepDone(st, "insert fetch_step"); !s.ok()) return s;
+  }
+
+  ScopedReset latest_reset(update_latest_);
+  update_latest_.BindInt(1, domain_id);
+  update_latest_.BindInt(2, fetch_id);
+  return StepDone(update_latest_, "update domain");
+}
+
+Status SqliteCrawlStore::AppendFetches(std::int64_t run_id,
+                                       std::span<const FetchRecord> records) {
+  if (records.empty()) return Status::Ok();
+  Transaction txn(db_.get());
+  if (Status s = txn.Begin(); !s.ok()) return s;
+  for (const FetchRecord& record : records) {
+    if (Status s = InsertOne(run_id, record); !s.ok()) return s;
+  }
+  return txn.Commit();
+}
+
+Status SqliteCrawlStore::FindLatestFetch(
+    std::string_view domain, std::optional<PreviousFetch>* previous) {
+  previous->reset();
+  ScopedReset reset(select_latest_);
+  select_latest_.BindText(1, domain);
+  const int rc = select_latest_.Step();
+  if (rc == SQLITE_DONE) return Status::Ok();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "latest fetch");
+  PreviousFetch p;
+  p.fetch_id = select_latest_.ColumnInt(0);
+  p.fetched_at = select_latest_.ColumnText(1);
+  p.http_status = static_cast<int>(select_latest_.ColumnInt(2));
+  p.access = select_latest_.ColumnText(3);
+  p.etag = select_latest_.ColumnText(4);
+  p.last_modified = select_latest_.ColumnText(5);
+  p.has_body = select_latest_.ColumnInt(6) != 0;
+  *previous = std::move(p);
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::ReadBody(std::int64_t fetch_id, std::string* body) {
+  body->clear();
+  ScopedReset reset(select_body_of_fetch_);
+  select_body_of_fetch_.BindInt(1, fetch_id);
+  const int rc = select_body_of_fetch_.Step();
+  if (rc == SQLITE_DONE) return Status::Ok();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read body");
+  const std::string compression = select_body_of_fetch_.ColumnText(0);
+  const auto size =
+      static_cast<std::size_t>(select_body_of_fetch_.ColumnInt(1));
+  std::string data = select_body_of_fetch_.ColumnText(2);
+  if (compression == "zstd") return Decompress(data, size, body);
+  *body = std::move(data);
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::CheckIntegrity(bool* ok, std::string* report) {
+  Statement check;
+  if (Status s =
+          Statement::Prepare(db_.get(), "PRAGMA integrity_check", &check);
+      !s.ok()) {
+    return s;
+  }
+  const int rc = check.Step();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "integrity");
+  *report = check.ColumnText(0);
+  *ok = *report == "ok";
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::CountRows(std::int64_t* fetches,
+                                   std::int64_t* bodies) {
+  Statement count;
+  if (Status s = Statement::Prepare(
+          db_.get(),
+          "SELECT (SELECT count(*) FROM fetch), (SELECT count(*) FROM body)",
+          &count);
+      !s.ok()) {
+    return s;
+  }
+  const int rc = count.Step();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "count");
+  *fetches = count.ColumnInt(0);
+  *bodies = count.ColumnInt(1);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CrawlStore>> CrawlStore::Open(
+    std::string_view path, const StoreOptions& options) {
+  const std::string file(path);
+  sqlite3* raw = nullptr;
+  const int flags = options.read_only
+                        ? SQLITE_OPEN_READONLY
+                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int rc =
+      sqlite3_open_v2(file.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  DatabaseHandle db(raw);
+  if (rc != SQLITE_OK) return StatusFromSqlite(raw, rc, "open " + file);
+  auto store = std::make_unique<SqliteCrawlStore>(std::move(db), options);
+  if (Status s = store->Initialize(); !s.ok()) return s;
+  return std::unique_ptr<CrawlStore>(std::move(store));
+}
+
+}  // namespace robotscan::storage

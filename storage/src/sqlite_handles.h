@@ -1,0 +1,141 @@
+// Move-only RAII wrappers around sqlite3* and sqlite3_stmt*, and a
+// transaction guard that rolls back unless committed. Private to storage.
+#ifndef ROBOTSCAN_STORAGE_SQLITE_HANDLES_H_
+#define ROBOTSCAN_STORAGE_SQLITE_HANDLES_H_
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "robotscan/storage/status.h"
+
+namespace robotscan::storage {
+
+// Maps an SQLite result code to a Status, copying sqlite3_errmsg at once
+// (the next call on the connection overwrites it).
+Status StatusFromSqlite(sqlite3* db, int rc, std::string_view context);
+
+struct CloseDatabase {
+  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+using DatabaseHandle = std::unique_ptr<sqlite3, CloseDatabase>;
+
+// A prepared statement, prepared once and reused with bind/step/reset.
+class Statement {
+ public:
+  Statement() = default;
+  Statement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
+  Statement(Statement&& other) noexcept
+      : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+  Statement& operator=(Statement&& other) noexcept {
+    if (this != &other) {
+      sqlite3_finalize(stmt_);
+      db_ = other.db_;
+      stmt_ = std::exchange(other.stmt_, nullptr);
+    }
+    return *this;
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(stmt_); }
+
+  static Status Prepare(sqlite3* db, std::string_view sql, Statement* out);
+
+  // Bind helpers (1-based like SQLite). Text and blobs are copied by SQLite
+  // (SQLITE_TRANSIENT) so callers' buffers need not outlive the step.
+  void BindInt(int index, std::int64_t value) {
+    sqlite3_bind_int64(stmt_, index, value);
+  }
+  void BindDouble(int index, double value) {
+    sqlite3_bind_double(stmt_, index, value);
+  }
+  void BindNull(int index) { sqlite3_bind_null(stmt_, index); }
+  void BindText(int index, std::string_view text) {
+    sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                      SQLITE_TRANSIENT);
+  }
+  // Empty text binds NULL: absent headers and errors read as NULL in SQL.
+  void BindTextOrNull(int index, std::string_view text) {
+    if (text.empty()) {
+      BindNull(index);
+    } else {
+      BindText(index, text);
+    }
+  }
+  void BindBlob(int index, std::string_view bytes) {
+    sqlite3_bind_blob64(stmt_, index, bytes.data(), bytes.size(),
+                        SQLITE_TRANSIENT);
+  }
+  // Negative timings mean "unknown" and are stored as NULL.
+  void BindMillisOrNull(int index, double ms) {
+    if (ms < 0) {
+      BindNull(index);
+    } else {
+      BindDouble(index, ms);
+    }
+  }
+
+  // Returns SQLITE_ROW, SQLITE_DONE or an error code.
+  int Step() { return sqlite3_step(stmt_); }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+
+  std::int64_t ColumnInt(int col) const {
+    return sqlite3_column_int64(stmt_, col);
+  }
+  bool ColumnIsNull(int col) const {
+    return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+  }
+  std::string ColumnText(int col) const {
+    const auto* text = sqlite3_column_blob(stmt_, col);
+    const int size = sqlite3_column_bytes(stmt_, col);
+    if (text == nullptr) return {};
+    return std::string(static_cast<const char*>(text),
+                       static_cast<std::size_t>(size));
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Resets a statement when the scope ends, whatever path leaves it.
+class ScopedReset {
+ public:
+  explicit ScopedReset(Statement& stmt) : stmt_(stmt) {}
+  ~ScopedReset() { stmt_.Reset(); }
+  ScopedReset(const ScopedReset&) = delete;
+  ScopedReset& operator=(const ScopedReset&) = delete;
+
+ private:
+  Statement& stmt_;
+};
+
+// BEGIN IMMEDIATE on construction (Begin()), ROLLBACK on destruction unless
+// Commit() succeeded.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) {}
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+
+  Status Begin();
+  Status Commit();
+
+ private:
+  sqlite3* db_;
+  bool open_ = false;
+};
+
+Status Execute(sqlite3* db, const char* sql);
+
+}  // namespace robotscan::storage
+
+#endif  // ROBOTSCAN_STORAGE_SQLITE_HANDLES_H_

@@ -1,0 +1,344 @@
+#include "robotscan/storage/crawl_store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace robotscan::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CrawlStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("storage_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    path_ = (dir_ / "crawl.sqlite").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::unique_ptr<CrawlStore> OpenStore(StoreOptions options = {}) {
+    auto store = CrawlStore::Open(path_, options);
+    EXPECT_TRUE(store.ok()) << store.status().message();
+    return store.ok() ? std::move(store.value()) : nullptr;
+  }
+
+  // Runs a query with plain sqlite3 (as a researcher would) and returns
+  // rows as '|'-joined strings.
+  std::vector<std::string> Query(const std::string& sql) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(
+        sqlite3_open_v2(path_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+        SQLITE_OK);
+    std::vector<std::string> rows;
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    while (stmt != nullptr && sqlite3_step(stmt) == SQLITE_ROW) {
+      std::string row;
+      for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+        if (i > 0) row += '|';
+        const auto* text = sqlite3_column_text(stmt, i);
+        row += text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
+      }
+      rows.push_back(row);
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return rows;
+  }
+
+  static FetchRecord Success(std::string domain, std::string body) {
+    FetchRecord r;
+    r.domain = std::move(domain);
+    r.rank = 1;
+    r.url = "https://" + r.domain + "/robots.txt";
+    r.final_url = r.url;
+    r.strategy = "https,http";
+    r.http_status = 200;
+    r.access = "success";
+    r.body = std::move(body);
+    r.content_type = "text/plain";
+    r.etag = "\"abc\"";
+    r.ip = "192.0.2.1";
+    r.total_ms = 12.5;
+    r.fetched_at = "2026-01-01T00:00:00.000Z";
+    r.steps.push_back({r.url, 200, "", "", "", r.ip, 12.5});
+    return r;
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_F(CrawlStoreTest, CreatesVersionedSchemaInWalMode) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Query("PRAGMA user_version"),
+            std::vector<std::string>{std::to_string(kSchemaVersion)});
+  EXPECT_EQ(Query("PRAGMA journal_mode"), std::vector<std::string>{"wal"});
+}
+
+TEST_F(CrawlStoreTest, LatestFetchViewHasTheDocumentedColumns) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  const std::vector<std::string> contract = {
+      "domain", "rank",      "url",   "final_url", "http_status", "access",
+      "error",  "redirects", "bytes", "truncated", "body",        "fetched_at"};
+  const auto columns =
+      Query("SELECT name FROM pragma_table_info('latest_fetch')");
+  for (const std::string& name : contract) {
+    EXPECT_NE(std::find(columns.begin(), columns.end(), name), columns.end())
+        << name;
+  }
+  // The contract columns come first, in this order.
+  ASSERT_GE(columns.size(), contract.size());
+  for (std::size_t i = 0; i < contract.size(); ++i) {
+    EXPECT_EQ(columns[i], contract[i]) << i;
+  }
+}
+
+TEST_F(CrawlStoreTest, AppendsAndReadsBackThroughTheView) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(
+      store->BeginRun({"2026-01-01T00:00:00Z", "0.1", "list", "{}"}, &run)
+          .ok());
+  FetchRecord ok = Success("example.com", "User-agent: *\nDisallow: /x\n");
+  FetchRecord gone;
+  gone.domain = "gone.example";
+  gone.rank = 2;
+  gone.url = "https://gone.example/robots.txt";
+  gone.access = "unreachable";
+  gone.error_class = "dns_nxdomain";
+  gone.error_message = "Domain name not found";
+  gone.fetched_at = "2026-01-01T00:00:01.000Z";
+  const std::vector<FetchRecord> batch = {ok, gone};
+  const Status s = store->AppendFetches(run, batch);
+  ASSERT_TRUE(s.ok()) << s.message();
+
+  EXPECT_EQ(
+      Query("SELECT domain, rank, url, final_url, http_status, access, "
+            "error, redirects, bytes, truncated, body, fetched_at "
+            "FROM latest_fetch ORDER BY rank"),
+      (std::vector<std::string>{
+          "example.com|1|https://example.com/robots.txt|https://"
+          "example.com/robots.txt|200|success|NULL|0|27|0|User-agent: "
+          "*\nDisallow: /x\n|2026-01-01T00:00:00.000Z",
+          "gone.example|2|https://gone.example/robots.txt|NULL|NULL|"
+          "unreachable|dns_nxdomain|0|0|0|NULL|2026-01-01T00:00:01.000Z"}));
+  EXPECT_EQ(Query("SELECT content_type, etag, ip, total_ms FROM latest_fetch "
+                  "WHERE domain = 'example.com'"),
+            std::vector<std::string>{"text/plain|\"abc\"|192.0.2.1|12.5"});
+  EXPECT_EQ(Query("SELECT seq, url, http_status FROM fetch_step"),
+            std::vector<std::string>{"0|https://example.com/robots.txt|200"});
+}
+
+TEST_F(CrawlStoreTest, RecrawlKeepsHistoryAndViewShowsNewest) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run1 = 0, run2 = 0;
+  ASSERT_TRUE(store->BeginRun({"t1", "", "", ""}, &run1).ok());
+  ASSERT_TRUE(
+      store->AppendFetches(run1, std::vector{Success("a.test", "old")}).ok());
+  ASSERT_TRUE(store->BeginRun({"t2", "", "", ""}, &run2).ok());
+  FetchRecord newer = Success("a.test", "new");
+  newer.fetched_at = "2026-01-02T00:00:00.000Z";
+  ASSERT_TRUE(store->AppendFetches(run2, std::vector{newer}).ok());
+
+  EXPECT_EQ(Query("SELECT count(*) FROM fetch"), std::vector<std::string>{"2"});
+  EXPECT_EQ(Query("SELECT body, run_id FROM latest_fetch"),
+            std::vector<std::string>{"new|" + std::to_string(run2)});
+  std::optional<PreviousFetch> previous;
+  ASSERT_TRUE(store->FindLatestFetch("a.test", &previous).ok());
+  ASSERT_TRUE(previous.has_value());
+  EXPECT_EQ(previous->fetched_at, "2026-01-02T00:00:00.000Z");
+  EXPECT_EQ(previous->etag, "\"abc\"");
+  EXPECT_TRUE(previous->has_body);
+  ASSERT_TRUE(store->FindLatestFetch("unknown.test", &previous).ok());
+  EXPECT_FALSE(previous.has_value());
+}
+
+TEST_F(CrawlStoreTest, IdenticalBodiesAreStoredOnce) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  const std::vector<FetchRecord> batch = {Success("a.test", "same"),
+                                          Success("b.test", "same"),
+                                          Success("c.test", "other")};
+  ASSERT_TRUE(store->AppendFetches(run, batch).ok());
+  std::int64_t fetches = 0, bodies = 0;
+  ASSERT_TRUE(store->CountRows(&fetches, &bodies).ok());
+  EXPECT_EQ(fetches, 3);
+  EXPECT_EQ(bodies, 2);
+  EXPECT_EQ(Query("SELECT count(DISTINCT body_sha256) FROM latest_fetch"),
+            std::vector<std::string>{"2"});
+}
+
+TEST_F(CrawlStoreTest, ErrorPageBodiesAreNotKept) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  FetchRecord missing = Success("a.test", "<html>not found</html>");
+  missing.http_status = 404;
+  missing.access = "unavailable";
+  ASSERT_TRUE(store->AppendFetches(run, std::vector{missing}).ok());
+  EXPECT_EQ(Query("SELECT http_status, access, body IS NULL FROM latest_fetch"),
+            std::vector<std::string>{"404|unavailable|1"});
+}
+
+TEST_F(CrawlStoreTest, CompressedBodiesRoundTrip) {
+  StoreOptions options;
+  options.compress_bodies = true;
+  auto store = OpenStore(options);
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  const std::string body(100000, 'a');
+  ASSERT_TRUE(
+      store->AppendFetches(run, std::vector{Success("z.test", body)}).ok());
+  EXPECT_EQ(Query("SELECT body IS NULL, body_compression, bytes, "
+                  "length(b.data) < 1000 FROM latest_fetch "
+                  "JOIN body b ON lower(hex(b.sha256)) = body_sha256"),
+            std::vector<std::string>{"1|zstd|100000|1"});
+  const auto id = Query("SELECT fetch_id FROM latest_fetch");
+  ASSERT_EQ(id.size(), 1u);
+  std::string read;
+  ASSERT_TRUE(store->ReadBody(std::stoll(id[0]), &read).ok());
+  EXPECT_EQ(read, body);
+}
+
+TEST_F(CrawlStoreTest, NotModifiedReusesThePreviousBody) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run1 = 0, run2 = 0;
+  ASSERT_TRUE(store->BeginRun({"t1", "", "", ""}, &run1).ok());
+  ASSERT_TRUE(
+      store->AppendFetches(run1, std::vector{Success("a.test", "rules")}).ok());
+  std::optional<PreviousFetch> previous;
+  ASSERT_TRUE(store->FindLatestFetch("a.test", &previous).ok());
+  ASSERT_TRUE(previous.has_value());
+  ASSERT_TRUE(store->BeginRun({"t2", "", "", ""}, &run2).ok());
+  FetchRecord r = Success("a.test", "");
+  r.http_status = 304;
+  r.not_modified = true;
+  r.body_from_fetch_id = previous->fetch_id;
+  ASSERT_TRUE(store->AppendFetches(run2, std::vector{r}).ok());
+  EXPECT_EQ(Query("SELECT http_status, not_modified, body FROM latest_fetch"),
+            std::vector<std::string>{"304|1|rules"});
+}
+
+TEST_F(CrawlStoreTest, DuplicateDomainInOneRunRollsBackTheWholeBatch) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  const std::vector<FetchRecord> batch = {
+      Success("a.test", "1"), Success("b.test", "2"), Success("a.test", "3")};
+  const Status s = store->AppendFetches(run, batch);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.message();
+  EXPECT_EQ(Query("SELECT count(*) FROM fetch"), std::vector<std::string>{"0"});
+  EXPECT_EQ(Query("SELECT count(*) FROM domain"),
+            std::vector<std::string>{"0"});
+}
+
+TEST_F(CrawlStoreTest, DiskFullFailsLoudlyAndKeepsCommittedBatches) {
+  StoreOptions options;
+  options.max_page_count = 64;  // 64 pages of 4 KiB: fills quickly.
+  auto store = OpenStore(options);
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  ASSERT_TRUE(
+      store->AppendFetches(run, std::vector{Success("first.test", "x")}).ok());
+  std::vector<FetchRecord> big;
+  for (int i = 0; i < 20; ++i) {
+    big.push_back(Success("big" + std::to_string(i) + ".test",
+                          std::string(20000, static_cast<char>('a' + i))));
+  }
+  const Status s = store->AppendFetches(run, big);
+  EXPECT_EQ(s.code(), Status::Code::kDiskFull) << s.message();
+  store.reset();
+
+  auto reopened = OpenStore();
+  ASSERT_NE(reopened, nullptr);
+  bool ok = false;
+  std::string report;
+  ASSERT_TRUE(reopened->CheckIntegrity(&ok, &report).ok());
+  EXPECT_TRUE(ok) << report;
+  EXPECT_EQ(Query("SELECT domain FROM latest_fetch"),
+            std::vector<std::string>{"first.test"});
+}
+
+TEST_F(CrawlStoreTest, RefusesADatabaseFromANewerVersion) {
+  { ASSERT_NE(OpenStore(), nullptr); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  auto store = CrawlStore::Open(path_, {});
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), Status::Code::kSchemaTooNew);
+}
+
+TEST_F(CrawlStoreTest, ReopeningKeepsDataAndDoesNotRemigrate) {
+  {
+    auto store = OpenStore();
+    ASSERT_NE(store, nullptr);
+    std::int64_t run = 0;
+    ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+    ASSERT_TRUE(
+        store->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
+  }
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Query("SELECT count(*) FROM latest_fetch"),
+            std::vector<std::string>{"1"});
+}
+
+TEST_F(CrawlStoreTest, ReaderSeesCommittedBatchesOfAConcurrentWriter) {
+  auto writer = OpenStore();
+  ASSERT_NE(writer, nullptr);
+  StoreOptions read_only;
+  read_only.read_only = true;
+  auto reader = OpenStore(read_only);
+  ASSERT_NE(reader, nullptr);
+  std::optional<PreviousFetch> previous;
+  ASSERT_TRUE(reader->FindLatestFetch("a.test", &previous).ok());
+  EXPECT_FALSE(previous.has_value());
+  std::int64_t run = 0;
+  ASSERT_TRUE(writer->BeginRun({"t", "", "", ""}, &run).ok());
+  ASSERT_TRUE(
+      writer->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
+  ASSERT_TRUE(reader->FindLatestFetch("a.test", &previous).ok());
+  EXPECT_TRUE(previous.has_value());
+}
+
+TEST_F(CrawlStoreTest, RejectsARecordWithoutAccessClass) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  FetchRecord r = Success("a.test", "x");
+  r.access = "";
+  EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
+            Status::Code::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace robotscan::storage
