@@ -1,1 +1,320 @@
-// placeholder: implementation lands in the next commit
+#include "robotscan/robots/lint.h"
+
+#include <algorithm>
+#include <string>
+
+#include "ascii.h"
+#include "extensions.h"
+#include "robotscan/robots/tokenizer.h"
+#include "robotscan/robots/url.h"
+
+namespace robotscan::robots {
+namespace {
+
+// Length of the valid UTF-8 prefix of `s` (RFC 3629: no overlongs, no
+// surrogates, nothing above U+10FFFF).
+std::size_t ValidUtf8Prefix(std::string_view s) {
+  std::size_t i = 0;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  while (i < s.size()) {
+    const unsigned char c = p[i];
+    std::size_t n = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + n >= s.size()) return i;  // Truncated sequence.
+    if (p[i + 1] < lo || p[i + 1] > hi) return i;
+    for (std::size_t k = 2; k <= n; ++k) {
+      if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
+    }
+    i += n + 1;
+  }
+  return i;
+}
+
+bool LooksLikeHtml(std::string_view body) {
+  std::size_t i = 0;
+  // Skip a BOM and leading whitespace.
+  if (body.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  while (i < body.size() && IsAsciiSpace(body[i])) ++i;
+  const std::string_view start = body.substr(i, 64);
+  for (std::string_view tag : {"<!doctype", "<html", "<head", "<body", "<?xml",
+                               "<!--", "<meta", "<script", "<title"}) {
+    if (StartsWithIgnoreAsciiCase(start, tag)) return true;
+  }
+  return false;
+}
+
+bool IsAbsoluteHttpUrl(std::string_view url) {
+  for (std::string_view scheme : {"http://", "https://"}) {
+    if (StartsWithIgnoreAsciiCase(url, scheme) && url.size() > scheme.size() &&
+        url[scheme.size()] != '/') {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Quote(std::string_view s) {
+  constexpr std::size_t kMax = 60;
+  std::string out = "'";
+  for (char c : s.substr(0, kMax)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      out += '?';
+    } else {
+      out += c;
+    }
+  }
+  if (s.size() > kMax) out += "...";
+  out += "'";
+  return out;
+}
+
+class Linter : public LineListener {
+ public:
+  explicit Linter(std::vector<Diagnostic>* out) : out_(out) {}
+
+  void OnLine(const Line& line) override {
+    const int n = line.number;
+    if (line.is_line_too_long) {
+      Add(n, Severity::kError, "line-too-long",
+          "line is longer than " + std::to_string(kMaxLineBytes) +
+              " bytes; crawlers ignore the rest of it");
+    }
+    if (line.has_nul_byte) {
+      Add(n, Severity::kWarning, "nul-byte",
+          "line contains a NUL byte; the rest of the line is ignored");
+    }
+    if (ValidUtf8Prefix(line.text) != line.text.size()) {
+      Add(n, Severity::kWarning, "non-utf8",
+          "line is not valid UTF-8 (RFC 9309 §2.3 requires UTF-8)");
+    }
+    if (line.ends_with_cr) saw_cr_only_ = true;
+
+    if (!line.has_directive) {
+      if (!line.is_empty && !line.is_comment) {
+        Add(n, Severity::kWarning, "unparsable-line",
+            "line is neither a 'key: value' directive nor a comment: " +
+                Quote(StripAsciiWhitespace(line.text)));
+      }
+      return;
+    }
+    if (line.is_acceptable_typo) {
+      Add(n, Severity::kWarning, "typo",
+          "key " + Quote(line.key) + " is a misspelling of '" +
+              std::string(DirectiveName(line.directive)) +
+              "'; Google accepts it, other crawlers may not");
+    }
+    if (line.is_missing_colon_separator) {
+      Add(n, Severity::kWarning, "missing-colon",
+          "missing ':' after " + Quote(line.key) +
+              "; Google accepts it, other crawlers may not");
+    }
+    switch (line.directive) {
+      case Directive::kUserAgent:
+        CheckUserAgent(line);
+        break;
+      case Directive::kAllow:
+      case Directive::kDisallow:
+        CheckRule(line);
+        break;
+      case Directive::kSitemap:
+        if (!IsAbsoluteHttpUrl(line.value)) {
+          Add(n, Severity::kError, "relative-sitemap",
+              "sitemap " + Quote(line.value) +
+                  " is not an absolute http(s) URL; crawlers ignore it");
+        }
+        break;
+      case Directive::kCrawlDelay:
+        if (!internal::ParseCrawlDelay(line.value)) {
+          Add(n, Severity::kWarning, "invalid-crawl-delay",
+              "crawl-delay " + Quote(line.value) +
+                  " is not a non-negative number of seconds");
+        } else if (!in_group_) {
+          Add(n, Severity::kWarning, "crawl-delay-outside-group",
+              "crawl-delay before any user-agent line; crawlers disagree on "
+              "whether it applies to them");
+        }
+        break;
+      case Directive::kRequestRate:
+        if (!internal::ParseRequestRate(line.value, n)) {
+          Add(n, Severity::kWarning, "invalid-request-rate",
+              "request-rate " + Quote(line.value) +
+                  " is not of the form N/T[s|m|h]");
+        }
+        break;
+      case Directive::kVisitTime:
+        if (!internal::ParseVisitTime(line.value, n)) {
+          Add(n, Severity::kWarning, "invalid-visit-time",
+              "visit-time " + Quote(line.value) +
+                  " is not of the form HHMM-HHMM");
+        }
+        break;
+      case Directive::kCleanParam:
+        if (!internal::ParseCleanParam(line.value, n)) {
+          Add(n, Severity::kWarning, "invalid-clean-param",
+              "clean-param " + Quote(line.value) + " names no parameter");
+        }
+        break;
+      case Directive::kHost:
+        break;
+      case Directive::kNoindex:
+      case Directive::kNofollow:
+      case Directive::kNoarchive:
+        Add(n, Severity::kWarning, "unsupported-directive",
+            Quote(line.key) +
+                " is not a robots.txt directive (use a robots meta tag or "
+                "X-Robots-Tag header); it is ignored");
+        break;
+      case Directive::kUnknown:
+        Add(n, Severity::kWarning, "unknown-directive",
+            "unknown directive " + Quote(line.key) + " is ignored");
+        break;
+      case Directive::kNone:
+        break;
+    }
+  }
+
+  void OnEnd(const BodySummary& summary) override {
+    if (summary.bom_bytes == 3) {
+      Add(0, Severity::kInfo, "bom",
+          "file starts with a UTF-8 byte order mark (skipped)");
+    } else if (summary.bom_bytes > 0) {
+      Add(0, Severity::kWarning, "partial-bom",
+          "file starts with part of a UTF-8 byte order mark");
+    }
+    if (saw_cr_only_) {
+      Add(0, Severity::kInfo, "cr-line-endings",
+          "some lines end with a lone CR (old Mac style); parsers that only "
+          "split on LF read them as one line");
+    }
+  }
+
+ private:
+  void Add(int line, Severity severity, std::string code, std::string message) {
+    out_->push_back(
+        Diagnostic{line, severity, std::move(code), std::move(message)});
+  }
+
+  void CheckUserAgent(const Line& line) {
+    if (group_has_rules_ || !in_group_) {
+      in_group_ = true;
+      group_has_rules_ = false;
+    }
+    const std::string_view value = line.value;
+    if (value.empty()) {
+      Add(line.number, Severity::kError, "empty-user-agent",
+          "user-agent line without a value matches no crawler");
+      return;
+    }
+    if (value[0] == '*' && (value.size() == 1 || IsAsciiSpace(value[1]))) {
+      return;
+    }
+    const std::string_view token = ExtractProductToken(value);
+    if (token.empty()) {
+      Add(line.number, Severity::kWarning, "invalid-agent-token",
+          "user-agent " + Quote(value) +
+              " has no product token ([A-Za-z_-]+); it matches no crawler");
+    } else if (token.size() != value.size()) {
+      Add(line.number, Severity::kWarning, "invalid-agent-token",
+          "user-agent " + Quote(value) + " is read as " + Quote(token) +
+              " (product tokens are [A-Za-z_-]+)");
+    }
+  }
+
+  void CheckRule(const Line& line) {
+    if (!in_group_) {
+      Add(line.number, Severity::kError, "rule-outside-group",
+          std::string(DirectiveName(line.directive)) +
+              " before any user-agent line is ignored");
+      return;
+    }
+    group_has_rules_ = true;
+    const std::string_view value = line.value;
+    if (value.empty()) {
+      if (line.directive == Directive::kAllow) {
+        Add(line.number, Severity::kInfo, "empty-allow",
+            "empty allow has no effect");
+      }
+      return;
+    }
+    if (value[0] != '/' && value[0] != '*') {
+      Add(line.number, Severity::kWarning, "pattern-not-absolute",
+          "pattern " + Quote(value) +
+              " does not start with '/' or '*' and can never match a path");
+    }
+  }
+
+  std::vector<Diagnostic>* out_;
+  bool in_group_ = false;
+  bool group_has_rules_ = false;
+  bool saw_cr_only_ = false;
+};
+
+}  // namespace
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kInfo:
+      return "info";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kError:
+      return "error";
+  }
+  return "error";
+}
+
+std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
+                                      const LintOptions& options) {
+  std::vector<Diagnostic> out;
+  const std::size_t limit =
+      std::max(options.max_body_bytes, kMinParseLimitBytes);
+  std::string_view parsed = body;
+  if (body.size() > limit) {
+    const std::size_t last_eol = body.substr(0, limit).find_last_of("\r\n");
+    parsed =
+        body.substr(0, last_eol == std::string_view::npos ? 0 : last_eol + 1);
+    out.push_back(Diagnostic{
+        0, Severity::kError, "size-limit",
+        "file is " + std::to_string(body.size()) + " bytes; the " +
+            std::to_string(body.size() - parsed.size()) +
+            " bytes past the parse limit of " + std::to_string(limit) +
+            " bytes are ignored (RFC 9309 §2.5)"});
+  }
+  if (LooksLikeHtml(body)) {
+    out.push_back(Diagnostic{0, Severity::kError, "html-body",
+                             "body looks like an HTML page, not a robots.txt "
+                             "(a soft 404?)"});
+  }
+  Linter linter(&out);
+  TokenizeRobotsTxt(parsed, linter);
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+  return out;
+}
+
+bool HasErrors(const std::vector<Diagnostic>& diagnostics) {
+  return std::any_of(
+      diagnostics.begin(), diagnostics.end(),
+      [](const Diagnostic& d) { return d.severity == Severity::kError; });
+}
+
+}  // namespace robotscan::robots

@@ -1,1 +1,107 @@
-// placeholder: implementation lands in the next commit
+// C API over RobotsTxt. Exceptions (only std::bad_alloc is possible) never
+// cross into C: allocation failure returns NULL.
+#include "robotscan/robots/robots_c.h"
+
+#include <new>
+#include <string_view>
+
+#include "robotscan/robots/access_policy.h"
+#include "robotscan/robots/robots.h"
+
+struct robots_txt {
+  robotscan::robots::RobotsTxt robots;
+};
+
+namespace {
+
+using robotscan::robots::Compat;
+
+Compat ToCompat(robots_compat compat) {
+  return compat == ROBOTS_COMPAT_GOOGLE ? Compat::kGoogle : Compat::kRfc9309;
+}
+
+std::string_view View(const char* data, size_t len) {
+  return data == nullptr ? std::string_view() : std::string_view(data, len);
+}
+
+}  // namespace
+
+extern "C" {
+
+robots_txt* robots_parse(const char* body, size_t body_len,
+                         robots_compat compat) {
+  try {
+    robotscan::robots::ParseOptions options;
+    options.compat = ToCompat(compat);
+    return new robots_txt{
+        robotscan::robots::RobotsTxt::Parse(View(body, body_len), options)};
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+robots_txt* robots_from_http(int status, int network_error, const char* body,
+                             size_t body_len, robots_compat compat,
+                             int too_many_requests_unreachable) {
+  try {
+    robotscan::robots::HttpOutcome outcome;
+    outcome.status = status;
+    outcome.network_error = network_error != 0;
+    outcome.body = View(body, body_len);
+    robotscan::robots::AccessPolicyOptions options;
+    options.parse.compat = ToCompat(compat);
+    options.too_many_requests =
+        too_many_requests_unreachable != 0
+            ? robotscan::robots::TooManyRequests::kAsUnreachable
+            : robotscan::robots::TooManyRequests::kAsUnavailable;
+    return new robots_txt{
+        robotscan::robots::RobotsTxtForHttpOutcome(outcome, options)};
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+void robots_free(robots_txt* robots) { delete robots; }
+
+int robots_check(const robots_txt* robots, const char* agent, size_t agent_len,
+                 const char* url, size_t url_len, robots_match* out) {
+  const robotscan::robots::MatchResult result =
+      robots->robots.Check(View(agent, agent_len), View(url, url_len));
+  if (out != nullptr) {
+    out->allowed = result.allowed ? 1 : 0;
+    out->decision = static_cast<robots_decision>(result.decision);
+    out->line = result.line;
+    out->rule_is_allow =
+        result.kind == robotscan::robots::RuleKind::kAllow ? 1 : 0;
+    const bool has_rule =
+        result.decision == robotscan::robots::Decision::kRuleMatched;
+    out->pattern = has_rule ? result.pattern.data() : nullptr;
+    out->pattern_len = has_rule ? result.pattern.size() : 0;
+  }
+  return result.allowed ? 1 : 0;
+}
+
+double robots_crawl_delay(const robots_txt* robots, const char* agent,
+                          size_t agent_len) {
+  try {
+    const auto ext = robots->robots.ExtensionsFor(View(agent, agent_len));
+    return ext.crawl_delay ? *ext.crawl_delay : -1.0;
+  } catch (const std::bad_alloc&) {
+    return -1.0;
+  }
+}
+
+size_t robots_sitemap_count(const robots_txt* robots) {
+  return robots->robots.sitemaps().size();
+}
+
+const char* robots_sitemap(const robots_txt* robots, size_t i, size_t* len) {
+  const auto& sitemaps = robots->robots.sitemaps();
+  if (i >= sitemaps.size()) return nullptr;
+  if (len != nullptr) *len = sitemaps[i].url.size();
+  return sitemaps[i].url.c_str();
+}
+
+const char* robots_version(void) { return ROBOTSCAN_VERSION_STRING; }
+
+}  // extern "C"

@@ -1,1 +1,475 @@
-// placeholder: implementation lands in the next commit
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <utility>
+
+#include "ascii.h"
+#include "extensions.h"
+#include "normalize.h"
+#include "pattern.h"
+#include "robotscan/robots/robots.h"
+#include "robotscan/robots/tokenizer.h"
+#include "robotscan/robots/url.h"
+
+namespace robotscan::robots {
+
+using internal::IndexedRule;
+using internal::RuleIndex;
+
+namespace {
+
+enum class Policy : std::uint8_t { kParsed, kAllowAll, kDisallowAll };
+
+// Google reads `*` as the global agent when it is alone or followed by
+// whitespace ("* # all"); anything else is cut to its product token.
+std::string AgentTokenOf(std::string_view value) {
+  if (!value.empty() && value[0] == '*' &&
+      (value.size() == 1 || IsAsciiSpace(value[1]))) {
+    return "*";
+  }
+  std::string token(ExtractProductToken(value));
+  for (char& c : token) c = ToAsciiLower(c);
+  return token;
+}
+
+// Cuts the body at the parse limit, moved back to the last line end so that
+// no rule is half-read.
+std::string_view LimitBody(std::string_view body, std::size_t limit) {
+  limit = std::max(limit, kMinParseLimitBytes);
+  if (body.size() <= limit) return body;
+  const std::size_t last_eol = body.substr(0, limit).find_last_of("\r\n");
+  return body.substr(0, last_eol == std::string_view::npos ? 0 : last_eol + 1);
+}
+
+}  // namespace
+
+namespace internal {
+
+// What the group builder fills in from the tokenizer's events.
+struct ParsedFile {
+  Compat compat = Compat::kRfc9309;
+  std::vector<Group> groups;
+  std::vector<Sitemap> sitemaps;
+  std::vector<std::string> hosts;
+  std::vector<UnknownDirective> unknown;
+  std::vector<Rule> orphan_rules;
+  std::optional<double> file_crawl_delay;  // Crawl-delay before any group.
+  int line_count = 0;
+};
+
+}  // namespace internal
+
+struct RobotsTxt::Impl : internal::ParsedFile {
+  Policy policy = Policy::kParsed;
+  std::size_t body_bytes = 0;
+  std::size_t ignored_bytes = 0;
+
+  // Matching state, built once after parsing.
+  struct AgentEntry {
+    std::string token;  // Lower-case product token.
+    std::uint32_t index = 0;
+    std::vector<std::uint32_t> group_ids;
+  };
+  std::vector<AgentEntry> agents;  // Sorted by token.
+  bool has_global = false;
+  std::uint32_t global_index = 0;
+  std::vector<std::uint32_t> global_group_ids;
+  std::vector<RuleIndex> indexes;
+  std::vector<const Rule*> rules_by_id;
+  std::deque<std::string> derived_patterns;  // Stable storage.
+
+  void BuildMatchers();
+  const RuleIndex* IndexFor(std::string_view agent, bool* used_global) const;
+  const std::vector<std::uint32_t>* GroupIdsFor(std::string_view agent) const;
+  MatchResult Match(std::string_view agent, std::string_view path) const;
+};
+
+namespace {
+
+// Builds the group structure from the tokenizer's events.
+class GroupBuilder : public LineListener {
+ public:
+  explicit GroupBuilder(internal::ParsedFile* impl) : impl_(impl) {}
+
+  void OnLine(const Line& line) override {
+    switch (line.directive) {
+      case Directive::kUserAgent:
+        // A user-agent line after a rule starts a new group; consecutive
+        // user-agent lines (even with other lines between) share one.
+        if (current_ == kNoGroup || current_has_rules_) {
+          current_ = impl_->groups.size();
+          impl_->groups.emplace_back();
+          impl_->groups.back().first_line = line.number;
+          current_has_rules_ = false;
+        }
+        group().agents.emplace_back(line.value);
+        group().tokens.push_back(AgentTokenOf(line.value));
+        break;
+      case Directive::kAllow:
+      case Directive::kDisallow: {
+        Rule rule;
+        rule.kind = line.directive == Directive::kAllow ? RuleKind::kAllow
+                                                        : RuleKind::kDisallow;
+        rule.line = line.number;
+        rule.pattern = std::string(line.value);
+        rule.match_pattern =
+            impl_->compat == Compat::kGoogle
+                ? EscapePatternGoogle(line.value)
+                : NormalizedForMatching(line.value, PathRole::kRulePattern);
+        if (current_ == kNoGroup) {
+          impl_->orphan_rules.push_back(std::move(rule));
+        } else {
+          group().rules.push_back(std::move(rule));
+          current_has_rules_ = true;
+        }
+        break;
+      }
+      case Directive::kSitemap:
+        impl_->sitemaps.push_back(
+            Sitemap{std::string(line.value), line.number});
+        break;
+      case Directive::kHost:
+        impl_->hosts.emplace_back(line.value);
+        if (in_group()) group().hosts.emplace_back(line.value);
+        break;
+      case Directive::kCrawlDelay:
+        if (auto delay = internal::ParseCrawlDelay(line.value)) {
+          if (!in_group()) {
+            // Before any user-agent line: many sites mean "everyone".
+            if (!impl_->file_crawl_delay) impl_->file_crawl_delay = delay;
+          } else if (!group().crawl_delay) {
+            group().crawl_delay = delay;
+            group().crawl_delay_line = line.number;
+          }
+        }
+        break;
+      case Directive::kRequestRate:
+        if (in_group() && !group().request_rate) {
+          group().request_rate =
+              internal::ParseRequestRate(line.value, line.number);
+        }
+        break;
+      case Directive::kVisitTime:
+        if (in_group() && !group().visit_time) {
+          group().visit_time =
+              internal::ParseVisitTime(line.value, line.number);
+        }
+        break;
+      case Directive::kCleanParam:
+        if (in_group()) {
+          if (auto param = internal::ParseCleanParam(line.value, line.number)) {
+            group().clean_params.push_back(std::move(*param));
+          }
+        }
+        break;
+      case Directive::kNoindex:
+      case Directive::kNofollow:
+      case Directive::kNoarchive:
+      case Directive::kUnknown: {
+        UnknownDirective unknown{std::string(line.key), std::string(line.value),
+                                 line.number};
+        if (in_group()) group().unknown.push_back(unknown);
+        impl_->unknown.push_back(std::move(unknown));
+        break;
+      }
+      case Directive::kNone:
+        break;
+    }
+  }
+
+  void OnEnd(const BodySummary& summary) override {
+    impl_->line_count = summary.line_count;
+  }
+
+ private:
+  static constexpr std::size_t kNoGroup = static_cast<std::size_t>(-1);
+  bool in_group() const { return current_ != kNoGroup; }
+  Group& group() { return impl_->groups[current_]; }
+
+  internal::ParsedFile* impl_;
+  std::size_t current_ = kNoGroup;  // Index of the group being read.
+  bool current_has_rules_ = false;
+};
+
+}  // namespace
+
+void RobotsTxt::Impl::BuildMatchers() {
+  // Every rule gets an id; the index reports ids back.
+  std::vector<std::vector<std::uint32_t>> rule_ids(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const Rule& rule : groups[g].rules) {
+      rule_ids[g].push_back(static_cast<std::uint32_t>(rules_by_id.size()));
+      rules_by_id.push_back(&rule);
+    }
+  }
+
+  // Which groups each agent token (and `*`) gets, in file order.
+  std::map<std::string, std::vector<std::uint32_t>> by_token;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const std::string& token : groups[g].tokens) {
+      std::vector<std::uint32_t>& ids = by_token[token];
+      if (ids.empty() || ids.back() != g) {
+        ids.push_back(static_cast<std::uint32_t>(g));
+      }
+    }
+  }
+
+  // Agents with the same set of groups share one index (a file often lists
+  // dozens of user-agent lines above one set of rules).
+  std::map<std::vector<std::uint32_t>, std::uint32_t> index_of_groups;
+  auto index_for = [&](const std::vector<std::uint32_t>& ids) {
+    auto [it, inserted] = index_of_groups.try_emplace(
+        ids, static_cast<std::uint32_t>(indexes.size()));
+    if (!inserted) return it->second;
+    std::vector<IndexedRule> rules;
+    for (std::uint32_t g : ids) {
+      for (std::size_t r = 0; r < groups[g].rules.size(); ++r) {
+        const Rule& rule = groups[g].rules[r];
+        IndexedRule indexed;
+        indexed.pattern = internal::CompilePattern(rule.match_pattern);
+        indexed.priority =
+            static_cast<std::uint32_t>(rule.match_pattern.size());
+        indexed.rule_id = rule_ids[g][r];
+        indexed.allow = rule.kind == RuleKind::kAllow;
+        rules.push_back(indexed);
+        // Google: "allow: /dir/index.html" also allows "/dir/" exactly.
+        if (indexed.allow) {
+          const std::size_t slash = rule.match_pattern.find_last_of('/');
+          if (slash != std::string::npos &&
+              std::string_view(rule.match_pattern)
+                      .substr(slash)
+                      .rfind("/index.htm", 0) == 0) {
+            derived_patterns.push_back(rule.match_pattern.substr(0, slash + 1) +
+                                       "$");
+            IndexedRule derived = indexed;
+            derived.pattern = internal::CompilePattern(derived_patterns.back());
+            derived.priority =
+                static_cast<std::uint32_t>(derived_patterns.back().size());
+            rules.push_back(derived);
+          }
+        }
+      }
+    }
+    indexes.emplace_back(std::move(rules));
+    return it->second;
+  };
+
+  for (auto& [token, ids] : by_token) {
+    if (token == "*") {
+      has_global = true;
+      global_index = index_for(ids);
+      global_group_ids = ids;
+    } else {
+      agents.push_back(AgentEntry{token, index_for(ids), ids});
+    }
+  }
+  // std::map iterates in byte order, which equals case-insensitive order for
+  // lower-case tokens; the binary search below relies on it.
+}
+
+const std::vector<std::uint32_t>* RobotsTxt::Impl::GroupIdsFor(
+    std::string_view agent) const {
+  auto it = std::lower_bound(agents.begin(), agents.end(), agent,
+                             [](const AgentEntry& e, std::string_view a) {
+                               return CompareIgnoreAsciiCase(e.token, a) < 0;
+                             });
+  if (it == agents.end() || CompareIgnoreAsciiCase(it->token, agent) != 0) {
+    return nullptr;
+  }
+  return &it->group_ids;
+}
+
+const RuleIndex* RobotsTxt::Impl::IndexFor(std::string_view agent,
+                                           bool* used_global) const {
+  *used_global = false;
+  auto it = std::lower_bound(agents.begin(), agents.end(), agent,
+                             [](const AgentEntry& e, std::string_view a) {
+                               return CompareIgnoreAsciiCase(e.token, a) < 0;
+                             });
+  if (it != agents.end() && CompareIgnoreAsciiCase(it->token, agent) == 0) {
+    return &indexes[it->index];
+  }
+  if (!has_global) return nullptr;
+  *used_global = true;
+  return &indexes[global_index];
+}
+
+MatchResult RobotsTxt::Impl::Match(std::string_view agent,
+                                   std::string_view path) const {
+  MatchResult result;
+  if (policy == Policy::kAllowAll) {
+    result.decision = Decision::kAllowAllPolicy;
+    return result;
+  }
+  if (policy == Policy::kDisallowAll) {
+    result.allowed = false;
+    result.decision = Decision::kDisallowAllPolicy;
+    return result;
+  }
+  const RuleIndex* index = IndexFor(agent, &result.used_global_group);
+  if (index == nullptr) {
+    result.decision = Decision::kNoGroupForAgent;
+    return result;
+  }
+  const IndexedRule* best = index->BestMatch(path);
+  if (best == nullptr) {
+    result.decision = Decision::kNoMatchingRule;
+    return result;
+  }
+  const Rule& rule = *rules_by_id[best->rule_id];
+  result.allowed = best->allow;
+  result.decision = Decision::kRuleMatched;
+  result.line = rule.line;
+  result.kind = rule.kind;
+  result.pattern = rule.pattern;
+  return result;
+}
+
+RobotsTxt::RobotsTxt() : impl_(std::make_shared<const Impl>()) {}
+
+RobotsTxt::RobotsTxt(std::shared_ptr<const Impl> impl)
+    : impl_(std::move(impl)) {}
+
+RobotsTxt RobotsTxt::Parse(std::string_view body, const ParseOptions& options) {
+  auto impl = std::make_shared<Impl>();
+  impl->compat = options.compat;
+  impl->body_bytes = body.size();
+  const std::string_view parsed = LimitBody(body, options.max_body_bytes);
+  impl->ignored_bytes = body.size() - parsed.size();
+  GroupBuilder builder(impl.get());
+  TokenizeRobotsTxt(parsed, builder);
+  impl->groups.shrink_to_fit();
+  impl->BuildMatchers();
+  return RobotsTxt(std::move(impl));
+}
+
+RobotsTxt RobotsTxt::AllowAll(Compat compat) {
+  auto impl = std::make_shared<Impl>();
+  impl->compat = compat;
+  impl->policy = Policy::kAllowAll;
+  return RobotsTxt(std::move(impl));
+}
+
+RobotsTxt RobotsTxt::DisallowAll(Compat compat) {
+  auto impl = std::make_shared<Impl>();
+  impl->compat = compat;
+  impl->policy = Policy::kDisallowAll;
+  return RobotsTxt(std::move(impl));
+}
+
+MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
+                                 std::string_view path) const {
+  if (impl_->compat == Compat::kGoogle) return impl_->Match(user_agent, path);
+
+  // RFC 9309: compare normalised forms; the URL side is normalised here,
+  // without touching the heap for paths up to kInlineUrlBytes / 3.
+  char inline_buffer[kInlineUrlBytes];
+  std::string heap_buffer;
+  if (internal::NeedsNormalization(path, PathRole::kUrlPath)) {
+    char* out = inline_buffer;
+    if (path.size() * 3 > sizeof(inline_buffer)) {
+      heap_buffer.resize(path.size() * 3);
+      out = heap_buffer.data();
+    }
+    path = std::string_view(
+        out, internal::NormalizeInto(path, PathRole::kUrlPath, out));
+  }
+  // RFC 9309 §2.2.2: "/robots.txt" is implicitly allowed.
+  if (path.substr(0, path.find('?')) == "/robots.txt") {
+    MatchResult result;
+    result.decision = Decision::kRobotsTxtPath;
+    return result;
+  }
+  return impl_->Match(user_agent, path);
+}
+
+MatchResult RobotsTxt::Check(std::string_view user_agent,
+                             std::string_view url) const {
+  std::string scratch;  // Used only for "?query"-only URLs; no allocation
+                        // for short ones thanks to SSO.
+  return CheckPath(user_agent, ExtractPathParamsQuery(url, scratch));
+}
+
+bool RobotsTxt::IsAllowedFor(std::string_view user_agent,
+                             std::string_view url) const {
+  return Check(user_agent, url).allowed;
+}
+
+bool RobotsTxt::HasGroupFor(std::string_view user_agent) const {
+  return impl_->GroupIdsFor(user_agent) != nullptr;
+}
+
+AgentExtensions RobotsTxt::ExtensionsFor(std::string_view user_agent) const {
+  AgentExtensions ext;
+  const std::vector<std::uint32_t>* ids = impl_->GroupIdsFor(user_agent);
+  if (ids == nullptr) ids = &impl_->global_group_ids;
+  for (std::uint32_t g : *ids) {
+    const Group& group = impl_->groups[g];
+    if (!ext.crawl_delay && group.crawl_delay) {
+      ext.crawl_delay = group.crawl_delay;
+    }
+    if (!ext.request_rate && group.request_rate) {
+      ext.request_rate = group.request_rate;
+    }
+    if (!ext.visit_time && group.visit_time) ext.visit_time = group.visit_time;
+    ext.clean_params.insert(ext.clean_params.end(), group.clean_params.begin(),
+                            group.clean_params.end());
+  }
+  if (!ext.crawl_delay) ext.crawl_delay = impl_->file_crawl_delay;
+  return ext;
+}
+
+Compat RobotsTxt::compat() const { return impl_->compat; }
+const std::vector<Group>& RobotsTxt::groups() const { return impl_->groups; }
+const std::vector<Sitemap>& RobotsTxt::sitemaps() const {
+  return impl_->sitemaps;
+}
+const std::vector<std::string>& RobotsTxt::hosts() const {
+  return impl_->hosts;
+}
+const std::vector<UnknownDirective>& RobotsTxt::unknown_directives() const {
+  return impl_->unknown;
+}
+const std::vector<Rule>& RobotsTxt::rules_outside_groups() const {
+  return impl_->orphan_rules;
+}
+std::size_t RobotsTxt::body_bytes() const { return impl_->body_bytes; }
+std::size_t RobotsTxt::ignored_bytes() const { return impl_->ignored_bytes; }
+int RobotsTxt::line_count() const { return impl_->line_count; }
+
+std::string_view CompatName(Compat compat) {
+  return compat == Compat::kGoogle ? "google" : "rfc";
+}
+
+bool ParseCompatName(std::string_view name, Compat* compat) {
+  if (name == "rfc" || name == "rfc9309") {
+    *compat = Compat::kRfc9309;
+    return true;
+  }
+  if (name == "google") {
+    *compat = Compat::kGoogle;
+    return true;
+  }
+  return false;
+}
+
+std::string_view DecisionName(Decision decision) {
+  switch (decision) {
+    case Decision::kRuleMatched:
+      return "rule";
+    case Decision::kNoMatchingRule:
+      return "no-matching-rule";
+    case Decision::kNoGroupForAgent:
+      return "no-group";
+    case Decision::kRobotsTxtPath:
+      return "robots-txt-path";
+    case Decision::kAllowAllPolicy:
+      return "allow-all";
+    case Decision::kDisallowAllPolicy:
+      return "disallow-all";
+  }
+  return "unknown";
+}
+
+}  // namespace robotscan::robots

@@ -1,1 +1,192 @@
-// placeholder: implementation lands in the next commit
+#include "robotscan/robots/url.h"
+
+#include "ascii.h"
+#include "normalize.h"
+
+namespace robotscan::robots {
+namespace {
+
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
+constexpr bool IsUnreserved(unsigned char c) {
+  return IsAsciiAlpha(static_cast<char>(c)) ||
+         IsAsciiDigit(static_cast<char>(c)) || c == '-' || c == '.' ||
+         c == '_' || c == '~';
+}
+
+// Bytes that may not appear literally in an RFC 3986 URI: controls, space,
+// non-ASCII and the "unwise" set. They are compared in encoded form.
+constexpr bool MustBeEncoded(unsigned char c) {
+  return c <= 0x20 || c >= 0x7F || c == '"' || c == '<' || c == '>' ||
+         c == '\\' || c == '^' || c == '`' || c == '{' || c == '|' || c == '}';
+}
+
+constexpr bool IsAsciiLowerHex(char c) { return c >= 'a' && c <= 'f'; }
+
+void AppendEscaped(std::string* out, unsigned char c) {
+  out->push_back('%');
+  out->push_back(kHexDigits[c >> 4]);
+  out->push_back(kHexDigits[c & 0xF]);
+}
+
+bool IsEscapeAt(std::string_view s, std::size_t i) {
+  return s[i] == '%' && i + 2 < s.size() && IsAsciiHexDigit(s[i + 1]) &&
+         IsAsciiHexDigit(s[i + 2]);
+}
+
+}  // namespace
+
+std::string_view ExtractPathParamsQuery(std::string_view url,
+                                        std::string& scratch) {
+  constexpr std::string_view kPathStarts = "/?;";
+  constexpr auto npos = std::string_view::npos;
+  // Initial two slashes (scheme-relative URL) are ignored.
+  const std::size_t search_start =
+      (url.size() >= 2 && url[0] == '/' && url[1] == '/') ? 2 : 0;
+  const std::size_t early_path = url.find_first_of(kPathStarts, search_start);
+  std::size_t protocol_end = url.find("://", search_start);
+  // "://" after the path has started (e.g. in a query) is not a scheme.
+  if (early_path < protocol_end) protocol_end = npos;
+  protocol_end = (protocol_end == npos) ? search_start : protocol_end + 3;
+
+  const std::size_t path_start = url.find_first_of(kPathStarts, protocol_end);
+  if (path_start == npos) return "/";
+  const std::size_t hash_pos = url.find('#', search_start);
+  if (hash_pos < path_start) return "/";
+  const std::size_t path_end = (hash_pos == npos) ? url.size() : hash_pos;
+  std::string_view path = url.substr(path_start, path_end - path_start);
+  if (path.front() != '/') {
+    // Starts with '?' or ';': the path is empty, so it is "/".
+    scratch.assign("/");
+    scratch.append(path);
+    return scratch;
+  }
+  return path;
+}
+
+std::string GetPathParamsQuery(std::string_view url) {
+  std::string scratch;
+  return std::string(ExtractPathParamsQuery(url, scratch));
+}
+
+std::string EscapePatternGoogle(std::string_view pattern) {
+  std::string out;
+  out.reserve(pattern.size());
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const auto c = static_cast<unsigned char>(pattern[i]);
+    if (c == '%' && i + 2 < pattern.size() && IsAsciiHexDigit(pattern[i + 1]) &&
+        IsAsciiHexDigit(pattern[i + 2])) {
+      out.push_back('%');
+      out.push_back(ToAsciiUpper(pattern[i + 1]));
+      out.push_back(ToAsciiUpper(pattern[i + 2]));
+      i += 2;
+    } else if (c >= 0x80) {
+      AppendEscaped(&out, c);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+namespace internal {
+
+bool NeedsNormalization(std::string_view input, PathRole role) {
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const auto c = static_cast<unsigned char>(input[i]);
+    if (c == '%' || MustBeEncoded(c)) {
+      // An escape that is already normal (upper-case hex of a character
+      // that must stay encoded) changes nothing; anything else does.
+      if (c == '%' && IsEscapeAt(input, i)) {
+        const auto decoded = static_cast<unsigned char>(
+            HexValue(input[i + 1]) * 16 + HexValue(input[i + 2]));
+        if (!IsUnreserved(decoded) && !IsAsciiLowerHex(input[i + 1]) &&
+            !IsAsciiLowerHex(input[i + 2])) {
+          i += 2;
+          continue;
+        }
+      }
+      return true;
+    }
+    if (role == PathRole::kUrlPath && (c == '*' || c == '$')) return true;
+    if (role == PathRole::kRulePattern && c == '$' && i + 1 != input.size()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::size_t NormalizeInto(std::string_view input, PathRole role, char* out) {
+  char* const start = out;
+  auto escape = [&out](unsigned char c) {
+    *out++ = '%';
+    *out++ = kHexDigits[c >> 4];
+    *out++ = kHexDigits[c & 0xF];
+  };
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const auto c = static_cast<unsigned char>(input[i]);
+    if (c == '%') {
+      if (IsEscapeAt(input, i)) {
+        const auto decoded = static_cast<unsigned char>(
+            HexValue(input[i + 1]) * 16 + HexValue(input[i + 2]));
+        if (IsUnreserved(decoded)) {
+          *out++ = static_cast<char>(decoded);
+        } else {
+          escape(decoded);
+        }
+        i += 2;
+      } else {
+        escape(c);  // A stray '%' is compared as %25.
+      }
+    } else if (MustBeEncoded(c)) {
+      escape(c);
+    } else if (role == PathRole::kUrlPath && (c == '*' || c == '$')) {
+      escape(c);  // Literal in a URL; a rule writes them as %2A / %24.
+    } else if (role == PathRole::kRulePattern && c == '$' &&
+               i + 1 != input.size()) {
+      escape(c);  // Only a final '$' is an anchor.
+    } else {
+      *out++ = static_cast<char>(c);
+    }
+  }
+  return static_cast<std::size_t>(out - start);
+}
+
+}  // namespace internal
+
+bool NormalizeForMatching(std::string_view input, PathRole role,
+                          std::string* out) {
+  if (!internal::NeedsNormalization(input, role)) return false;
+  std::string result(input.size() * 3, '\0');
+  result.resize(internal::NormalizeInto(input, role, result.data()));
+  if (result == input) return false;
+  *out = std::move(result);
+  return true;
+}
+
+std::string NormalizedForMatching(std::string_view input, PathRole role) {
+  std::string out;
+  if (!NormalizeForMatching(input, role, &out)) out.assign(input);
+  return out;
+}
+
+std::string_view ExtractProductToken(std::string_view user_agent) {
+  std::size_t end = 0;
+  while (end < user_agent.size() &&
+         (IsAsciiAlpha(user_agent[end]) || user_agent[end] == '-' ||
+          user_agent[end] == '_')) {
+    ++end;
+  }
+  return user_agent.substr(0, end);
+}
+
+bool IsValidUserAgentToObey(std::string_view user_agent) {
+  return !user_agent.empty() &&
+         ExtractProductToken(user_agent).size() == user_agent.size();
+}
+
+bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {
+  return AsciiEqualsIgnoreCase(a, b);
+}
+
+}  // namespace robotscan::robots

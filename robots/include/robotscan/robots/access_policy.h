@@ -55,9 +55,9 @@ struct AccessPolicyOptions {
 
 // Classifies an outcome. Statuses outside 200-599 without a network error
 // (1xx, garbage) are treated as unreachable: nothing usable was received.
-AccessClass ClassifyHttpOutcome(const HttpOutcome& outcome,
-                                TooManyRequests too_many_requests =
-                                    TooManyRequests::kAsUnavailable);
+AccessClass ClassifyHttpOutcome(
+    const HttpOutcome& outcome,
+    TooManyRequests too_many_requests = TooManyRequests::kAsUnavailable);
 
 // The effective robots.txt: the parsed body on success, AllowAll() when
 // unavailable, DisallowAll() when unreachable.

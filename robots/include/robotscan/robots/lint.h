@@ -29,10 +29,10 @@ enum class Severity : std::uint8_t { kInfo, kWarning, kError };
 std::string_view SeverityName(Severity severity);
 
 struct Diagnostic {
-  int line = 0;            // 1-based; 0 for file-wide findings.
+  int line = 0;  // 1-based; 0 for file-wide findings.
   Severity severity = Severity::kWarning;
-  std::string code;        // Stable identifier, e.g. "unknown-directive".
-  std::string message;     // One sentence for humans.
+  std::string code;     // Stable identifier, e.g. "unknown-directive".
+  std::string message;  // One sentence for humans.
 };
 
 struct LintOptions {

@@ -130,7 +130,7 @@ struct Group {
   std::vector<std::string> tokens;  // Product tokens as matched ("*",
                                     // "Googlebot"); lower-case.
   int first_line = 0;
-  std::vector<Rule> rules;          // In file order.
+  std::vector<Rule> rules;            // In file order.
   std::optional<double> crawl_delay;  // Seconds; first valid value.
   int crawl_delay_line = 0;
   std::optional<RequestRate> request_rate;
@@ -214,8 +214,8 @@ class RobotsTxt {
       std::string_view user_agent) const;
 
   Compat compat() const;
-  const std::vector<Group>& groups() const;     // In file order.
-  const std::vector<Sitemap>& sitemaps() const;  // File-wide, in order.
+  const std::vector<Group>& groups() const;       // In file order.
+  const std::vector<Sitemap>& sitemaps() const;   // File-wide, in order.
   const std::vector<std::string>& hosts() const;  // Host lines, file-wide.
   const std::vector<UnknownDirective>& unknown_directives() const;
   // Rules that appeared before any user-agent line (ignored for matching).

@@ -35,45 +35,42 @@ typedef enum robots_decision {
 } robots_decision;
 
 typedef struct robots_match {
-  int allowed;             /* 1 allowed, 0 disallowed */
+  int allowed; /* 1 allowed, 0 disallowed */
   robots_decision decision;
-  int line;                /* deciding line, 0 if none */
-  int rule_is_allow;       /* 1 allow rule, 0 disallow rule */
-  const char *pattern;     /* deciding rule as written; NULL if none */
+  int line;            /* deciding line, 0 if none */
+  int rule_is_allow;   /* 1 allow rule, 0 disallow rule */
+  const char* pattern; /* deciding rule as written; NULL if none */
   size_t pattern_len;
 } robots_match;
 
 /* Parses a body (any bytes). Returns NULL only when out of memory. */
-robots_txt *robots_parse(const char *body, size_t body_len,
+robots_txt* robots_parse(const char* body, size_t body_len,
                          robots_compat compat);
 
 /* Parses the outcome of fetching robots.txt per RFC 9309 §2.3.1: status 0
  * with network_error=1 for failures; 2xx parses the body, 4xx allows all,
  * 5xx disallows all. too_many_requests_unreachable=1 reads 429 as Google
  * does (disallow all) instead of as a 4xx. */
-robots_txt *robots_from_http(int status, int network_error,
-                             const char *body, size_t body_len,
-                             robots_compat compat,
+robots_txt* robots_from_http(int status, int network_error, const char* body,
+                             size_t body_len, robots_compat compat,
                              int too_many_requests_unreachable);
 
-void robots_free(robots_txt *robots);
+void robots_free(robots_txt* robots);
 
 /* Returns 1 if allowed, 0 if not; fills *out when out is not NULL. */
-int robots_check(const robots_txt *robots, const char *agent,
-                 size_t agent_len, const char *url, size_t url_len,
-                 robots_match *out);
+int robots_check(const robots_txt* robots, const char* agent, size_t agent_len,
+                 const char* url, size_t url_len, robots_match* out);
 
 /* Crawl-delay in seconds for the agent, or -1.0 when none applies. */
-double robots_crawl_delay(const robots_txt *robots, const char *agent,
+double robots_crawl_delay(const robots_txt* robots, const char* agent,
                           size_t agent_len);
 
-size_t robots_sitemap_count(const robots_txt *robots);
+size_t robots_sitemap_count(const robots_txt* robots);
 /* The i-th Sitemap URL (file order); NULL when i is out of range. */
-const char *robots_sitemap(const robots_txt *robots, size_t i,
-                           size_t *len);
+const char* robots_sitemap(const robots_txt* robots, size_t i, size_t* len);
 
 /* Library version, e.g. "0.1.0". */
-const char *robots_version(void);
+const char* robots_version(void);
 
 #ifdef __cplusplus
 }

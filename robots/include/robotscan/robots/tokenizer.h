@@ -49,20 +49,20 @@ inline constexpr std::size_t kMaxLineBytes = 2083 * 8 - 1;
 // What a line's key was recognised as. The first four are the directives of
 // RFC 9309; the rest are widely used extensions that do not affect matching.
 enum class Directive : std::uint8_t {
-  kNone,        // Empty line, comment, or no key/value separator found.
-  kUserAgent,   // RFC 9309 §2.2.1
-  kAllow,       // RFC 9309 §2.2.2
-  kDisallow,    // RFC 9309 §2.2.2
-  kSitemap,     // RFC 9309 §2.3.5 (other records)
-  kCrawlDelay,  // Non-standard: seconds between requests.
-  kRequestRate, // Non-standard: "N/Ms" requests per time.
-  kVisitTime,   // Non-standard: "HHMM-HHMM" UTC window.
-  kHost,        // Non-standard (Yandex): preferred host name.
-  kCleanParam,  // Non-standard (Yandex): "param1&param2 /path".
-  kNoindex,     // Unsupported by Google but common; kept for reports.
+  kNone,         // Empty line, comment, or no key/value separator found.
+  kUserAgent,    // RFC 9309 §2.2.1
+  kAllow,        // RFC 9309 §2.2.2
+  kDisallow,     // RFC 9309 §2.2.2
+  kSitemap,      // RFC 9309 §2.3.5 (other records)
+  kCrawlDelay,   // Non-standard: seconds between requests.
+  kRequestRate,  // Non-standard: "N/Ms" requests per time.
+  kVisitTime,    // Non-standard: "HHMM-HHMM" UTC window.
+  kHost,         // Non-standard (Yandex): preferred host name.
+  kCleanParam,   // Non-standard (Yandex): "param1&param2 /path".
+  kNoindex,      // Unsupported by Google but common; kept for reports.
   kNofollow,
   kNoarchive,
-  kUnknown,     // Any other `key: value` line.
+  kUnknown,  // Any other `key: value` line.
 };
 
 // Returns a stable lower-case name ("user-agent", "crawl-delay", "unknown"...).
@@ -73,32 +73,32 @@ std::string_view DirectiveName(Directive directive);
 // `value` of a line longer than kMaxLineBytes, into its retained prefix) and
 // are valid only during the OnLine call.
 struct Line {
-  int number = 0;            // 1-based; LF, CR and CRLF each end one line.
-  std::size_t offset = 0;    // Byte offset of the line's first byte.
-  std::string_view text;     // Line content (BOM and EOL excluded, cut at
-                             // kMaxLineBytes and at the first NUL).
+  int number = 0;          // 1-based; LF, CR and CRLF each end one line.
+  std::size_t offset = 0;  // Byte offset of the line's first byte.
+  std::string_view text;   // Line content (BOM and EOL excluded, cut at
+                           // kMaxLineBytes and at the first NUL).
   Directive directive = Directive::kNone;
   std::string_view key;      // Key as written (stripped); empty if none.
   std::string_view value;    // Value as written (stripped, comment removed).
   std::string_view comment;  // Text after the first '#', if any.
 
   // Metadata, named as in Google's RobotsParseHandler::LineMetadata.
-  bool is_empty = false;           // Nothing but whitespace.
-  bool has_comment = false;        // Contains '#'.
-  bool is_comment = false;         // Only a comment.
-  bool has_directive = false;      // A `key: value` (or `key value`) line.
-  bool is_acceptable_typo = false; // Key is a typo Google accepts.
-  bool is_line_too_long = false;   // Cut after kMaxLineBytes bytes.
+  bool is_empty = false;            // Nothing but whitespace.
+  bool has_comment = false;         // Contains '#'.
+  bool is_comment = false;          // Only a comment.
+  bool has_directive = false;       // A `key: value` (or `key value`) line.
+  bool is_acceptable_typo = false;  // Key is a typo Google accepts.
+  bool is_line_too_long = false;    // Cut after kMaxLineBytes bytes.
   bool is_missing_colon_separator = false;
-  bool has_nul_byte = false;       // Content after a NUL byte was ignored.
-  bool ends_with_cr = false;       // Line ended with a lone CR.
-  bool ends_with_crlf = false;     // Line ended with CR LF.
+  bool has_nul_byte = false;    // Content after a NUL byte was ignored.
+  bool ends_with_cr = false;    // Line ended with a lone CR.
+  bool ends_with_crlf = false;  // Line ended with CR LF.
 };
 
 // Facts about the whole body, reported once after the last line.
 struct BodySummary {
-  int line_count = 0;          // Number of lines (a trailing EOL adds one).
-  std::size_t bom_bytes = 0;   // Bytes of a (possibly partial) UTF-8 BOM.
+  int line_count = 0;         // Number of lines (a trailing EOL adds one).
+  std::size_t bom_bytes = 0;  // Bytes of a (possibly partial) UTF-8 BOM.
   std::size_t lf_endings = 0;
   std::size_t cr_endings = 0;
   std::size_t crlf_endings = 0;

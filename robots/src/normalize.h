@@ -1,0 +1,21 @@
+// Allocation-free core of NormalizeForMatching (url.h). Private.
+#ifndef ROBOTSCAN_ROBOTS_SRC_NORMALIZE_H_
+#define ROBOTSCAN_ROBOTS_SRC_NORMALIZE_H_
+
+#include <cstddef>
+#include <string_view>
+
+#include "robotscan/robots/url.h"
+
+namespace robotscan::robots::internal {
+
+// True when NormalizeForMatching would change `input`.
+bool NeedsNormalization(std::string_view input, PathRole role);
+
+// Writes the normal form of `input` to `out`, which must hold at least
+// 3 * input.size() bytes (every byte may become %XX). Returns its length.
+std::size_t NormalizeInto(std::string_view input, PathRole role, char* out);
+
+}  // namespace robotscan::robots::internal
+
+#endif  // ROBOTSCAN_ROBOTS_SRC_NORMALIZE_H_

@@ -1,0 +1,88 @@
+// Compiled rule patterns and the per-agent rule index. Private.
+//
+// A pattern is a literal prefix, then zero or more `*`-separated literal
+// segments, then an optional end anchor `$`. With only `*` as a wildcard,
+// matching the segments greedily left to right is exact (the leftmost
+// occurrence of each segment leaves the most room for the rest), so a
+// pattern is verified in O(|path| + |pattern|) using memmem (linear worst
+// case in glibc) instead of the O(|path| × |pattern|) position sets of
+// Google's matcher.
+//
+// The RuleIndex keeps the rules of one merged group in a trie keyed by their
+// literal prefixes. A lookup walks the path through the trie once and only
+// verifies the rules whose prefix is a prefix of the path, highest priority
+// first, stopping as soon as no remaining candidate can beat the best match.
+#ifndef ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
+#define ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace robotscan::robots::internal {
+
+struct CompiledPattern {
+  std::string_view text;         // Without the end anchor.
+  std::uint32_t prefix_len = 0;  // Bytes before the first '*'.
+  bool anchored = false;         // Pattern ended with '$'.
+  bool has_wildcard = false;
+};
+
+// Splits `pattern` (already escaped/normalised; it must outlive the result).
+CompiledPattern CompilePattern(std::string_view pattern);
+
+// Full match of `pattern` against `path` (prefix match unless anchored).
+bool PatternMatches(const CompiledPattern& pattern, std::string_view path);
+
+// Google's robots.txt pattern semantics, implemented the simple way (position
+// sets, O(|path| × |pattern|)). Used by tests as the reference matcher.
+bool ReferencePatternMatches(std::string_view path, std::string_view pattern);
+
+// One candidate rule in an index.
+struct IndexedRule {
+  CompiledPattern pattern;
+  std::uint32_t priority = 0;  // Length of the full match pattern (octets).
+  std::uint32_t rule_id = 0;   // Caller's identifier (position of the rule).
+  bool allow = false;
+};
+
+// Rules of one agent's merged groups, indexed by literal prefix.
+class RuleIndex {
+ public:
+  // `rules` with priority 0 (empty patterns) never decide anything and are
+  // dropped, as in Google's matcher.
+  explicit RuleIndex(std::vector<IndexedRule> rules);
+
+  // The deciding rule for `path`, or nullptr when no rule matches.
+  const IndexedRule* BestMatch(std::string_view path) const;
+
+  std::size_t rule_count() const { return rules_.size(); }
+
+ private:
+  struct Node {
+    std::uint32_t first_edge = 0;
+    std::uint32_t edge_count = 0;
+    std::uint32_t rules_begin = 0;  // Into rules_, sorted best-first.
+    std::uint32_t rules_end = 0;
+  };
+  // Finds the child of `node` for byte `c`, or -1.
+  std::int64_t Child(const Node& node, unsigned char c) const;
+
+  std::vector<IndexedRule> rules_;
+  std::vector<Node> nodes_;
+  std::vector<unsigned char> edge_bytes_;
+  std::vector<std::uint32_t> edge_targets_;
+  std::vector<std::string_view> edge_labels_;  // Into rule pattern texts.
+  std::uint32_t max_priority_ = 0;
+};
+
+// True if `a` beats `b`: higher priority, or equal priority and allow.
+inline bool Beats(const IndexedRule& a, const IndexedRule& b) {
+  if (a.priority != b.priority) return a.priority > b.priority;
+  return a.allow && !b.allow;
+}
+
+}  // namespace robotscan::robots::internal
+
+#endif  // ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
