@@ -3,7 +3,7 @@
 add_library(robotscan_build_flags INTERFACE)
 target_compile_options(robotscan_build_flags INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
-  -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wformat=2
+  -Wcast-align -Woverloaded-virtual -Wformat=2
   $<$<BOOL:${ROBOTSCAN_WERROR}>:-Werror>)
 
 if(ROBOTSCAN_BUILD_FUZZERS)

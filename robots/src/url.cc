@@ -185,6 +185,36 @@ bool IsValidUserAgentToObey(std::string_view user_agent) {
          ExtractProductToken(user_agent).size() == user_agent.size();
 }
 
+std::optional<std::string> UrlSyntaxError(std::string_view url) {
+  for (std::size_t i = 0; i < url.size(); ++i) {
+    const auto c = static_cast<unsigned char>(url[i]);
+    if (c < 0x20 || c == 0x7F) {
+      return "control byte 0x" + std::string(1, kHexDigits[c >> 4]) +
+             std::string(1, kHexDigits[c & 0xF]) + " at offset " +
+             std::to_string(i) + " (percent-encode it)";
+    }
+    if (c == ' ') {
+      return "space at offset " + std::to_string(i) + " (encode it as %20)";
+    }
+  }
+  return std::nullopt;
+}
+
+std::string PrintableUrl(std::string_view url) {
+  std::string out;
+  for (char ch : url) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += kHexDigits[c >> 4];
+      out += kHexDigits[c & 0xF];
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {
   return AsciiEqualsIgnoreCase(a, b);
 }

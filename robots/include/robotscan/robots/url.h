@@ -18,6 +18,7 @@
 #ifndef ROBOTSCAN_ROBOTS_URL_H_
 #define ROBOTSCAN_ROBOTS_URL_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -55,6 +56,16 @@ bool IsValidUserAgentToObey(std::string_view user_agent);
 // The product token of a user-agent value as Google reads it: the leading run
 // of [A-Za-z_-] ("Googlebot/2.1" -> "Googlebot", "AB42bot" -> "AB").
 std::string_view ExtractProductToken(std::string_view user_agent);
+
+// Why `url` cannot be checked, or nullopt when it can. Anything Google's
+// path extraction accepts is accepted (bare paths, host/path, the empty
+// string meaning "/"), except bytes that no URL may contain literally:
+// ASCII controls, space and DEL (RFC 3986 §2; they would otherwise be
+// silently encoded or, in Google mode, compared raw).
+std::optional<std::string> UrlSyntaxError(std::string_view url);
+
+// `url` with control bytes shown as \xHH, for error messages.
+std::string PrintableUrl(std::string_view url);
 
 // Case-insensitive ASCII comparison.
 bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b);

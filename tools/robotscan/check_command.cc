@@ -1,0 +1,178 @@
+// robotscan check: evaluate URLs against one robots.txt file.
+//
+//   robotscan check --robots-file FILE --user-agent TOKEN [--compat rfc|google]
+//                   [--json] [--urls-file FILE|-] [URL...]
+//
+// One line per URL on stdout:
+//   allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE
+// where LINE is the deciding line (0 if none) and RULE is "allow: PATTERN" /
+// "disallow: PATTERN", or the reason when no rule decided (no-group,
+// no-matching-rule, robots-txt-path). Exit: 0 all allowed, 1 any disallowed,
+// 2 usage or input error (including any URL that cannot be checked).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "input.h"
+#include "robotscan/robots/robots.h"
+#include "robotscan/robots/url.h"
+
+namespace robotscan::cli {
+namespace {
+
+struct CheckOptions {
+  std::string robots_file;
+  std::string user_agent;
+  std::string compat = "rfc";
+  std::string urls_file;
+  std::vector<std::string> urls;
+  bool json = false;
+};
+
+std::string RuleText(const robots::MatchResult& result) {
+  if (result.decision != robots::Decision::kRuleMatched) {
+    return std::string(robots::DecisionName(result.decision));
+  }
+  return std::string(result.kind == robots::RuleKind::kAllow ? "allow: "
+                                                             : "disallow: ") +
+         std::string(result.pattern);
+}
+
+// Reads URLs one per line; blank lines are skipped, CR/LF stripped.
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) lines.push_back(std::move(line));
+    start = end + 1;
+  }
+  return lines;
+}
+
+int RunCheck(const CheckOptions& options) {
+  robots::ParseOptions parse;
+  if (!robots::ParseCompatName(options.compat, &parse.compat)) {
+    std::fprintf(stderr, "robotscan check: --compat must be 'rfc' or 'google'\n");
+    return kExitUsage;
+  }
+  if (!robots::IsValidUserAgentToObey(options.user_agent)) {
+    // Google's rule: a product token is [A-Za-z_-]+. Matching still works
+    // (nothing can match such a token), so warn rather than refuse.
+    std::fprintf(stderr,
+                 "robotscan check: warning: user agent '%s' is not a valid "
+                 "product token ([A-Za-z_-]+); no group can name it\n",
+                 options.user_agent.c_str());
+  }
+  std::string error;
+  const std::optional<std::string> body =
+      ReadWholeFile(options.robots_file, &error);
+  if (!body) {
+    std::fprintf(stderr, "robotscan check: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  const robots::RobotsTxt robots = robots::RobotsTxt::Parse(*body, parse);
+  if (robots.ignored_bytes() > 0) {
+    std::fprintf(stderr,
+                 "robotscan check: warning: %zu bytes past the parse limit "
+                 "of '%s' were ignored\n",
+                 robots.ignored_bytes(), options.robots_file.c_str());
+  }
+
+  std::vector<std::string> urls = options.urls;
+  if (!options.urls_file.empty()) {
+    const std::optional<std::string> text =
+        ReadWholeFile(options.urls_file, &error);
+    if (!text) {
+      std::fprintf(stderr, "robotscan check: %s\n", error.c_str());
+      return kExitUsage;
+    }
+    for (std::string& url : SplitLines(*text)) urls.push_back(std::move(url));
+  }
+  if (urls.empty()) {
+    std::fprintf(stderr,
+                 "robotscan check: no URL given (pass URLs or --urls-file)\n");
+    return kExitUsage;
+  }
+
+  bool any_disallowed = false;
+  bool any_error = false;
+  for (const std::string& url : urls) {
+    if (const auto problem = robots::UrlSyntaxError(url)) {
+      any_error = true;
+      std::fprintf(stderr, "robotscan check: cannot check URL '%s': %s\n",
+                   robots::PrintableUrl(url).c_str(), problem->c_str());
+      if (options.json) {
+        std::printf("%s\n",
+                    nlohmann::json{{"url", url}, {"error", *problem}}
+                        .dump(-1, ' ', false,
+                              nlohmann::json::error_handler_t::replace)
+                        .c_str());
+      }
+      continue;
+    }
+    const robots::MatchResult result = robots.Check(options.user_agent, url);
+    any_disallowed = any_disallowed || !result.allowed;
+    if (options.json) {
+      nlohmann::json out = {
+          {"url", url},
+          {"allowed", result.allowed},
+          {"user_agent", options.user_agent},
+          {"decision", std::string(robots::DecisionName(result.decision))},
+          {"line", result.line},
+          {"rule", nullptr}};
+      if (result.decision == robots::Decision::kRuleMatched) {
+        out["rule"] = {
+            {"kind", result.kind == robots::RuleKind::kAllow ? "allow"
+                                                              : "disallow"},
+            {"pattern", std::string(result.pattern)}};
+      }
+      std::printf("%s\n",
+                  out.dump(-1, ' ', false,
+                           nlohmann::json::error_handler_t::replace)
+                      .c_str());
+    } else {
+      std::printf("%s\t%s\t%d\t%s\n",
+                  result.allowed ? "allowed" : "disallowed", url.c_str(),
+                  result.line, RuleText(result).c_str());
+    }
+  }
+  std::fflush(stdout);
+  if (any_error) return kExitUsage;
+  return any_disallowed ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void AddCheckCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "check",
+      "Check URLs against a robots.txt file. Prints 'allowed' or "
+      "'disallowed', TAB, the URL, TAB, the deciding line, TAB, the rule. "
+      "Exit 0: all allowed; 1: some disallowed; 2: usage or input error.");
+  cmd->add_option("--robots-file", options->robots_file,
+                  "robots.txt file to evaluate ('-' for standard input)")
+      ->required();
+  cmd->add_option("--user-agent", options->user_agent,
+                  "crawler product token, e.g. Googlebot")
+      ->required();
+  cmd->add_option("--compat", options->compat,
+                  "matching rules: 'rfc' (RFC 9309, default) or 'google' "
+                  "(exactly Google's open-source parser)")
+      ->check(CLI::IsMember({"rfc", "rfc9309", "google"}));
+  cmd->add_option("--urls-file", options->urls_file,
+                  "file with one URL per line ('-' for standard input)");
+  cmd->add_flag("--json", options->json,
+                "print one JSON object per URL instead of TAB-separated text");
+  cmd->add_option("urls", options->urls, "URLs (absolute or paths) to check");
+  cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
+}
+
+}  // namespace robotscan::cli

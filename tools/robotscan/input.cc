@@ -1,0 +1,33 @@
+#include "input.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace robotscan::cli {
+
+std::optional<std::string> ReadWholeFile(const std::string& path,
+                                         std::string* error) {
+  const bool is_stdin = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      is_stdin ? stdin : std::fopen(path.c_str(), "rb"),
+      is_stdin ? [](std::FILE*) { return 0; } : &std::fclose);
+  if (file == nullptr) {
+    *error = "cannot open '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  std::string contents;
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file.get())) > 0) {
+    contents.append(buffer, n);
+  }
+  if (std::ferror(file.get())) {
+    *error = "cannot read '" + path + "': " + std::strerror(errno);
+    return std::nullopt;
+  }
+  return contents;
+}
+
+}  // namespace robotscan::cli

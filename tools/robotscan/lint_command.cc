@@ -1,0 +1,84 @@
+// robotscan lint: diagnostics for robots.txt files, compiler style.
+//
+//   robotscan lint [--json] [--max-bytes N] FILE...
+//
+// Prints "FILE:LINE: severity: message [code]" (LINE 0 for findings about the
+// whole file). Exit: 0 no errors (warnings allowed), 1 some file has errors,
+// 2 usage error or unreadable file.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "input.h"
+#include "robotscan/robots/lint.h"
+
+namespace robotscan::cli {
+namespace {
+
+struct LintCommandOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  std::size_t max_bytes = robots::kMinParseLimitBytes;
+};
+
+int RunLint(const LintCommandOptions& options) {
+  bool any_error = false;
+  bool unreadable = false;
+  for (const std::string& file : options.files) {
+    std::string error;
+    const std::optional<std::string> body = ReadWholeFile(file, &error);
+    if (!body) {
+      std::fprintf(stderr, "robotscan lint: %s\n", error.c_str());
+      unreadable = true;
+      continue;
+    }
+    robots::LintOptions lint;
+    lint.max_body_bytes = options.max_bytes;
+    const std::vector<robots::Diagnostic> diagnostics =
+        robots::LintRobotsTxt(*body, lint);
+    any_error = any_error || robots::HasErrors(diagnostics);
+    for (const robots::Diagnostic& d : diagnostics) {
+      if (options.json) {
+        const nlohmann::json out = {
+            {"file", file},
+            {"line", d.line},
+            {"severity", std::string(robots::SeverityName(d.severity))},
+            {"code", d.code},
+            {"message", d.message}};
+        std::printf("%s\n", out.dump(-1, ' ', false,
+                                     nlohmann::json::error_handler_t::replace)
+                                .c_str());
+      } else {
+        std::printf("%s:%d: %s: %s [%s]\n", file.c_str(), d.line,
+                    std::string(robots::SeverityName(d.severity)).c_str(),
+                    d.message.c_str(), d.code.c_str());
+      }
+    }
+  }
+  std::fflush(stdout);
+  if (unreadable) return kExitUsage;
+  return any_error ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void AddLintCommand(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<LintCommandOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "lint",
+      "Report problems in robots.txt files as FILE:LINE: severity: message. "
+      "Exit 0: no errors; 1: errors found; 2: usage error or unreadable file.");
+  cmd->add_option("files", options->files, "robots.txt files ('-' for stdin)")
+      ->required();
+  cmd->add_flag("--json", options->json,
+                "print one JSON object per diagnostic");
+  cmd->add_option("--max-bytes", options->max_bytes,
+                  "parse limit in bytes (at least 512000, the RFC 9309 "
+                  "minimum; the default)");
+  cmd->callback([options, exit_code] { *exit_code = RunLint(*options); });
+}
+
+}  // namespace robotscan::cli
