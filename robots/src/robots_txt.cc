@@ -69,7 +69,7 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   struct AgentEntry {
     std::string token;  // Lower-case product token.
     std::uint32_t index = 0;
-    std::vector<std::uint32_t> group_ids;
+    std::vector<std::uint32_t> group_ids;  // Groups naming the token.
   };
   std::vector<AgentEntry> agents;  // Sorted by token.
   bool has_global = false;
@@ -97,11 +97,16 @@ class GroupBuilder : public LineListener {
       case Directive::kUserAgent:
         // A user-agent line after a rule starts a new group; consecutive
         // user-agent lines (even with other lines between) share one.
-        if (current_ == kNoGroup || current_has_rules_) {
+        if (current_ == kNoGroup || current_has_rules_ ||
+            current_has_extensions_) {
+          if (current_ != kNoGroup && !current_has_rules_) {
+            group().shares_rules_with_next = true;
+          }
           current_ = impl_->groups.size();
           impl_->groups.emplace_back();
           impl_->groups.back().first_line = line.number;
           current_has_rules_ = false;
+          current_has_extensions_ = false;
         }
         group().agents.emplace_back(line.value);
         group().tokens.push_back(AgentTokenOf(line.value));
@@ -134,6 +139,7 @@ class GroupBuilder : public LineListener {
         if (in_group()) group().hosts.emplace_back(line.value);
         break;
       case Directive::kCrawlDelay:
+        current_has_extensions_ = in_group();
         if (auto delay = internal::ParseCrawlDelay(line.value)) {
           if (!in_group()) {
             // Before any user-agent line: many sites mean "everyone".
@@ -145,18 +151,21 @@ class GroupBuilder : public LineListener {
         }
         break;
       case Directive::kRequestRate:
+        current_has_extensions_ = in_group();
         if (in_group() && !group().request_rate) {
           group().request_rate =
               internal::ParseRequestRate(line.value, line.number);
         }
         break;
       case Directive::kVisitTime:
+        current_has_extensions_ = in_group();
         if (in_group() && !group().visit_time) {
           group().visit_time =
               internal::ParseVisitTime(line.value, line.number);
         }
         break;
       case Directive::kCleanParam:
+        current_has_extensions_ = in_group();
         if (in_group()) {
           if (auto param = internal::ParseCleanParam(line.value, line.number)) {
             group().clean_params.push_back(std::move(*param));
@@ -190,6 +199,7 @@ class GroupBuilder : public LineListener {
   internal::ParsedFile* impl_;
   std::size_t current_ = kNoGroup;  // Index of the group being read.
   bool current_has_rules_ = false;
+  bool current_has_extensions_ = false;
 };
 
 }  // namespace
@@ -204,7 +214,7 @@ void RobotsTxt::Impl::BuildMatchers() {
     }
   }
 
-  // Which groups each agent token (and `*`) gets, in file order.
+  // Which groups name each agent token (and `*`), in file order.
   std::map<std::string, std::vector<std::uint32_t>> by_token;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     for (const std::string& token : groups[g].tokens) {
@@ -214,6 +224,20 @@ void RobotsTxt::Impl::BuildMatchers() {
       }
     }
   }
+  // Groups whose rules apply to a token: its own, plus the groups that
+  // Google reads as the same group (separated only by extension lines).
+  auto rule_groups_of = [this](const std::vector<std::uint32_t>& own) {
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t g : own) {
+      ids.push_back(g);
+      for (std::uint32_t next = g; groups[next].shares_rules_with_next;) {
+        ids.push_back(++next);
+      }
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  };
 
   // Agents with the same set of groups share one index (a file often lists
   // dozens of user-agent lines above one set of rules).
@@ -256,12 +280,13 @@ void RobotsTxt::Impl::BuildMatchers() {
   };
 
   for (auto& [token, ids] : by_token) {
+    const std::uint32_t index = index_for(rule_groups_of(ids));
     if (token == "*") {
       has_global = true;
-      global_index = index_for(ids);
+      global_index = index;
       global_group_ids = ids;
     } else {
-      agents.push_back(AgentEntry{token, index_for(ids), ids});
+      agents.push_back(AgentEntry{token, index, ids});
     }
   }
   // std::map iterates in byte order, which equals case-insensitive order for

@@ -138,6 +138,13 @@ struct Group {
   std::vector<CleanParam> clean_params;
   std::vector<std::string> hosts;
   std::vector<UnknownDirective> unknown;
+  // True when only extension lines (crawl-delay, request-rate, visit-time,
+  // clean-param) separate this group from the next. Extensions are then
+  // attributed per group, as their authors mean ("User-agent: a /
+  // Crawl-delay: 1 / User-agent: b / Crawl-delay: 2"), while for matching
+  // the next group's rules also apply to this group's agents, as in Google's
+  // parser, where only allow/disallow lines end a group.
+  bool shares_rules_with_next = false;
 };
 
 struct Sitemap {

@@ -1,0 +1,53 @@
+// The C API, exercised from C++ here; tests/install builds a real C program
+// against the installed package.
+#include "robotscan/robots/robots_c.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+namespace {
+
+TEST(CApi, ParseCheckAndExtensions) {
+  const std::string body =
+      "User-agent: *\nDisallow: /private\nCrawl-delay: 1.5\n"
+      "Sitemap: https://e.com/s.xml\n";
+  robots_txt* robots =
+      robots_parse(body.data(), body.size(), ROBOTS_COMPAT_RFC9309);
+  ASSERT_NE(robots, nullptr);
+  robots_match match;
+  const char* url = "https://e.com/private/x";
+  EXPECT_EQ(robots_check(robots, "bot", 3, url, std::strlen(url), &match), 0);
+  EXPECT_EQ(match.allowed, 0);
+  EXPECT_EQ(match.decision, ROBOTS_DECISION_RULE_MATCHED);
+  EXPECT_EQ(match.line, 2);
+  EXPECT_EQ(match.rule_is_allow, 0);
+  EXPECT_EQ(std::string(match.pattern, match.pattern_len), "/private");
+  EXPECT_EQ(robots_check(robots, "bot", 3, "/public", 7, nullptr), 1);
+  EXPECT_DOUBLE_EQ(robots_crawl_delay(robots, "bot", 3), 1.5);
+  ASSERT_EQ(robots_sitemap_count(robots), 1u);
+  size_t len = 0;
+  const char* sitemap = robots_sitemap(robots, 0, &len);
+  EXPECT_EQ(std::string(sitemap, len), "https://e.com/s.xml");
+  EXPECT_EQ(robots_sitemap(robots, 1, &len), nullptr);
+  robots_free(robots);
+}
+
+TEST(CApi, HttpOutcomesBecomePolicies) {
+  robots_txt* unreachable =
+      robots_from_http(503, 0, nullptr, 0, ROBOTS_COMPAT_RFC9309, 0);
+  robots_match match;
+  EXPECT_EQ(robots_check(unreachable, "bot", 3, "/", 1, &match), 0);
+  EXPECT_EQ(match.decision, ROBOTS_DECISION_DISALLOW_ALL_POLICY);
+  EXPECT_EQ(match.pattern, nullptr);
+  robots_free(unreachable);
+  robots_txt* too_many =
+      robots_from_http(429, 0, nullptr, 0, ROBOTS_COMPAT_GOOGLE, 1);
+  EXPECT_EQ(robots_check(too_many, "bot", 3, "/", 1, nullptr), 0);
+  robots_free(too_many);
+  robots_free(nullptr);  // Like free(): a no-op.
+  EXPECT_STREQ(robots_version(), ROBOTSCAN_EXPECTED_VERSION);
+}
+
+}  // namespace

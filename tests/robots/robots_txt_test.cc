@@ -1,0 +1,218 @@
+#include "robotscan/robots/robots.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace robotscan::robots {
+namespace {
+
+constexpr std::string_view kSample =
+    "# example.com\n"
+    "User-agent: *\n"           // 2
+    "Disallow: /private\n"      // 3
+    "Allow: /private/public\n"  // 4
+    "Crawl-delay: 2.5\n"        // 5
+    "\n"
+    "User-agent: Googlebot\n"               // 7
+    "User-agent: Bingbot/2.0\n"             // 8
+    "Disallow: /nogoogle$\n"                // 9
+    "Sitemap: https://example.com/a.xml\n"  // 10
+    "Visit-time: 0600-0845\n"               // 11
+    "Request-rate: 1/10m\n"                 // 12
+    "Clean-param: ref&utm_source /shop/\n"  // 13
+    "Host: www.example.com\n"               // 14
+    "Unicorns: yes\n"                       // 15
+    "\n"
+    "User-agent: googlebot\n"                // 17
+    "Disallow: /also\n"                      // 18
+    "Sitemap: https://example.com/b.xml\n";  // 19
+
+TEST(RobotsTxt, ReportsTheDecidingRule) {
+  const RobotsTxt robots = RobotsTxt::Parse(kSample);
+  MatchResult r = robots.Check("SomeBot", "https://example.com/private/x");
+  EXPECT_FALSE(r.allowed);
+  EXPECT_EQ(r.decision, Decision::kRuleMatched);
+  EXPECT_EQ(r.line, 3);
+  EXPECT_EQ(r.kind, RuleKind::kDisallow);
+  EXPECT_EQ(r.pattern, "/private");
+  EXPECT_TRUE(r.used_global_group);
+
+  r = robots.Check("SomeBot", "/private/public/page");
+  EXPECT_TRUE(r.allowed);
+  EXPECT_EQ(r.line, 4);
+  EXPECT_EQ(r.kind, RuleKind::kAllow);
+
+  r = robots.Check("SomeBot", "/elsewhere");
+  EXPECT_TRUE(r.allowed);
+  EXPECT_EQ(r.decision, Decision::kNoMatchingRule);
+  EXPECT_EQ(r.line, 0);
+}
+
+TEST(RobotsTxt, MergesGroupsForTheSameAgentAndIgnoresTheGlobalOne) {
+  const RobotsTxt robots = RobotsTxt::Parse(kSample);
+  EXPECT_TRUE(robots.HasGroupFor("GOOGLEBOT"));
+  EXPECT_FALSE(robots.IsAllowedFor("Googlebot", "/nogoogle"));
+  EXPECT_TRUE(robots.IsAllowedFor("Googlebot", "/nogoogle/x"));  // '$'
+  EXPECT_FALSE(robots.IsAllowedFor("Googlebot", "/also/here"));  // 2nd group
+  EXPECT_TRUE(robots.IsAllowedFor("Googlebot", "/private/x"));   // not '*'
+  // "Bingbot/2.0" in the file is read as the token "Bingbot".
+  EXPECT_FALSE(robots.IsAllowedFor("bingbot", "/nogoogle"));
+  EXPECT_FALSE(robots.IsAllowedFor("bingbot", "/nogoogle"));
+  // The caller's token is not cut: "Bingbot/2.0" names no group.
+  EXPECT_FALSE(robots.HasGroupFor("Bingbot/2.0"));
+}
+
+TEST(RobotsTxt, ExposesExtensionsPerGroupAndPerAgent) {
+  const RobotsTxt robots = RobotsTxt::Parse(kSample);
+  ASSERT_EQ(robots.groups().size(), 3u);
+  const Group& google = robots.groups()[1];
+  EXPECT_EQ(google.agents,
+            (std::vector<std::string>{"Googlebot", "Bingbot/2.0"}));
+  EXPECT_EQ(google.tokens, (std::vector<std::string>{"googlebot", "bingbot"}));
+  ASSERT_TRUE(google.visit_time.has_value());
+  EXPECT_EQ(google.visit_time->start_minute, 6 * 60);
+  EXPECT_EQ(google.visit_time->end_minute, 8 * 60 + 45);
+  ASSERT_TRUE(google.request_rate.has_value());
+  EXPECT_DOUBLE_EQ(google.request_rate->requests, 1);
+  EXPECT_DOUBLE_EQ(google.request_rate->seconds, 600);
+  ASSERT_EQ(google.clean_params.size(), 1u);
+  EXPECT_EQ(google.clean_params[0].params,
+            (std::vector<std::string>{"ref", "utm_source"}));
+  EXPECT_EQ(google.clean_params[0].path_prefix, "/shop/");
+  EXPECT_EQ(google.hosts, std::vector<std::string>{"www.example.com"});
+  ASSERT_EQ(google.unknown.size(), 1u);
+  EXPECT_EQ(google.unknown[0].key, "Unicorns");
+  EXPECT_EQ(google.unknown[0].line, 15);
+
+  EXPECT_EQ(robots.ExtensionsFor("Googlebot").crawl_delay, std::nullopt);
+  EXPECT_EQ(robots.ExtensionsFor("OtherBot").crawl_delay, 2.5);
+  EXPECT_TRUE(robots.ExtensionsFor("googlebot").visit_time.has_value());
+
+  ASSERT_EQ(robots.sitemaps().size(), 2u);
+  EXPECT_EQ(robots.sitemaps()[0].url, "https://example.com/a.xml");
+  EXPECT_EQ(robots.sitemaps()[1].line, 19);
+  EXPECT_EQ(robots.hosts(), std::vector<std::string>{"www.example.com"});
+  EXPECT_EQ(robots.line_count(), 20);
+}
+
+TEST(RobotsTxt, RulesBeforeTheFirstUserAgentAreKeptButIgnored) {
+  const RobotsTxt robots = RobotsTxt::Parse(
+      "Disallow: /\nCrawl-delay: 9\nUser-agent: a\nAllow: /x\n");
+  ASSERT_EQ(robots.rules_outside_groups().size(), 1u);
+  EXPECT_EQ(robots.rules_outside_groups()[0].line, 1);
+  EXPECT_TRUE(robots.IsAllowedFor("b", "/anything"));
+  EXPECT_EQ(robots.Check("b", "/").decision, Decision::kNoGroupForAgent);
+  // A crawl-delay before any group applies when no group sets one.
+  EXPECT_EQ(robots.ExtensionsFor("a").crawl_delay, 9.0);
+}
+
+TEST(RobotsTxt, RobotsTxtItselfIsAlwaysAllowedInRfcMode) {
+  const std::string body = "User-agent: *\nDisallow: /\n";
+  const RobotsTxt rfc = RobotsTxt::Parse(body);
+  EXPECT_EQ(rfc.Check("x", "https://e.com/robots.txt").decision,
+            Decision::kRobotsTxtPath);
+  EXPECT_TRUE(rfc.IsAllowedFor("x", "/robots.txt?v=1"));
+  EXPECT_FALSE(rfc.IsAllowedFor("x", "/robots.txt.bak"));
+  ParseOptions google;
+  google.compat = Compat::kGoogle;
+  EXPECT_FALSE(RobotsTxt::Parse(body, google).IsAllowedFor("x", "/robots.txt"));
+}
+
+TEST(RobotsTxt, PercentEncodingIsNormalisedOnBothSidesInRfcMode) {
+  const RobotsTxt robots = RobotsTxt::Parse(
+      "User-agent: *\nDisallow: /%7Euser\nDisallow: /a%2Ab\nDisallow: "
+      "/caf\xC3\xA9\n");
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/~user/page"));
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/%7euser/page"));
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/a*b"));  // literal '*'
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/a%2ab"));
+  EXPECT_TRUE(robots.IsAllowedFor("x", "/aXb"));  // %2A is no wildcard
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/caf%C3%A9"));
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/caf\xC3\xA9"));
+}
+
+TEST(RobotsTxt, ParseLimitIgnoresTheTailAtALineBoundary) {
+  std::string body = "User-agent: *\n";
+  while (body.size() < kMinParseLimitBytes - 10) body += "Allow: /keep\n";
+  body += "Disallow: /private-but-past-the-limit\n";
+  const RobotsTxt robots = RobotsTxt::Parse(body);
+  EXPECT_GT(robots.ignored_bytes(), 0u);
+  EXPECT_EQ(robots.body_bytes(), body.size());
+  // The half-read rule would be "Disallow: /pr" and block "/pr"; the whole
+  // line is dropped instead.
+  EXPECT_TRUE(robots.IsAllowedFor("x", "/pr"));
+  EXPECT_TRUE(robots.IsAllowedFor("x", "/private-but-past-the-limit"));
+  // A larger limit reads it.
+  ParseOptions options;
+  options.max_body_bytes = 2 * kMinParseLimitBytes;
+  EXPECT_FALSE(RobotsTxt::Parse(body, options)
+                   .IsAllowedFor("x", "/private-but-past-the-limit"));
+}
+
+TEST(RobotsTxt, PoliciesAllowOrDisallowEverything) {
+  EXPECT_EQ(RobotsTxt::AllowAll().Check("x", "/a").decision,
+            Decision::kAllowAllPolicy);
+  const MatchResult r = RobotsTxt::DisallowAll().Check("x", "/a");
+  EXPECT_FALSE(r.allowed);
+  EXPECT_EQ(r.decision, Decision::kDisallowAllPolicy);
+  EXPECT_TRUE(RobotsTxt().IsAllowedFor("x", "/a"));
+}
+
+TEST(RobotsTxt, IndexHtmlAllowsTheDirectoryInBothModes) {
+  const std::string body =
+      "User-agent: *\nDisallow: /\nAllow: /dir/index.html\n";
+  for (Compat compat : {Compat::kRfc9309, Compat::kGoogle}) {
+    ParseOptions options;
+    options.compat = compat;
+    const RobotsTxt robots = RobotsTxt::Parse(body, options);
+    const MatchResult r = robots.Check("x", "/dir/");
+    EXPECT_TRUE(r.allowed);
+    EXPECT_EQ(r.line, 3);
+    EXPECT_EQ(r.pattern, "/dir/index.html");
+    EXPECT_FALSE(robots.IsAllowedFor("x", "/dir/other"));
+  }
+}
+
+TEST(RobotsTxt, CopiesShareStateAndQueriesAreThreadSafe) {
+  std::string body = "User-agent: *\n";
+  for (int i = 0; i < 500; ++i) {
+    body += "Disallow: /d" + std::to_string(i) + "/*.php$\n";
+    body += "Allow: /d" + std::to_string(i) + "/public\n";
+  }
+  const RobotsTxt robots = RobotsTxt::Parse(body);
+  const RobotsTxt copy = robots;  // NOLINT: copy on purpose.
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20000; ++i) {
+        const int d = (i * 7 + t) % 500;
+        const std::string base = "/d" + std::to_string(d);
+        wrong[static_cast<std::size_t>(t)] +=
+            copy.IsAllowedFor("bot", base + "/x.php") ||
+            !copy.IsAllowedFor("bot", base + "/public/x.php") ||
+            !robots.IsAllowedFor("bot", base + "/x.php?q");
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
+}
+
+TEST(RobotsTxt, HostileBodiesNeverBreakIt) {
+  // Binary noise, huge lines, many groups, NULs: all parse; queries answer.
+  std::string noise;
+  for (int i = 0; i < 200000; ++i) noise += static_cast<char>((i * 131) % 256);
+  const RobotsTxt robots = RobotsTxt::Parse(noise);
+  (void)robots.IsAllowedFor("x", "/a");
+  std::string many;
+  for (int i = 0; i < 15000; ++i) many += "User-agent: a\nDisallow: /x\n";
+  EXPECT_FALSE(RobotsTxt::Parse(many).IsAllowedFor("a", "/x"));
+  EXPECT_EQ(RobotsTxt::Parse(many).groups().size(), 15000u);
+}
+
+}  // namespace
+}  // namespace robotscan::robots
