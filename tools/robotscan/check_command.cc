@@ -59,7 +59,8 @@ std::vector<std::string> SplitLines(const std::string& text) {
 int RunCheck(const CheckOptions& options) {
   robots::ParseOptions parse;
   if (!robots::ParseCompatName(options.compat, &parse.compat)) {
-    std::fprintf(stderr, "robotscan check: --compat must be 'rfc' or 'google'\n");
+    std::fprintf(stderr,
+                 "robotscan check: --compat must be 'rfc' or 'google'\n");
     return kExitUsage;
   }
   if (!robots::IsValidUserAgentToObey(options.user_agent)) {
@@ -109,11 +110,10 @@ int RunCheck(const CheckOptions& options) {
       std::fprintf(stderr, "robotscan check: cannot check URL '%s': %s\n",
                    robots::PrintableUrl(url).c_str(), problem->c_str());
       if (options.json) {
-        std::printf("%s\n",
-                    nlohmann::json{{"url", url}, {"error", *problem}}
-                        .dump(-1, ' ', false,
-                              nlohmann::json::error_handler_t::replace)
-                        .c_str());
+        std::printf("%s\n", nlohmann::json{{"url", url}, {"error", *problem}}
+                                .dump(-1, ' ', false,
+                                      nlohmann::json::error_handler_t::replace)
+                                .c_str());
       }
       continue;
     }
@@ -129,18 +129,16 @@ int RunCheck(const CheckOptions& options) {
           {"rule", nullptr}};
       if (result.decision == robots::Decision::kRuleMatched) {
         out["rule"] = {
-            {"kind", result.kind == robots::RuleKind::kAllow ? "allow"
-                                                              : "disallow"},
+            {"kind",
+             result.kind == robots::RuleKind::kAllow ? "allow" : "disallow"},
             {"pattern", std::string(result.pattern)}};
       }
-      std::printf("%s\n",
-                  out.dump(-1, ' ', false,
-                           nlohmann::json::error_handler_t::replace)
-                      .c_str());
+      std::printf("%s\n", out.dump(-1, ' ', false,
+                                   nlohmann::json::error_handler_t::replace)
+                              .c_str());
     } else {
-      std::printf("%s\t%s\t%d\t%s\n",
-                  result.allowed ? "allowed" : "disallowed", url.c_str(),
-                  result.line, RuleText(result).c_str());
+      std::printf("%s\t%s\t%d\t%s\n", result.allowed ? "allowed" : "disallowed",
+                  url.c_str(), result.line, RuleText(result).c_str());
     }
   }
   std::fflush(stdout);
