@@ -1,0 +1,169 @@
+// The robots.txt crawler behind `robotscan crawl`: fetches /robots.txt for
+// every domain of a top-sites list and records each outcome in a crawl
+// database (robotscan/storage/crawl_store.h).
+//
+// Per domain (RFC 9309 §2.3): https://DOMAIN/robots.txt first, then
+// http:// on a connection-level failure (refused, connect timeout, TLS
+// handshake, reset before a response); optionally the same for www.DOMAIN.
+// Redirects are followed by the crawler itself, hop by hop (at least five,
+// §2.3.1.2), across hosts, http/https only; every hop is recorded. The first
+// max_body_bytes of the decoded body are kept (never less than 500 KiB,
+// §2.5); beyond that the transfer is cut and marked truncated, which also
+// bounds compression bombs. The access class follows §2.3.1 through
+// robotscan::robots::ClassifyHttpOutcome.
+//
+// Engine: libcurl's multi socket API and c-ares, both driven by one
+// Boost.Asio io_context on the calling thread (thousands of transfers in
+// flight), plus one writer thread that commits batches to SQLite.
+//
+// Resume: a domain is skipped when the database already has a fetch of it
+// (newer than recrawl_older_than when set), so rerunning the same command
+// continues a crawl after a crash or a signal; each (crawl, domain) has at
+// most one record even after kill -9, because a record and its domain's
+// "done" state are one SQLite row committed atomically.
+//
+// Thread-safety: RunCrawl may be called from any one thread; it blocks until
+// the crawl ends. Callbacks run on that thread.
+//
+// Usage:
+//   CrawlOptions options;
+//   options.list_path = "top-1m.csv";
+//   options.db_path = "crawl.sqlite";
+//   CrawlSummary summary;
+//   Status status = RunCrawl(options, {}, &summary);
+#ifndef ROBOTSCAN_CRAWLER_CRAWLER_H_
+#define ROBOTSCAN_CRAWLER_CRAWLER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "robotscan/crawler/top_list.h"
+#include "robotscan/storage/crawl_store.h"
+
+namespace robotscan::crawler {
+
+inline constexpr std::size_t kMinBodyLimitBytes = 500 * 1024;
+
+// "robotscan/<version> (+https://github.com/robotscan/robotscan)"
+std::string DefaultUserAgent();
+
+struct CrawlOptions {
+  std::string list_path;
+  std::string db_path;
+  std::int64_t top = 0;   // Take this many list entries (0: all).
+  std::int64_t skip = 0;  // After skipping this many.
+
+  int concurrency = 500;  // Domains in flight.
+  double rate_limit = 0;  // New domains per second; 0: unlimited.
+  int per_ip_limit = 8;   // Concurrent requests per IP; 0: unlimited.
+
+  // Start URLs, in order: each scheme for DOMAIN, then (www_fallback) for
+  // www.DOMAIN. Only "https" and "http" are accepted.
+  std::vector<std::string> schemes = {"https", "http"};
+  bool www_fallback = false;
+  int max_redirects = 5;  // Raised to 5 if lower (RFC 9309 §2.3.1.2).
+  std::size_t max_body_bytes = kMinBodyLimitBytes;  // Raised to the minimum.
+
+  std::chrono::milliseconds connect_timeout{10000};
+  std::chrono::milliseconds total_timeout{30000};  // Per request.
+  int low_speed_limit = 100;                // Bytes/s below which a transfer...
+  std::chrono::seconds low_speed_time{15};  // ...for this long is aborted.
+
+  int retries = 2;  // For network errors, 5xx and 429.
+  std::chrono::milliseconds retry_delay{1000};       // Doubles per retry.
+  std::chrono::milliseconds max_retry_after{30000};  // Cap on Retry-After.
+
+  std::string user_agent;  // Empty: DefaultUserAgent().
+
+  std::vector<std::string> dns_servers;  // "HOST:PORT"; empty: resolv.conf.
+  std::chrono::milliseconds dns_timeout{3000};
+  int dns_tries = 2;
+  bool ipv4_only = false;
+
+  bool allow_private_addresses = false;
+  std::vector<std::string> connect_to;  // curl syntax HOST:PORT:HOST2:PORT2
+  std::vector<std::string> resolve;     // curl syntax HOST:PORT:ADDR[,ADDR]
+  std::string proxy;                    // Any libcurl proxy URL.
+  std::string cacert;
+  bool insecure = false;
+
+  // Re-fetch domains whose newest fetch is older than this, sending
+  // If-None-Match / If-Modified-Since when the previous copy had them
+  // (RFC 9309 §2.4). Unset: never re-fetch a domain the database has.
+  std::optional<std::chrono::seconds> recrawl_older_than;
+
+  bool compress_bodies = false;
+  // Stop on SIGINT/SIGTERM: admit nothing new, abandon transfers in flight
+  // (a rerun fetches them), flush, and report the signal in the summary.
+  bool handle_signals = true;
+  std::chrono::milliseconds progress_interval{250};
+  // Commit a batch after this many records or this long, whichever first.
+  int batch_size = 500;
+  std::chrono::milliseconds batch_interval{200};
+  std::string tool_version;
+};
+
+struct CrawlProgress {
+  std::int64_t total = 0;    // List entries selected by --top/--skip.
+  std::int64_t done = 0;     // Fetched + already present + duplicates.
+  std::int64_t fetched = 0;  // Fetched in this run.
+  std::int64_t already_present = 0;
+  std::int64_t duplicates = 0;
+  std::int64_t in_flight = 0;
+  std::int64_t success = 0, unavailable = 0, unreachable = 0;
+  std::int64_t committed = 0;
+  std::int64_t malformed_lines = 0;
+  double elapsed_seconds = 0;
+};
+
+struct CrawlCallbacks {
+  std::function<void(const CrawlProgress&)> on_progress;
+  std::function<void(const storage::FetchRecord&)> on_fetch;
+  std::function<void(const MalformedLine&)> on_malformed_line;
+};
+
+struct CrawlSummary {
+  CrawlProgress progress;
+  std::int64_t run_id = 0;
+  int signal = 0;  // SIGINT or SIGTERM when stopped by one; else 0.
+};
+
+class [[nodiscard]] CrawlStatus {
+ public:
+  CrawlStatus() = default;
+  explicit CrawlStatus(std::string message) : message_(std::move(message)) {}
+  bool ok() const { return message_.empty(); }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string message_;
+};
+
+// Checks options (syntax of --connect-to, --resolve, --dns-server, schemes)
+// without touching the network or the database.
+CrawlStatus ValidateCrawlOptions(const CrawlOptions& options);
+
+CrawlStatus RunCrawl(const CrawlOptions& options,
+                     const CrawlCallbacks& callbacks, CrawlSummary* summary);
+
+// Initializes libcurl and c-ares process-wide; construct one in main
+// before any crawl and keep it alive until the end.
+class NetworkLibraries {
+ public:
+  NetworkLibraries();
+  ~NetworkLibraries();
+  NetworkLibraries(const NetworkLibraries&) = delete;
+  NetworkLibraries& operator=(const NetworkLibraries&) = delete;
+  bool ok() const { return ok_; }
+
+ private:
+  bool ok_ = false;
+};
+
+}  // namespace robotscan::crawler
+
+#endif  // ROBOTSCAN_CRAWLER_CRAWLER_H_

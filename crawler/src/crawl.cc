@@ -1,0 +1,1232 @@
+// RunCrawl: the event loop that admits domains from the list, walks each
+// through resolve -> per-IP slot -> transfer -> (fallback | redirect |
+// retry)* -> record, and hands records to the BatchWriter.
+#include <ares.h>
+#include <curl/curl.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <deque>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "batch_writer.h"
+#include "curl_asio_driver.h"
+#include "curl_handles.h"
+#include "dns_resolver.h"
+#include "endpoint_rules.h"
+#include "robotscan/crawler/crawler.h"
+#include "robotscan/robots/access_policy.h"
+#include "time_format.h"
+
+namespace robotscan::crawler {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using storage::FetchRecord;
+using storage::FetchStep;
+using storage::PreviousFetch;
+
+// Selected headers of one response (RFC 9309 analyses want caching and
+// type information; Location drives redirects).
+struct ResponseHeaders {
+  std::string content_type, content_encoding, content_length, cache_control,
+      expires, last_modified, etag, retry_after, location;
+};
+
+struct DomainJob {
+  std::uint64_t id = 0;
+  TopListEntry entry;
+  std::optional<PreviousFetch> previous;
+  std::vector<std::string> start_urls;
+  std::size_t start_index = 0;
+  std::string url;  // Current request.
+  int redirects = 0;
+  int retries_used = 0;
+  int attempts = 0;
+  std::vector<std::string> visited;
+  CurlEasy easy;
+  CurlStringList connect_to;
+  CurlStringList request_headers;
+  bool in_multi = false;
+  std::string body;
+  std::size_t max_body = kMinBodyLimitBytes;
+  bool truncated = false;
+  ResponseHeaders headers;
+  std::string ip;
+  std::string held_ip;  // Per-IP slot currently held.
+  double dns_ms = -1;
+  Clock::time_point dns_started;
+  FetchRecord record;
+  std::unique_ptr<boost::asio::steady_timer> retry_timer;
+};
+
+std::string TrimHeaderValue(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) {
+    v.remove_prefix(1);
+  }
+  while (!v.empty() && (v.back() == '\r' || v.back() == '\n' ||
+                        v.back() == ' ' || v.back() == '\t')) {
+    v.remove_suffix(1);
+  }
+  return std::string(v);
+}
+
+bool HeaderNameIs(std::string_view name, std::string_view wanted) {
+  if (name.size() != wanted.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != wanted[i]) return false;
+  }
+  return true;
+}
+
+std::size_t OnHeaderLine(char* data, std::size_t size, std::size_t count,
+                         void* user) {
+  auto* job = static_cast<DomainJob*>(user);
+  const std::size_t length = size * count;
+  const std::string_view line(data, length);
+  if (line.rfind("HTTP/", 0) == 0) {
+    job->headers = ResponseHeaders();  // A new response (e.g. after 100).
+    return length;
+  }
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return length;
+  const std::string_view name = line.substr(0, colon);
+  std::string value = TrimHeaderValue(line.substr(colon + 1));
+  // Bound what a hostile server can make us store per header.
+  if (value.size() > 2048) value.resize(2048);
+  ResponseHeaders& h = job->headers;
+  struct Field {
+    std::string_view name;
+    std::string* target;
+  };
+  const Field fields[] = {{"content-type", &h.content_type},
+                          {"content-encoding", &h.content_encoding},
+                          {"content-length", &h.content_length},
+                          {"cache-control", &h.cache_control},
+                          {"expires", &h.expires},
+                          {"last-modified", &h.last_modified},
+                          {"etag", &h.etag},
+                          {"retry-after", &h.retry_after},
+                          {"location", &h.location}};
+  for (const Field& field : fields) {
+    if (HeaderNameIs(name, field.name)) {
+      *field.target = std::move(value);
+      break;
+    }
+  }
+  return length;
+}
+
+// Keeps the first max_body decoded bytes. libcurl 7.88's own size limit
+// only looks at Content-Length, so the cap is enforced here: returning less
+// than was offered aborts the transfer (CURLE_WRITE_ERROR), which also stops
+// decompressing a gzip bomb after at most one extra buffer.
+std::size_t OnBodyBytes(char* data, std::size_t size, std::size_t count,
+                        void* user) {
+  auto* job = static_cast<DomainJob*>(user);
+  const std::size_t length = size * count;
+  const std::size_t room = job->max_body - job->body.size();
+  if (length <= room) {
+    job->body.append(data, length);
+    return length;
+  }
+  job->body.append(data, room);
+  job->truncated = true;
+  return 0;
+}
+
+double MicrosToMillis(curl_off_t us) { return static_cast<double>(us) / 1000; }
+
+// Error classes (docs/crawler.md): what kind of failure, not libcurl's words.
+std::string ClassifyCurlError(CURL* easy, CURLcode code) {
+  switch (code) {
+    case CURLE_COULDNT_CONNECT: {
+      long os_errno = 0;
+      curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
+      return os_errno == ECONNREFUSED ? "connect_refused" : "connect_error";
+    }
+    case CURLE_OPERATION_TIMEDOUT: {
+      curl_off_t connected = 0;
+      curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
+      return connected == 0 ? "connect_timeout" : "timeout";
+    }
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+      return "tls";
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+      return "reset";
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_PROXY:
+      return "proxy";
+    case CURLE_COULDNT_RESOLVE_HOST:
+      return "dns_error";
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_BAD_CONTENT_ENCODING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_HTTP3:
+    case CURLE_RANGE_ERROR:
+    case CURLE_TOO_MANY_REDIRECTS:
+      return "protocol";
+    default:
+      return "other";
+  }
+}
+
+// Failures where the server was never talked to over HTTP: the next start
+// URL (http after https, www.) may still work.
+bool IsConnectionLevel(const std::string& error_class) {
+  return error_class == "connect_refused" || error_class == "connect_error" ||
+         error_class == "connect_timeout" || error_class == "tls" ||
+         error_class == "reset";
+}
+
+bool IsDnsError(const std::string& error_class) {
+  return error_class.rfind("dns_", 0) == 0;
+}
+
+bool IsRetryableError(const std::string& error_class) {
+  return error_class == "connect_timeout" || error_class == "timeout" ||
+         error_class == "reset" || error_class == "connect_error" ||
+         error_class == "dns_timeout" || error_class == "dns_servfail";
+}
+
+// Retry-After: delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
+std::optional<std::chrono::milliseconds> ParseRetryAfter(
+    const std::string& value) {
+  if (value.empty()) return std::nullopt;
+  if (std::all_of(value.begin(), value.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    if (value.size() > 9) return std::chrono::hours(24 * 365);
+    return std::chrono::seconds(std::stol(value));
+  }
+  const time_t when = curl_getdate(value.c_str(), nullptr);
+  if (when < 0) return std::nullopt;
+  const time_t now = std::time(nullptr);
+  return std::chrono::seconds(when > now ? when - now : 0);
+}
+
+struct UrlParts {
+  std::string scheme, host;
+  int port = 0;
+};
+
+bool SplitUrl(const std::string& url, UrlParts* parts) {
+  CurlUrl handle(curl_url());
+  if (!handle ||
+      curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) {
+    return false;
+  }
+  char* scheme = nullptr;
+  char* host = nullptr;
+  char* port = nullptr;
+  bool ok =
+      curl_url_get(handle.get(), CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+      curl_url_get(handle.get(), CURLUPART_HOST, &host, CURLU_PUNYCODE) ==
+          CURLUE_OK &&
+      curl_url_get(handle.get(), CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
+          CURLUE_OK;
+  if (ok) {
+    parts->scheme = scheme;
+    parts->host = host;
+    if (parts->host.size() > 2 && parts->host.front() == '[') {
+      parts->host = parts->host.substr(1, parts->host.size() - 2);
+    }
+    for (char& c : parts->host) {
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    parts->port = std::atoi(port);
+  }
+  curl_free(scheme);
+  curl_free(host);
+  curl_free(port);
+  return ok;
+}
+
+std::string BracketIfIpv6(const std::string& host) {
+  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+// Limits concurrent requests per IP address; requests beyond the limit wait
+// in FIFO order.
+class PerAddressLimiter {
+ public:
+  explicit PerAddressLimiter(int limit) : limit_(limit) {}
+  void Acquire(const std::string& ip, std::function<void()> start) {
+    if (limit_ <= 0) {
+      start();
+      return;
+    }
+    Slot& slot = slots_[ip];
+    if (slot.active < limit_) {
+      ++slot.active;
+      start();
+    } else {
+      slot.waiting.push_back(std::move(start));
+    }
+  }
+  // Hands the slot to the next waiter, if any.
+  void Release(const std::string& ip, boost::asio::io_context& io) {
+    if (limit_ <= 0) return;
+    auto it = slots_.find(ip);
+    if (it == slots_.end()) return;
+    Slot& slot = it->second;
+    if (!slot.waiting.empty()) {
+      boost::asio::post(io, std::move(slot.waiting.front()));
+      slot.waiting.pop_front();
+      return;
+    }
+    if (--slot.active <= 0) slots_.erase(it);
+  }
+
+ private:
+  struct Slot {
+    int active = 0;
+    std::deque<std::function<void()>> waiting;
+  };
+  int limit_;
+  std::unordered_map<std::string, Slot> slots_;
+};
+
+class Crawl {
+ public:
+  Crawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
+        storage::CrawlStore* reader, storage::CrawlStore* writer_store,
+        std::int64_t run_id, std::unique_ptr<TopListReader> list,
+        std::int64_t total)
+      : options_(options),
+        callbacks_(callbacks),
+        reader_(reader),
+        list_(std::move(list)),
+        driver_(io_, [this](CURL* easy,
+                            CURLcode code) { OnTransferDone(easy, code); }),
+        resolver_(io_, MakeDnsOptions(options)),
+        limiter_(options.per_ip_limit),
+        writer_(
+            writer_store, run_id, options.batch_size, options.batch_interval,
+            [this](std::vector<std::string> domains) {
+              boost::asio::post(io_, [this, d = std::move(domains)] {
+                for (const std::string& domain : d) uncommitted_.erase(domain);
+                progress_.committed += static_cast<std::int64_t>(d.size());
+              });
+            },
+            [this](const std::string& message) {
+              boost::asio::post(io_, [this, message] {
+                Stop("storage failure: " + message);
+              });
+            }),
+        progress_timer_(io_),
+        pump_timer_(io_),
+        signals_(io_) {
+    progress_.total = total;
+    for (const std::string& text : options.connect_to) {
+      ConnectToRule rule;
+      std::string ignored;
+      if (ParseConnectToRule(text, &rule, &ignored))
+        connect_rules_.push_back(rule);
+    }
+    for (const std::string& text : options.resolve) {
+      ResolveRule rule;
+      std::string ignored;
+      if (ParseResolveRule(text, &rule, &ignored))
+        resolve_rules_.push_back(rule);
+    }
+    if (options.recrawl_older_than) {
+      const auto cutoff =
+          std::chrono::system_clock::now() - *options.recrawl_older_than;
+      recrawl_cutoff_ = FormatIso8601(cutoff);
+    }
+    max_body_ = std::max(options.max_body_bytes, kMinBodyLimitBytes);
+    max_redirects_ = std::max(options.max_redirects, 5);
+    user_agent_ =
+        options.user_agent.empty() ? DefaultUserAgent() : options.user_agent;
+    strategy_ = JoinStrategy();
+  }
+
+  ~Crawl() {
+    for (auto& [id, job] : jobs_) {
+      if (job->in_multi) driver_.Remove(job->easy.get());
+    }
+    jobs_.clear();
+  }
+
+  // Runs until the list is done, a signal arrives or storage fails.
+  CrawlStatus Run(CrawlSummary* summary) {
+    if (!driver_.ok()) return CrawlStatus("curl_multi_init failed");
+    if (!resolver_.init_error().empty()) {
+      return CrawlStatus(resolver_.init_error());
+    }
+    started_ = Clock::now();
+    writer_.Start();
+    if (options_.handle_signals) {
+      signals_.add(SIGINT);
+      signals_.add(SIGTERM);
+      signals_.async_wait([this](const boost::system::error_code& ec, int n) {
+        if (ec) return;
+        signal_ = n;
+        Stop("");
+      });
+    }
+    ScheduleProgress();
+    boost::asio::post(io_, [this] { Pump(); });
+    io_.run();
+
+    // Abandon whatever is still in flight (only after a stop): a rerun
+    // fetches those domains again, none is half-recorded.
+    for (auto& [id, job] : jobs_) {
+      if (job->in_multi) driver_.Remove(job->easy.get());
+    }
+    jobs_.clear();
+    const std::string write_failure = writer_.Finish();
+    // Posted commit notifications that io_.run() did not get to: count them.
+    io_.restart();
+    io_.poll();
+    progress_.elapsed_seconds =
+        std::chrono::duration<double>(Clock::now() - started_).count();
+    progress_.in_flight = 0;
+    summary->progress = progress_;
+    summary->signal = signal_;
+    if (callbacks_.on_progress) callbacks_.on_progress(progress_);
+    if (!write_failure.empty()) {
+      return CrawlStatus("storage failure: " + write_failure);
+    }
+    if (!fatal_.empty()) return CrawlStatus(fatal_);
+    return CrawlStatus();
+  }
+
+ private:
+  static DnsOptions MakeDnsOptions(const CrawlOptions& options) {
+    DnsOptions dns;
+    dns.servers = options.dns_servers;
+    dns.timeout = options.dns_timeout;
+    dns.tries = options.dns_tries;
+    dns.ipv4_only = options.ipv4_only;
+    return dns;
+  }
+
+  std::string JoinStrategy() const {
+    std::string s;
+    for (const std::string& scheme : options_.schemes) {
+      if (!s.empty()) s += ',';
+      s += scheme;
+    }
+    if (options_.www_fallback) s += ",www";
+    return s;
+  }
+
+  void Stop(const std::string& fatal) {
+    if (stopping_) return;
+    stopping_ = true;
+    if (!fatal.empty()) fatal_ = fatal;
+    io_.stop();
+  }
+
+  void ScheduleProgress() {
+    progress_timer_.expires_after(options_.progress_interval);
+    progress_timer_.async_wait([this](const boost::system::error_code& ec) {
+      if (ec || stopping_) return;
+      progress_.in_flight = static_cast<std::int64_t>(jobs_.size());
+      progress_.elapsed_seconds =
+          std::chrono::duration<double>(Clock::now() - started_).count();
+      if (callbacks_.on_progress) callbacks_.on_progress(progress_);
+      ScheduleProgress();
+    });
+  }
+
+  void SchedulePump(std::chrono::milliseconds delay) {
+    if (pump_scheduled_) return;
+    pump_scheduled_ = true;
+    pump_timer_.expires_after(delay);
+    pump_timer_.async_wait([this](const boost::system::error_code& ec) {
+      pump_scheduled_ = false;
+      if (!ec) Pump();
+    });
+  }
+
+  // Token bucket for --rate; returns false (and schedules a pump) when the
+  // next domain must wait.
+  bool TakeRateToken() {
+    if (options_.rate_limit <= 0) return true;
+    const auto now = Clock::now();
+    const double burst = std::max(1.0, options_.rate_limit / 10);
+    tokens_ = std::min(
+        burst,
+        tokens_ + std::chrono::duration<double>(now - last_refill_).count() *
+                      options_.rate_limit);
+    last_refill_ = now;
+    if (tokens_ >= 1) {
+      tokens_ -= 1;
+      return true;
+    }
+    const double wait_s = (1 - tokens_) / options_.rate_limit;
+    SchedulePump(
+        std::chrono::milliseconds(static_cast<long>(std::ceil(wait_s * 1000))));
+    return false;
+  }
+
+  // Admits domains until the concurrency limit, the rate limit or the
+  // writer's backlog says stop. Bounded work per call so the loop keeps
+  // serving sockets while skipping a long already-crawled prefix.
+  void Pump() {
+    if (stopping_) return;
+    int budget = 4096;
+    const std::size_t max_jobs =
+        static_cast<std::size_t>(std::max(1, options_.concurrency));
+    while ((pending_entry_ || !list_done_) && jobs_.size() < max_jobs) {
+      if (--budget == 0) {
+        boost::asio::post(io_, [this] { Pump(); });
+        return;
+      }
+      if (writer_.backlog() > 20000) {
+        SchedulePump(std::chrono::milliseconds(50));
+        return;
+      }
+      if (pending_entry_) {
+        if (!TakeRateToken()) return;
+        TopListEntry waiting = std::move(*pending_entry_);
+        pending_entry_.reset();
+        StartJob(std::move(waiting), std::move(pending_previous_));
+        pending_previous_.reset();
+        continue;
+      }
+      TopListEntry entry;
+      MalformedLine bad;
+      switch (list_->Next(&entry, &bad)) {
+        case ReadOutcome::kEnd:
+          list_done_ = true;
+          continue;
+        case ReadOutcome::kError:
+          Stop("reading the list: " + list_->error());
+          return;
+        case ReadOutcome::kMalformed:
+          ++progress_.malformed_lines;
+          if (callbacks_.on_malformed_line) callbacks_.on_malformed_line(bad);
+          continue;
+        case ReadOutcome::kEntry:
+          break;
+      }
+      if (skipped_ < options_.skip) {
+        ++skipped_;
+        continue;
+      }
+      if (options_.top > 0 && taken_ >= options_.top) {
+        list_done_ = true;
+        continue;
+      }
+      ++taken_;
+      if (uncommitted_.count(entry.domain) != 0) {
+        ++progress_.duplicates;
+        ++progress_.done;
+        continue;
+      }
+      std::optional<PreviousFetch> previous;
+      const storage::Status found =
+          reader_->FindLatestFetch(entry.domain, &previous);
+      if (!found.ok()) {
+        Stop("reading the database: " + found.message());
+        return;
+      }
+      if (previous && (recrawl_cutoff_.empty() ||
+                       previous->fetched_at >= recrawl_cutoff_)) {
+        ++progress_.already_present;
+        ++progress_.done;
+        continue;
+      }
+      if (!TakeRateToken()) {
+        pending_entry_ = std::move(entry);
+        pending_previous_ = std::move(previous);
+        return;
+      }
+      StartJob(std::move(entry), std::move(previous));
+    }
+    if (list_done_ && !pending_entry_ && jobs_.empty()) Stop("");
+  }
+
+  void StartJob(TopListEntry entry, std::optional<PreviousFetch> previous) {
+    auto job = std::make_unique<DomainJob>();
+    job->id = ++next_job_id_;
+    job->entry = std::move(entry);
+    job->previous = std::move(previous);
+    job->easy.reset(curl_easy_init());
+    job->max_body = max_body_;
+    for (const std::string& scheme : options_.schemes) {
+      job->start_urls.push_back(scheme + "://" + job->entry.domain +
+                                "/robots.txt");
+    }
+    if (options_.www_fallback && job->entry.domain.rfind("www.", 0) != 0) {
+      for (const std::string& scheme : options_.schemes) {
+        job->start_urls.push_back(scheme + "://www." + job->entry.domain +
+                                  "/robots.txt");
+      }
+    }
+    job->record.domain = job->entry.domain;
+    job->record.rank = job->entry.rank;
+    job->record.url = job->start_urls.front();
+    job->record.strategy = strategy_;
+    uncommitted_.insert(job->entry.domain);
+    DomainJob* raw = job.get();
+    jobs_.emplace(raw->id, std::move(job));
+    if (!raw->easy) {
+      raw->record.error_class = "other";
+      raw->record.error_message = "curl_easy_init failed";
+      Finish(raw, false);
+      return;
+    }
+    StartUrl(raw);
+  }
+
+  // Starts (or moves to) start_urls[start_index].
+  void StartUrl(DomainJob* job) {
+    job->redirects = 0;
+    job->visited.clear();
+    StartHop(job, job->start_urls[job->start_index]);
+  }
+
+  DomainJob* FindJob(std::uint64_t id) {
+    auto it = jobs_.find(id);
+    return it == jobs_.end() ? nullptr : it->second.get();
+  }
+
+  void StartHop(DomainJob* job, const std::string& url) {
+    job->url = url;
+    job->visited.push_back(url);
+    UrlParts parts;
+    if (!SplitUrl(url, &parts)) {
+      FailStep(job, "protocol", "unparseable URL " + url);
+      return;
+    }
+    if (!options_.proxy.empty()) {
+      // The proxy resolves and connects; our address policy cannot see
+      // where, so it does not apply (documented).
+      StartTransfer(job, parts, "", 0);
+      return;
+    }
+    std::string host = parts.host;
+    int port = parts.port;
+    ApplyConnectTo(connect_rules_, &host, &port);
+    if (IsIpLiteral(host)) {
+      OnAddresses(job, parts, port, {host}, -1);
+      return;
+    }
+    if (const ResolveRule* rule = FindResolveRule(resolve_rules_, host, port)) {
+      OnAddresses(job, parts, port, rule->addresses, -1);
+      return;
+    }
+    const std::uint64_t id = job->id;
+    const auto started = Clock::now();
+    resolver_.Resolve(
+        host, [this, id, parts, port, started](const DnsAnswer& answer) {
+          DomainJob* current = FindJob(id);
+          if (current == nullptr || stopping_) return;
+          const double ms =
+              std::chrono::duration<double, std::milli>(Clock::now() - started)
+                  .count();
+          if (!answer.error_class.empty()) {
+            current->dns_ms = ms;
+            FailStep(current, answer.error_class, answer.error_message);
+            return;
+          }
+          OnAddresses(current, parts, port, answer.addresses, ms);
+        });
+  }
+
+  void OnAddresses(DomainJob* job, const UrlParts& parts, int connect_port,
+                   const std::vector<std::string>& addresses, double dns_ms) {
+    job->dns_ms = dns_ms;
+    std::string chosen;
+    for (const std::string& address : addresses) {
+      if (options_.allow_private_addresses || IsPublicAddress(address)) {
+        chosen = address;
+        break;
+      }
+    }
+    if (chosen.empty()) {
+      job->ip = addresses.empty() ? "" : addresses.front();
+      FailStep(job, "blocked_address",
+               "resolves only to non-public addresses (" + job->ip +
+                   "); see --allow-private-addresses");
+      return;
+    }
+    const std::uint64_t id = job->id;
+    limiter_.Acquire(chosen, [this, id, parts, chosen, connect_port] {
+      DomainJob* current = FindJob(id);
+      if (current == nullptr || stopping_) {
+        limiter_.Release(chosen, io_);
+        return;
+      }
+      current->held_ip = chosen;
+      StartTransfer(current, parts, chosen, connect_port);
+    });
+  }
+
+  void StartTransfer(DomainJob* job, const UrlParts& parts,
+                     const std::string& ip, int connect_port) {
+    CURL* easy = job->easy.get();
+    curl_easy_reset(easy);
+    job->body.clear();
+    job->truncated = false;
+    job->headers = ResponseHeaders();
+    job->ip = ip;
+    job->connect_to.Clear();
+    job->request_headers.Clear();
+    ++job->attempts;
+
+    curl_easy_setopt(easy, CURLOPT_URL, job->url.c_str());
+    curl_easy_setopt(easy, CURLOPT_PRIVATE, job);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");  // All built in.
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, user_agent_.c_str());
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, job);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeaderLine);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, job);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(options_.connect_timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
+                     static_cast<long>(options_.total_timeout.count()));
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT,
+                     static_cast<long>(options_.low_speed_limit));
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
+                     static_cast<long>(options_.low_speed_time.count()));
+    // Every domain is a different server: a kept-alive connection would
+    // only hold a file descriptor.
+    curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L);
+    if (!options_.cacert.empty()) {
+      curl_easy_setopt(easy, CURLOPT_CAINFO, options_.cacert.c_str());
+    }
+    if (options_.insecure) {
+      curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    if (!options_.proxy.empty()) {
+      curl_easy_setopt(easy, CURLOPT_PROXY, options_.proxy.c_str());
+    }
+    if (!ip.empty()) {
+      // Pin the connection to the address we resolved and vetted; the
+      // URL's host still names the server (Host header, SNI, certificate).
+      job->connect_to.Append(
+          BracketIfIpv6(parts.host) + ":" + std::to_string(parts.port) + ":" +
+          BracketIfIpv6(ip) + ":" + std::to_string(connect_port));
+      curl_easy_setopt(easy, CURLOPT_CONNECT_TO, job->connect_to.get());
+    }
+    job->request_headers.Append("Accept: text/plain, */*;q=0.8");
+    if (job->previous && job->redirects == 0 && job->start_index == 0 &&
+        job->previous->has_body) {
+      if (!job->previous->etag.empty()) {
+        job->request_headers.Append("If-None-Match: " + job->previous->etag);
+      }
+      if (!job->previous->last_modified.empty()) {
+        job->request_headers.Append("If-Modified-Since: " +
+                                    job->previous->last_modified);
+      }
+    }
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, job->request_headers.get());
+    if (driver_.Add(easy) != CURLM_OK) {
+      FailStep(job, "other", "curl_multi_add_handle failed");
+      return;
+    }
+    job->in_multi = true;
+  }
+
+  void ReleaseAddress(DomainJob* job) {
+    if (!job->held_ip.empty()) {
+      limiter_.Release(job->held_ip, io_);
+      job->held_ip.clear();
+    }
+  }
+
+  // Records a failed step (no HTTP response) and decides what follows.
+  void FailStep(DomainJob* job, const std::string& error_class,
+                const std::string& message) {
+    FetchStep step;
+    step.url = job->url;
+    step.error_class = error_class;
+    step.error_message = message;
+    step.ip = job->ip;
+    job->record.steps.push_back(step);
+    job->record.error_class = error_class;
+    job->record.error_message = message;
+    job->record.http_status = 0;
+
+    const bool first_hop = job->redirects == 0;
+    const bool more_start_urls = job->start_index + 1 < job->start_urls.size();
+    if (first_hop && more_start_urls &&
+        (IsConnectionLevel(error_class) || error_class == "blocked_address" ||
+         IsDnsError(error_class))) {
+      // A DNS failure or a blocked address rules out the same host's URLs.
+      std::size_t next = job->start_index + 1;
+      if (IsDnsError(error_class) || error_class == "blocked_address") {
+        UrlParts failed;
+        SplitUrl(job->start_urls[job->start_index], &failed);
+        while (next < job->start_urls.size()) {
+          UrlParts candidate;
+          SplitUrl(job->start_urls[next], &candidate);
+          if (candidate.host != failed.host) break;
+          ++next;
+        }
+      }
+      if (next < job->start_urls.size()) {
+        job->start_index = next;
+        job->retries_used = 0;
+        StartUrl(job);
+        return;
+      }
+    }
+    if (IsRetryableError(error_class) && job->retries_used < options_.retries) {
+      ScheduleRetry(job, std::nullopt);
+      return;
+    }
+    Finish(job, /*network_error=*/true);
+  }
+
+  void ScheduleRetry(DomainJob* job,
+                     std::optional<std::chrono::milliseconds> retry_after) {
+    ++job->retries_used;
+    auto delay =
+        options_.retry_delay * (1 << std::min(job->retries_used - 1, 10));
+    // Jitter (0.5x-1.5x) so that retries of one provider's sites spread out.
+    std::uniform_real_distribution<double> jitter(0.5, 1.5);
+    delay = std::chrono::milliseconds(static_cast<long>(
+        static_cast<double>(delay.count()) * jitter(random_)));
+    if (retry_after) {
+      delay = std::max(delay, std::min(*retry_after, options_.max_retry_after));
+    }
+    job->retry_timer = std::make_unique<boost::asio::steady_timer>(io_);
+    job->retry_timer->expires_after(delay);
+    const std::uint64_t id = job->id;
+    job->retry_timer->async_wait(
+        [this, id](const boost::system::error_code& ec) {
+          if (ec || stopping_) return;
+          DomainJob* current = FindJob(id);
+          if (current == nullptr) return;
+          current->visited.pop_back();  // The same URL again is not a loop.
+          StartHop(current, current->url);
+        });
+  }
+
+  void OnTransferDone(CURL* easy, CURLcode code) {
+    char* private_data = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &private_data);
+    auto* job = reinterpret_cast<DomainJob*>(private_data);
+    if (job == nullptr) return;
+    job->in_multi = false;
+    ReleaseAddress(job);
+    if (stopping_) return;
+
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_off_t connect_us = 0, tls_us = 0, first_byte_us = 0, total_us = 0;
+    curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+    curl_easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &tls_us);
+    curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &first_byte_us);
+    curl_easy_getinfo(easy, CURLINFO_TOTAL_TIME_T, &total_us);
+    FetchRecord& r = job->record;
+    r.dns_ms = job->dns_ms;
+    r.connect_ms = connect_us > 0 ? MicrosToMillis(connect_us) : -1;
+    r.tls_ms = tls_us > 0 ? MicrosToMillis(tls_us) : -1;
+    r.first_byte_ms = first_byte_us > 0 ? MicrosToMillis(first_byte_us) : -1;
+    r.total_ms = MicrosToMillis(total_us);
+    r.ip = job->ip;
+
+    const bool cut_by_us = code == CURLE_WRITE_ERROR && job->truncated;
+    if (code != CURLE_OK && !cut_by_us) {
+      const std::string message = curl_easy_strerror(code);
+      if (status > 0) {
+        // A response began but the transfer failed (reset mid-body, bad
+        // chunking, stall): keep the status, it is still a network error.
+        FailStepWithStatus(job, ClassifyCurlError(easy, code), message,
+                           static_cast<int>(status));
+        return;
+      }
+      FailStep(job, ClassifyCurlError(easy, code), message);
+      return;
+    }
+
+    FetchStep step;
+    step.url = job->url;
+    step.http_status = static_cast<int>(status);
+    step.location = job->headers.location;
+    step.ip = job->ip;
+    step.total_ms = r.total_ms;
+    r.steps.push_back(step);
+    r.http_status = static_cast<int>(status);
+    r.final_url = job->url;
+    r.error_class.clear();
+    r.error_message.clear();
+
+    if (status >= 300 && status < 400 && status != 304) {
+      char* target = nullptr;
+      curl_easy_getinfo(easy, CURLINFO_REDIRECT_URL, &target);
+      if (target != nullptr) {
+        const std::string next = target;
+        ++job->redirects;
+        if (job->redirects > max_redirects_) {
+          FinishUnresolvedRedirect(
+              job, "too_many_redirects",
+              "more than " + std::to_string(max_redirects_) + " redirects");
+          return;
+        }
+        UrlParts parts;
+        if (!SplitUrl(next, &parts) ||
+            (parts.scheme != "http" && parts.scheme != "https")) {
+          FinishUnresolvedRedirect(job, "redirect_scheme",
+                                   "redirect to a non-HTTP URL: " + next);
+          return;
+        }
+        if (std::find(job->visited.begin(), job->visited.end(), next) !=
+            job->visited.end()) {
+          FinishUnresolvedRedirect(job, "redirect_loop",
+                                   "redirect loop at " + next);
+          return;
+        }
+        job->retries_used = 0;
+        StartHop(job, next);
+        return;
+      }
+    }
+    if ((status >= 500 || status == 429) &&
+        job->retries_used < options_.retries) {
+      ScheduleRetry(job, ParseRetryAfter(job->headers.retry_after));
+      return;
+    }
+    r.truncated = job->truncated;
+    Finish(job, /*network_error=*/false);
+  }
+
+  void FailStepWithStatus(DomainJob* job, const std::string& error_class,
+                          const std::string& message, int status) {
+    FetchStep step;
+    step.url = job->url;
+    step.http_status = status;
+    step.error_class = error_class;
+    step.error_message = message;
+    step.ip = job->ip;
+    job->record.steps.push_back(step);
+    job->record.http_status = status;
+    job->record.final_url = job->url;
+    job->record.error_class = error_class;
+    job->record.error_message = message;
+    if (IsRetryableError(error_class) && job->retries_used < options_.retries) {
+      ScheduleRetry(job, std::nullopt);
+      return;
+    }
+    Finish(job, /*network_error=*/true);
+  }
+
+  void FinishUnresolvedRedirect(DomainJob* job, const std::string& error_class,
+                                const std::string& message) {
+    job->record.error_class = error_class;
+    job->record.error_message = message;
+    Finish(job, /*network_error=*/false, /*redirects_unresolved=*/true);
+  }
+
+  void Finish(DomainJob* job, bool network_error,
+              bool redirects_unresolved = false) {
+    FetchRecord& r = job->record;
+    r.redirects = job->redirects;
+    r.attempts = std::max(1, job->attempts);
+    r.fetched_at = FormatIso8601(std::chrono::system_clock::now());
+    const ResponseHeaders& h = job->headers;
+    if (r.http_status > 0) {
+      r.content_type = h.content_type;
+      r.content_encoding = h.content_encoding;
+      r.content_length = h.content_length;
+      r.cache_control = h.cache_control;
+      r.expires = h.expires;
+      r.last_modified = h.last_modified;
+      r.etag = h.etag;
+      r.retry_after = h.retry_after;
+    }
+    if (r.http_status == 304 && job->previous && job->previous->has_body) {
+      r.not_modified = true;
+      r.body_from_fetch_id = job->previous->fetch_id;
+      r.access = job->previous->access;
+      // A 304 carries no validators of its own in some servers; keep the
+      // previous ones so the next conditional request still works.
+      if (r.etag.empty()) r.etag = job->previous->etag;
+      if (r.last_modified.empty())
+        r.last_modified = job->previous->last_modified;
+    } else {
+      robots::HttpOutcome outcome;
+      outcome.status = r.http_status;
+      outcome.network_error = network_error;
+      outcome.redirects_unresolved = redirects_unresolved;
+      r.access = std::string(
+          robots::AccessClassName(robots::ClassifyHttpOutcome(outcome)));
+      if (r.http_status >= 200 && r.http_status < 300 && !network_error) {
+        r.body = std::move(job->body);
+      }
+    }
+    ++progress_.fetched;
+    ++progress_.done;
+    if (r.access == "success") {
+      ++progress_.success;
+    } else if (r.access == "unavailable") {
+      ++progress_.unavailable;
+    } else {
+      ++progress_.unreachable;
+    }
+    if (callbacks_.on_fetch) callbacks_.on_fetch(r);
+    writer_.Push(std::move(r));
+    ReleaseAddress(job);
+    const std::uint64_t id = job->id;
+    jobs_.erase(id);  // Destroys job (its easy handle is out of the multi).
+    // Admit the next domain from a fresh stack frame: Finish can run inside
+    // the driver's completion loop.
+    if (!pump_posted_) {
+      pump_posted_ = true;
+      boost::asio::post(io_, [this] {
+        pump_posted_ = false;
+        Pump();
+      });
+    }
+  }
+
+  const CrawlOptions& options_;
+  const CrawlCallbacks& callbacks_;
+  storage::CrawlStore* reader_;
+  std::unique_ptr<TopListReader> list_;
+  boost::asio::io_context io_{1};
+  CurlAsioDriver driver_;
+  DnsResolver resolver_;
+  PerAddressLimiter limiter_;
+  BatchWriter writer_;
+  boost::asio::steady_timer progress_timer_;
+  boost::asio::steady_timer pump_timer_;
+  boost::asio::signal_set signals_;
+
+  std::vector<ConnectToRule> connect_rules_;
+  std::vector<ResolveRule> resolve_rules_;
+  std::string recrawl_cutoff_;
+  std::size_t max_body_ = kMinBodyLimitBytes;
+  int max_redirects_ = 5;
+  std::string user_agent_;
+  std::string strategy_;
+
+  std::unordered_map<std::uint64_t, std::unique_ptr<DomainJob>> jobs_;
+  // Domains admitted in this run whose record is not yet committed: with
+  // the database, this catches duplicates in the list.
+  std::unordered_set<std::string> uncommitted_;
+  std::optional<TopListEntry> pending_entry_;
+  std::optional<PreviousFetch> pending_previous_;
+  std::uint64_t next_job_id_ = 0;
+  std::int64_t skipped_ = 0;
+  std::int64_t taken_ = 0;
+  bool list_done_ = false;
+  bool stopping_ = false;
+  bool pump_scheduled_ = false;
+  bool pump_posted_ = false;
+  std::string fatal_;
+  int signal_ = 0;
+  double tokens_ = 1;
+  Clock::time_point last_refill_ = Clock::now();
+  Clock::time_point started_;
+  std::mt19937 random_{std::random_device{}()};
+  CrawlProgress progress_;
+};
+
+}  // namespace
+
+std::string DefaultUserAgent() {
+  return "robotscan/" ROBOTSCAN_VERSION_STRING
+         " (robots.txt research crawler; "
+         "+https://github.com/robotscan/robotscan)";
+}
+
+CrawlStatus ValidateCrawlOptions(const CrawlOptions& options) {
+  if (options.list_path.empty()) return CrawlStatus("no list given");
+  if (options.db_path.empty()) return CrawlStatus("no database given");
+  if (options.schemes.empty()) return CrawlStatus("no scheme to try");
+  for (const std::string& scheme : options.schemes) {
+    if (scheme != "https" && scheme != "http") {
+      return CrawlStatus("scheme '" + scheme + "' is not http or https");
+    }
+  }
+  if (options.concurrency < 1) return CrawlStatus("concurrency must be >= 1");
+  if (options.top < 0 || options.skip < 0) {
+    return CrawlStatus("--top and --skip must not be negative");
+  }
+  std::string error;
+  for (const std::string& text : options.connect_to) {
+    ConnectToRule rule;
+    if (!ParseConnectToRule(text, &rule, &error)) return CrawlStatus(error);
+  }
+  for (const std::string& text : options.resolve) {
+    ResolveRule rule;
+    if (!ParseResolveRule(text, &rule, &error)) return CrawlStatus(error);
+  }
+  for (const std::string& server : options.dns_servers) {
+    if (server.empty() || server.find(',') != std::string::npos) {
+      return CrawlStatus("invalid --dns-server '" + server + "'");
+    }
+  }
+  return CrawlStatus();
+}
+
+namespace {
+
+// Counts the entries --top/--skip select, for progress and ETA. A second
+// pass over the file; cheap next to the crawl (about a second per million
+// lines, gzip included).
+CrawlStatus CountSelectedEntries(const CrawlOptions& options,
+                                 std::int64_t* total) {
+  std::string error;
+  auto reader = TopListReader::Open(options.list_path, &error);
+  if (!reader) return CrawlStatus(error);
+  std::int64_t entries = 0;
+  TopListEntry entry;
+  MalformedLine bad;
+  for (;;) {
+    const ReadOutcome outcome = reader->Next(&entry, &bad);
+    if (outcome == ReadOutcome::kEnd) break;
+    if (outcome == ReadOutcome::kError) return CrawlStatus(reader->error());
+    if (outcome == ReadOutcome::kEntry) ++entries;
+  }
+  entries = std::max<std::int64_t>(0, entries - options.skip);
+  if (options.top > 0) entries = std::min(entries, options.top);
+  *total = entries;
+  return CrawlStatus();
+}
+
+std::string OptionsAsJson(const CrawlOptions& o) {
+  // Hand-written to keep the library free of a JSON dependency; values are
+  // numbers, booleans and option strings we escape minimally.
+  auto quote = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (static_cast<unsigned char>(c) < 0x20) continue;
+      out += c;
+    }
+    return out + "\"";
+  };
+  auto list = [&](const std::vector<std::string>& items) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out += ',';
+      out += quote(items[i]);
+    }
+    return out + "]";
+  };
+  std::string json = "{";
+  json += "\"top\":" + std::to_string(o.top);
+  json += ",\"skip\":" + std::to_string(o.skip);
+  json += ",\"concurrency\":" + std::to_string(o.concurrency);
+  json += ",\"rate_limit\":" + std::to_string(o.rate_limit);
+  json += ",\"per_ip_limit\":" + std::to_string(o.per_ip_limit);
+  json += ",\"schemes\":" + list(o.schemes);
+  json += ",\"www_fallback\":" + std::string(o.www_fallback ? "true" : "false");
+  json += ",\"max_redirects\":" + std::to_string(std::max(o.max_redirects, 5));
+  json += ",\"max_body_bytes\":" +
+          std::to_string(std::max(o.max_body_bytes, kMinBodyLimitBytes));
+  json +=
+      ",\"connect_timeout_ms\":" + std::to_string(o.connect_timeout.count());
+  json += ",\"timeout_ms\":" + std::to_string(o.total_timeout.count());
+  json += ",\"retries\":" + std::to_string(o.retries);
+  json += ",\"user_agent\":" +
+          quote(o.user_agent.empty() ? DefaultUserAgent() : o.user_agent);
+  json += ",\"dns_servers\":" + list(o.dns_servers);
+  json += ",\"allow_private_addresses\":" +
+          std::string(o.allow_private_addresses ? "true" : "false");
+  json += ",\"connect_to\":" + list(o.connect_to);
+  json += ",\"resolve\":" + list(o.resolve);
+  json += ",\"proxy\":" + quote(o.proxy);
+  json += ",\"recrawl_older_than_s\":" +
+          (o.recrawl_older_than ? std::to_string(o.recrawl_older_than->count())
+                                : std::string("null"));
+  return json + "}";
+}
+
+}  // namespace
+
+CrawlStatus RunCrawl(const CrawlOptions& options,
+                     const CrawlCallbacks& callbacks, CrawlSummary* summary) {
+  if (CrawlStatus valid = ValidateCrawlOptions(options); !valid.ok()) {
+    return valid;
+  }
+  std::int64_t total = 0;
+  if (CrawlStatus counted = CountSelectedEntries(options, &total);
+      !counted.ok()) {
+    return counted;
+  }
+  std::string error;
+  auto list = TopListReader::Open(options.list_path, &error);
+  if (!list) return CrawlStatus(error);
+
+  storage::StoreOptions write_options;
+  write_options.compress_bodies = options.compress_bodies;
+  auto writer = storage::CrawlStore::Open(options.db_path, write_options);
+  if (!writer.ok()) return CrawlStatus(writer.status().message());
+  storage::StoreOptions read_options;
+  read_options.read_only = true;
+  auto reader = storage::CrawlStore::Open(options.db_path, read_options);
+  if (!reader.ok()) return CrawlStatus(reader.status().message());
+
+  storage::RunInfo info;
+  info.started_at = FormatIso8601(std::chrono::system_clock::now());
+  info.tool_version = options.tool_version;
+  info.input = options.list_path;
+  info.options_json = OptionsAsJson(options);
+  std::int64_t run_id = 0;
+  if (storage::Status s = writer.value()->BeginRun(info, &run_id); !s.ok()) {
+    return CrawlStatus(s.message());
+  }
+  summary->run_id = run_id;
+
+  CrawlStatus status;
+  {
+    Crawl crawl(options, callbacks, reader.value().get(), writer.value().get(),
+                run_id, std::move(list), total);
+    status = crawl.Run(summary);
+  }
+  const char* outcome = !status.ok()           ? "failed"
+                        : summary->signal != 0 ? "interrupted"
+                                               : "finished";
+  const storage::Status finished = writer.value()->FinishRun(
+      run_id, outcome, FormatIso8601(std::chrono::system_clock::now()));
+  if (status.ok() && !finished.ok()) return CrawlStatus(finished.message());
+  return status;
+}
+
+NetworkLibraries::NetworkLibraries() {
+  ok_ = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK &&
+        ares_library_init(ARES_LIB_INIT_ALL) == ARES_SUCCESS;
+}
+
+NetworkLibraries::~NetworkLibraries() {
+  ares_library_cleanup();
+  curl_global_cleanup();
+}
+
+}  // namespace robotscan::crawler

@@ -1,0 +1,404 @@
+// `robotscan crawl`: flags -> crawler::CrawlOptions, progress line, JSON event
+// log and exit codes. The crawl itself is robotscan::crawler::RunCrawl.
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "robotscan/crawler/crawler.h"
+
+namespace robotscan::cli {
+namespace {
+
+// Exit codes of `robotscan crawl` beyond the shared ones (docs/crawler.md).
+constexpr int kExitCrawlFailed = 3;          // Storage or list I/O failure.
+constexpr int kExitSigint = 128 + SIGINT;    // 130
+constexpr int kExitSigterm = 128 + SIGTERM;  // 143
+
+// "24h", "30s", "500ms", "2m", "7d"; a bare number is seconds.
+std::optional<std::chrono::milliseconds> ParseDuration(const std::string& s) {
+  std::size_t digits = 0;
+  while (digits < s.size() &&
+         ((s[digits] >= '0' && s[digits] <= '9') || s[digits] == '.')) {
+    ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  double value = 0;
+  try {
+    value = std::stod(s.substr(0, digits));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const std::string unit = s.substr(digits);
+  double ms_per_unit = 0;
+  if (unit.empty() || unit == "s") {
+    ms_per_unit = 1000;
+  } else if (unit == "ms") {
+    ms_per_unit = 1;
+  } else if (unit == "m") {
+    ms_per_unit = 60e3;
+  } else if (unit == "h") {
+    ms_per_unit = 3600e3;
+  } else if (unit == "d") {
+    ms_per_unit = 86400e3;
+  } else {
+    return std::nullopt;
+  }
+  return std::chrono::milliseconds(
+      static_cast<std::int64_t>(value * ms_per_unit));
+}
+
+struct CrawlFlags {
+  crawler::CrawlOptions options;
+  std::string connect_timeout = "10s", timeout = "30s", low_speed_time = "15s",
+              retry_delay = "1s", max_retry_after = "30s", dns_timeout = "3s",
+              recrawl_older_than;
+  std::string schemes = "https,http";
+  bool quiet = false;
+  std::string log_json;
+};
+
+// More concurrent transfers need more descriptors than the usual soft
+// limit of 1024; the hard limit is ours to use.
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+      limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+std::string FormatSeconds(double seconds) {
+  if (seconds < 0 || seconds > 1e7) return "--:--";
+  const auto s = static_cast<long>(seconds);
+  char text[32];
+  if (s >= 3600) {
+    std::snprintf(text, sizeof(text), "%ld:%02ld:%02ld", s / 3600,
+                  (s / 60) % 60, s % 60);
+  } else {
+    std::snprintf(text, sizeof(text), "%02ld:%02ld", s / 60, s % 60);
+  }
+  return text;
+}
+
+void PrintProgressLine(const crawler::CrawlProgress& p) {
+  const double rate = p.elapsed_seconds > 0
+                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
+                          : 0;
+  const double remaining = static_cast<double>(p.total - p.done);
+  const double eta = rate > 0 ? remaining / rate : -1;
+  std::fprintf(
+      stderr,
+      "\r\033[K%lld/%lld (%.1f%%) %.0f/s ETA %s | success %lld "
+      "unavailable %lld unreachable %lld | in flight %lld",
+      static_cast<long long>(p.done), static_cast<long long>(p.total),
+      p.total > 0
+          ? 100.0 * static_cast<double>(p.done) / static_cast<double>(p.total)
+          : 100.0,
+      rate, FormatSeconds(eta).c_str(), static_cast<long long>(p.success),
+      static_cast<long long>(p.unavailable),
+      static_cast<long long>(p.unreachable),
+      static_cast<long long>(p.in_flight));
+  std::fflush(stderr);
+}
+
+class JsonLog {
+ public:
+  bool Open(const std::string& path) {
+    file_ = std::fopen(path.c_str(), "a");
+    return file_ != nullptr;
+  }
+  ~JsonLog() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  void Write(const nlohmann::json& event) {
+    if (file_ == nullptr) return;
+    // Crawled headers and list lines may not be UTF-8: replace, never throw.
+    const std::string line =
+        event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::fprintf(file_, "%s\n", line.c_str());
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+};
+
+nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
+  return {{"total", p.total},
+          {"done", p.done},
+          {"fetched", p.fetched},
+          {"already_present", p.already_present},
+          {"duplicates", p.duplicates},
+          {"success", p.success},
+          {"unavailable", p.unavailable},
+          {"unreachable", p.unreachable},
+          {"committed", p.committed},
+          {"malformed_lines", p.malformed_lines},
+          {"elapsed_seconds", p.elapsed_seconds}};
+}
+
+int RunCrawlCommand(CrawlFlags& flags) {
+  crawler::CrawlOptions& o = flags.options;
+  struct DurationFlag {
+    const char* name;
+    const std::string* text;
+    std::chrono::milliseconds* target;
+  };
+  const DurationFlag durations[] = {
+      {"--connect-timeout", &flags.connect_timeout, &o.connect_timeout},
+      {"--timeout", &flags.timeout, &o.total_timeout},
+      {"--retry-delay", &flags.retry_delay, &o.retry_delay},
+      {"--max-retry-after", &flags.max_retry_after, &o.max_retry_after},
+      {"--dns-timeout", &flags.dns_timeout, &o.dns_timeout},
+  };
+  for (const DurationFlag& d : durations) {
+    const auto parsed = ParseDuration(*d.text);
+    if (!parsed) {
+      std::fprintf(stderr, "robotscan crawl: %s: invalid duration '%s'\n",
+                   d.name, d.text->c_str());
+      return kExitUsage;
+    }
+    *d.target = *parsed;
+  }
+  if (const auto low = ParseDuration(flags.low_speed_time)) {
+    o.low_speed_time = std::chrono::duration_cast<std::chrono::seconds>(*low);
+  } else {
+    std::fprintf(stderr,
+                 "robotscan crawl: --low-speed-time: invalid duration\n");
+    return kExitUsage;
+  }
+  if (!flags.recrawl_older_than.empty()) {
+    const auto age = ParseDuration(flags.recrawl_older_than);
+    if (!age) {
+      std::fprintf(stderr,
+                   "robotscan crawl: --recrawl-older-than: invalid duration "
+                   "'%s'\n",
+                   flags.recrawl_older_than.c_str());
+      return kExitUsage;
+    }
+    o.recrawl_older_than =
+        std::chrono::duration_cast<std::chrono::seconds>(*age);
+  }
+  o.schemes.clear();
+  for (std::size_t start = 0; start <= flags.schemes.size();) {
+    const std::size_t comma = flags.schemes.find(',', start);
+    const std::size_t end =
+        comma == std::string::npos ? flags.schemes.size() : comma;
+    if (end > start)
+      o.schemes.push_back(flags.schemes.substr(start, end - start));
+    start = end + 1;
+  }
+  o.tool_version = ROBOTSCAN_VERSION_STRING;
+  if (const crawler::CrawlStatus valid = crawler::ValidateCrawlOptions(o);
+      !valid.ok()) {
+    std::fprintf(stderr, "robotscan crawl: %s\n", valid.message().c_str());
+    return kExitUsage;
+  }
+
+  crawler::NetworkLibraries libraries;
+  if (!libraries.ok()) {
+    std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
+    return kExitCrawlFailed;
+  }
+  RaiseOpenFileLimit();
+
+  JsonLog log;
+  if (!flags.log_json.empty() && !log.Open(flags.log_json)) {
+    std::fprintf(stderr, "robotscan crawl: cannot open %s\n",
+                 flags.log_json.c_str());
+    return kExitUsage;
+  }
+  const bool live = !flags.quiet && isatty(STDERR_FILENO) == 1;
+  int malformed_shown = 0;
+  constexpr int kMaxMalformedShown = 10;
+
+  crawler::CrawlCallbacks callbacks;
+  if (live) {
+    callbacks.on_progress = [](const crawler::CrawlProgress& p) {
+      PrintProgressLine(p);
+    };
+  }
+  callbacks.on_malformed_line = [&](const crawler::MalformedLine& bad) {
+    log.Write({{"event", "malformed_line"},
+               {"line", bad.line},
+               {"reason", bad.reason},
+               {"text", bad.text}});
+    if (flags.quiet || malformed_shown >= kMaxMalformedShown) return;
+    ++malformed_shown;
+    if (live) std::fprintf(stderr, "\r\033[K");
+    std::fprintf(stderr, "robotscan crawl: %s:%lld: skipped: %s\n",
+                 o.list_path.c_str(), static_cast<long long>(bad.line),
+                 bad.reason.c_str());
+  };
+  if (!flags.log_json.empty()) {
+    callbacks.on_fetch = [&](const storage::FetchRecord& r) {
+      nlohmann::json hops = nlohmann::json::array();
+      for (const storage::FetchStep& step : r.steps) {
+        hops.push_back({{"url", step.url},
+                        {"status", step.http_status},
+                        {"error", step.error_class}});
+      }
+      log.Write({{"event", "fetch"},
+                 {"domain", r.domain},
+                 {"rank", r.rank},
+                 {"url", r.url},
+                 {"final_url", r.final_url},
+                 {"http_status", r.http_status},
+                 {"access", r.access},
+                 {"error", r.error_class},
+                 {"error_message", r.error_message},
+                 {"redirects", r.redirects},
+                 {"attempts", r.attempts},
+                 {"bytes", r.body.size()},
+                 {"truncated", r.truncated},
+                 {"ip", r.ip},
+                 {"total_ms", r.total_ms},
+                 {"steps", hops},
+                 {"fetched_at", r.fetched_at}});
+    };
+  }
+
+  log.Write({{"event", "start"},
+             {"list", o.list_path},
+             {"db", o.db_path},
+             {"version", ROBOTSCAN_VERSION_STRING}});
+  crawler::CrawlSummary summary;
+  const crawler::CrawlStatus status = crawler::RunCrawl(o, callbacks, &summary);
+  if (live) std::fprintf(stderr, "\r\033[K");
+
+  const crawler::CrawlProgress& p = summary.progress;
+  nlohmann::json end = ProgressJson(p);
+  end["event"] = "summary";
+  end["run_id"] = summary.run_id;
+  end["signal"] = summary.signal;
+  end["error"] = status.message();
+  log.Write(end);
+  const double rate = p.elapsed_seconds > 0
+                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
+                          : 0;
+  std::printf(
+      "crawl %lld: %lld of %lld domains done in %.1fs (%.0f/s): fetched %lld "
+      "(success %lld, unavailable %lld, unreachable %lld), already in the "
+      "database %lld, duplicates %lld, malformed lines %lld\n",
+      static_cast<long long>(summary.run_id), static_cast<long long>(p.done),
+      static_cast<long long>(p.total), p.elapsed_seconds, rate,
+      static_cast<long long>(p.fetched), static_cast<long long>(p.success),
+      static_cast<long long>(p.unavailable),
+      static_cast<long long>(p.unreachable),
+      static_cast<long long>(p.already_present),
+      static_cast<long long>(p.duplicates),
+      static_cast<long long>(p.malformed_lines));
+  std::fflush(stdout);
+  if (!status.ok()) {
+    std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
+    return kExitCrawlFailed;
+  }
+  if (summary.signal == SIGINT) {
+    std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
+    return kExitSigint;
+  }
+  if (summary.signal == SIGTERM) {
+    std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
+    return kExitSigterm;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddCrawlCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<CrawlFlags>();
+  crawler::CrawlOptions& o = flags->options;
+  CLI::App* cmd = app.add_subcommand(
+      "crawl",
+      "Fetch /robots.txt for every domain of a top-sites list into SQLite "
+      "(rerun to resume)");
+  cmd->add_option("list", o.list_path,
+                  "Top-sites list: rank,domain CSV (Tranco/Alexa/Umbrella), "
+                  "Majestic CSV, or one domain per line; .gz accepted")
+      ->required();
+  cmd->add_option("--db", o.db_path, "Crawl database (SQLite), created if new")
+      ->required();
+  cmd->add_option("--top", o.top, "Only the first N list entries");
+  cmd->add_option("--skip", o.skip, "Skip the first N list entries");
+  cmd->add_option("--concurrency", o.concurrency, "Domains in flight")
+      ->capture_default_str();
+  cmd->add_option("--rate", o.rate_limit,
+                  "At most N new domains per second (0: no limit)")
+      ->capture_default_str();
+  cmd->add_option("--per-ip-limit", o.per_ip_limit,
+                  "Concurrent requests per server IP (0: no limit)")
+      ->capture_default_str();
+  cmd->add_option("--schemes", flags->schemes,
+                  "Schemes to try in order; the next one on connection failure")
+      ->capture_default_str();
+  cmd->add_flag("--www-fallback", o.www_fallback,
+                "Also try www.DOMAIN when DOMAIN cannot be reached");
+  cmd->add_option("--max-redirects", o.max_redirects,
+                  "Redirect hops to follow (at least 5, RFC 9309)")
+      ->capture_default_str();
+  cmd->add_option("--max-body-bytes", o.max_body_bytes,
+                  "Keep this many decoded bytes (at least 500 KiB)")
+      ->capture_default_str();
+  cmd->add_option("--connect-timeout", flags->connect_timeout,
+                  "Connect timeout (e.g. 10s, 500ms)")
+      ->capture_default_str();
+  cmd->add_option("--timeout", flags->timeout, "Timeout per request")
+      ->capture_default_str();
+  cmd->add_option("--low-speed-limit", o.low_speed_limit,
+                  "Abort below this many bytes/s ...")
+      ->capture_default_str();
+  cmd->add_option("--low-speed-time", flags->low_speed_time,
+                  "... sustained this long")
+      ->capture_default_str();
+  cmd->add_option("--retries", o.retries,
+                  "Retries for network errors, 5xx and 429")
+      ->capture_default_str();
+  cmd->add_option("--retry-delay", flags->retry_delay,
+                  "First retry delay (doubles per retry)")
+      ->capture_default_str();
+  cmd->add_option("--max-retry-after", flags->max_retry_after,
+                  "Honour Retry-After up to this long")
+      ->capture_default_str();
+  cmd->add_option("--user-agent", o.user_agent,
+                  "User-Agent (default names robotscan and a URL)");
+  cmd->add_option("--dns-server", o.dns_servers,
+                  "DNS server HOST:PORT (repeatable; default resolv.conf)");
+  cmd->add_option("--dns-timeout", flags->dns_timeout, "DNS timeout per try")
+      ->capture_default_str();
+  cmd->add_option("--dns-tries", o.dns_tries, "DNS tries")
+      ->capture_default_str();
+  cmd->add_flag("--ipv4-only", o.ipv4_only,
+                "Resolve and connect over IPv4 only");
+  cmd->add_flag("--allow-private-addresses", o.allow_private_addresses,
+                "Allow loopback, private and link-local servers");
+  cmd->add_option("--connect-to", o.connect_to,
+                  "HOST:PORT:HOST2:PORT2 as in curl (repeatable)");
+  cmd->add_option("--resolve", o.resolve,
+                  "HOST:PORT:ADDR[,ADDR] as in curl (repeatable)");
+  cmd->add_option("--proxy", o.proxy, "Proxy URL (as curl --proxy)");
+  cmd->add_option("--cacert", o.cacert, "CA certificates (PEM) to trust");
+  cmd->add_flag("--insecure", o.insecure, "Do not verify TLS certificates");
+  cmd->add_option("--recrawl-older-than", flags->recrawl_older_than,
+                  "Re-fetch domains whose newest fetch is older (e.g. 24h), "
+                  "conditionally");
+  cmd->add_flag(
+      "--compress-bodies", o.compress_bodies,
+      "Store bodies zstd-compressed (latest_fetch.body is then NULL)");
+  cmd->add_flag("--quiet,-q", flags->quiet, "No progress line or warnings");
+  cmd->add_option("--log-json", flags->log_json,
+                  "Append a JSON-lines event log to FILE");
+  cmd->callback([flags, exit_code] { *exit_code = RunCrawlCommand(*flags); });
+}
+
+}  // namespace robotscan::cli
