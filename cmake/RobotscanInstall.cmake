@@ -29,6 +29,10 @@ if(BUILD_SHARED_LIBS)
 else()
   set(ROBOTSCAN_PC_LIBS_PRIVATE "-lstdc++ -lm")
 endif()
+# Relocatable: the prefix is found relative to the .pc file, so that
+# `cmake --install --prefix P` works whatever prefix was configured.
+file(RELATIVE_PATH ROBOTSCAN_PC_PREFIX_FROM_PCDIR
+  "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/robotscan-robots.pc.in
   ${CMAKE_CURRENT_BINARY_DIR}/robotscan-robots.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/robotscan-robots.pc

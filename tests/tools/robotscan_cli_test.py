@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `robotscan check` and `robotscan lint` (the built
+binary): output line formats, exit codes, stdin, JSON, and bad input.
+
+usage: robotscan_cli_test.py ROBOTSCAN
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROBOTSCAN = None
+
+ROBOTS = b"""User-agent: *
+Disallow: /private
+Allow: /private/ok
+Disalow: /typo
+"""
+
+
+def run(*args, stdin=b""):
+    proc = subprocess.run([ROBOTSCAN, *args], input=stdin, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=30)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), \
+        proc.stderr.decode("utf-8", "replace")
+
+
+class CheckTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.robots = os.path.join(self.tmp.name, "robots.txt")
+        with open(self.robots, "wb") as f:
+            f.write(ROBOTS)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_lines_start_with_verdict_tab_url(self):
+        rc, out, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
+                         "https://e.com/private/x", "https://e.com/private/ok/1", "/open")
+        self.assertEqual(rc, 1)
+        self.assertEqual(out.splitlines(), [
+            "disallowed\thttps://e.com/private/x\t2\tdisallow: /private",
+            "allowed\thttps://e.com/private/ok/1\t3\tallow: /private/ok",
+            "allowed\t/open\t0\tno-matching-rule",
+        ])
+
+    def test_all_allowed_exits_zero(self):
+        rc, out, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot", "/a")
+        self.assertEqual(rc, 0)
+        self.assertTrue(out.startswith("allowed\t/a\t"))
+
+    def test_urls_file_from_stdin_skips_blank_lines(self):
+        rc, out, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
+                         "--urls-file", "-", stdin=b"/a\r\n\n/private/b\n")
+        self.assertEqual(rc, 1)
+        self.assertEqual([l.split("\t")[:2] for l in out.splitlines()],
+                         [["allowed", "/a"], ["disallowed", "/private/b"]])
+
+    def test_json_has_one_object_per_url(self):
+        rc, out, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
+                         "--json", "/private/x", "/y")
+        self.assertEqual(rc, 1)
+        objects = [json.loads(l) for l in out.splitlines()]
+        self.assertEqual(len(objects), 2)
+        self.assertEqual(objects[0]["allowed"], False)
+        self.assertEqual(objects[0]["line"], 2)
+        self.assertEqual(objects[0]["rule"], {"kind": "disallow", "pattern": "/private"})
+        self.assertEqual(objects[1]["decision"], "no-matching-rule")
+        self.assertIsNone(objects[1]["rule"])
+
+    def test_bad_url_is_an_input_error_for_that_url_only(self):
+        rc, out, err = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
+                           "/ok", "/has space", "/private/z")
+        self.assertEqual(rc, 2)
+        self.assertEqual(len(out.splitlines()), 2)
+        self.assertIn("cannot check URL '/has space'", err)
+
+    def test_usage_errors_exit_two_with_a_message(self):
+        rc, _, err = run("check", "--user-agent", "Bot", "/a")
+        self.assertEqual(rc, 2)
+        self.assertIn("--robots-file", err)
+        rc, _, err = run("check", "--robots-file", "/nonexistent/robots.txt",
+                         "--user-agent", "Bot", "/a")
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot open '/nonexistent/robots.txt'", err)
+        rc, _, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
+                       "--compat", "bing", "/a")
+        self.assertEqual(rc, 2)
+        rc, _, err = run("check", "--robots-file", self.robots, "--user-agent", "Bot")
+        self.assertEqual(rc, 2)
+        self.assertIn("no URL", err)
+
+    def test_binary_robots_file_is_not_a_crash(self):
+        with open(self.robots, "wb") as f:
+            f.write(bytes(range(256)) * 2000)
+        rc, out, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot", "/a")
+        self.assertIn(rc, (0, 1))
+        self.assertTrue(out.startswith(("allowed\t", "disallowed\t")))
+
+    def test_help_and_version(self):
+        for args in (["--help"], ["check", "--help"], ["lint", "--help"]):
+            rc, out, _ = run(*args)
+            self.assertEqual(rc, 0, args)
+            self.assertIn("Usage", out)
+        rc, out, _ = run("--version")
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"^robotscan \d+\.\d+\.\d+")
+
+
+class LintTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, data):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+    def test_compiler_style_lines_and_exit_status(self):
+        warn = self.write("warn.txt", ROBOTS)
+        rc, out, _ = run("lint", warn)
+        self.assertEqual(rc, 0)  # Warnings only.
+        self.assertEqual(out.splitlines(), [
+            f"{warn}:4: warning: key 'Disalow' is a misspelling of 'disallow'; "
+            "Google accepts it, other crawlers may not [typo]"])
+        bad = self.write("bad.txt", b"Disallow: /\nUser-agent: *\nSitemap: /s.xml\n")
+        rc, out, _ = run("lint", warn, bad)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{bad}:1: error: disallow before any user-agent line is ignored "
+                      "[rule-outside-group]", out.splitlines())
+        self.assertTrue(any(l.startswith(f"{bad}:3: error: ") for l in out.splitlines()))
+
+    def test_json(self):
+        bad = self.write("bad.txt", b"<html><body>404</body></html>\n")
+        rc, out, _ = run("lint", "--json", bad)
+        self.assertEqual(rc, 1)
+        objects = [json.loads(l) for l in out.splitlines()]
+        self.assertIn({"file": bad, "line": 0, "severity": "error", "code": "html-body",
+                       "message": "body looks like an HTML page, not a robots.txt (a soft 404?)"},
+                      objects)
+
+    def test_unreadable_file(self):
+        rc, _, err = run("lint", os.path.join(self.tmp.name, "missing.txt"))
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot open", err)
+
+
+if __name__ == "__main__":
+    ROBOTSCAN = sys.argv.pop(1)
+    unittest.main(verbosity=1)
