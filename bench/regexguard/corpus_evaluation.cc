@@ -1,0 +1,183 @@
+#include "corpus_evaluation.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+namespace robotscan::regexguard::eval {
+
+std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
+                                                   std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot open " + path;
+    return std::nullopt;
+  }
+  std::vector<CorpusEntry> corpus;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+    if (row.is_discarded() || !row.is_object()) {
+      *error = "bad JSON line in " + path;
+      return std::nullopt;
+    }
+    CorpusEntry entry;
+    entry.id = row.value("id", "");
+    entry.pattern = row.value("pattern", "");
+    for (const char c : row.value("flags", std::string())) {
+      if (c != 'g') entry.flags.push_back(c);
+    }
+    entry.dialect = row.value("dialect", "portable");
+    entry.label = row.value("label", "");
+    entry.complexity = row.value("complexity", "");
+    if (row.contains("cause") && row["cause"].is_string()) {
+      entry.cause = row["cause"].get<std::string>();
+    }
+    entry.origin = row.value("origin", "");
+    if (row.contains("verified") && row["verified"].is_object()) {
+      const auto& verified = row["verified"];
+      if (verified.contains("attack_origin") &&
+          verified["attack_origin"].is_string()) {
+        entry.attack_origin = verified["attack_origin"].get<std::string>();
+      }
+    }
+    corpus.push_back(std::move(entry));
+  }
+  return corpus;
+}
+
+Dialect DialectForCorpus(const std::string& corpus_dialect) {
+  return corpus_dialect == "python" ? Dialect::kPython : Dialect::kJavaScript;
+}
+
+std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
+                                       const AnalyzeOptions& base_options,
+                                       unsigned jobs) {
+  std::vector<EntryResult> results(corpus.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < corpus.size(); i = next++) {
+      AnalyzeOptions options = base_options;
+      options.parse.dialect = DialectForCorpus(corpus[i].dialect);
+      Result<PatternFlags> flags = ParseFlagLetters(corpus[i].flags);
+      if (flags) options.parse.flags = *flags;
+      const auto start = std::chrono::steady_clock::now();
+      results[i].report = AnalyzePattern(corpus[i].pattern, options);
+      results[i].seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+      results[i].predicted_vulnerable =
+          results[i].report.verdict == Verdict::kExponential ||
+          results[i].report.verdict == Verdict::kPolynomial;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < std::max(jobs, 1u); ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  return results;
+}
+
+double Score::Precision() const {
+  const std::size_t predicted = true_positives + false_positives;
+  return predicted == 0 ? 1.0 : static_cast<double>(true_positives) / predicted;
+}
+
+double Score::Recall() const {
+  const std::size_t positive = true_positives + false_negatives;
+  return positive == 0 ? 1.0 : static_cast<double>(true_positives) / positive;
+}
+
+namespace {
+
+void Count(Score* score, bool labelled, bool predicted) {
+  if (labelled && predicted) ++score->true_positives;
+  if (!labelled && predicted) ++score->false_positives;
+  if (labelled && !predicted) ++score->false_negatives;
+  if (!labelled && !predicted) ++score->true_negatives;
+}
+
+std::string Line(const std::string& name, const Score& s) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer,
+                "  %-28s precision %6.2f%%  recall %6.2f%%  (TP %zu FP %zu FN "
+                "%zu TN %zu)\n",
+                name.c_str(), 100 * s.Precision(), 100 * s.Recall(),
+                s.true_positives, s.false_positives, s.false_negatives,
+                s.true_negatives);
+  return buffer;
+}
+
+}  // namespace
+
+Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
+                    const std::vector<EntryResult>& results) {
+  Evaluation e;
+  std::vector<double> times;
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    const CorpusEntry& entry = corpus[i];
+    const EntryResult& result = results[i];
+    const bool labelled = entry.label == "vulnerable";
+    const bool predicted = result.predicted_vulnerable;
+    Count(&e.overall, labelled, predicted);
+    if (entry.origin == "advisory" || entry.origin == "advisory-fix") {
+      Count(&e.advisories, labelled, predicted);
+    }
+    if (entry.attack_origin != "recheck" && entry.attack_origin != "scslre") {
+      Count(&e.non_detector, labelled, predicted);
+    }
+    Count(&e.by_complexity[entry.complexity], labelled, predicted);
+    if (labelled) Count(&e.by_cause[entry.cause], labelled, predicted);
+    Count(&e.by_origin[entry.origin], labelled, predicted);
+    if (labelled && predicted) {
+      const bool exponential = result.report.verdict == Verdict::kExponential;
+      if (exponential == (entry.complexity == "exponential")) {
+        ++e.class_agreement;
+      }
+    }
+    if (result.report.verdict == Verdict::kUnknown) ++e.unknown;
+    times.push_back(result.seconds);
+    e.total_seconds += result.seconds;
+  }
+  std::sort(times.begin(), times.end());
+  if (!times.empty()) {
+    e.median_seconds = times[times.size() / 2];
+    e.p90_seconds = times[times.size() * 9 / 10];
+    e.max_seconds = times.back();
+  }
+  return e;
+}
+
+std::string FormatEvaluation(const Evaluation& e) {
+  std::string out = "regexguard on the ReDoS corpus\n";
+  out += Line("overall", e.overall);
+  out += Line("non-detector attacks", e.non_detector);
+  out += Line("advisories", e.advisories);
+  for (const auto& [name, score] : e.by_complexity) {
+    out += Line("complexity=" + name, score);
+  }
+  for (const auto& [name, score] : e.by_cause)
+    out += Line("cause=" + name, score);
+  for (const auto& [name, score] : e.by_origin) {
+    out += Line("origin=" + name, score);
+  }
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer,
+                "  class agreement on true positives: %zu of %zu\n"
+                "  unknown verdicts: %zu\n"
+                "  time per regex: median %.2f ms, p90 %.2f ms, max %.1f ms, "
+                "sum %.1f s\n",
+                e.class_agreement, e.overall.true_positives, e.unknown,
+                1000 * e.median_seconds, 1000 * e.p90_seconds,
+                1000 * e.max_seconds, e.total_seconds);
+  out += buffer;
+  return out;
+}
+
+}  // namespace robotscan::regexguard::eval

@@ -1,0 +1,79 @@
+// Scores regexguard against the labelled ReDoS corpus (corpus.jsonl, see
+// tests/data/redos/README.md): precision and recall overall, per complexity
+// class, per cause, on the advisories and on the entries whose label attack
+// did not come from a detector; time per regex. Shared by the
+// regexguard_eval_corpus tool and the whole-corpus test.
+#ifndef ROBOTSCAN_BENCH_REGEXGUARD_CORPUS_EVALUATION_H_
+#define ROBOTSCAN_BENCH_REGEXGUARD_CORPUS_EVALUATION_H_
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "robotscan/regexguard/analyzer.h"
+
+namespace robotscan::regexguard::eval {
+
+struct CorpusEntry {
+  std::string id;
+  std::string pattern;
+  std::string flags;       // without 'g'
+  std::string dialect;     // corpus dialect: portable, js, python
+  std::string label;       // vulnerable, safe
+  std::string complexity;  // exponential, polynomial, linear
+  std::string cause;       // backtracking, search-restart, or empty
+  std::string origin;
+  std::string attack_origin;  // source, recheck, scslre, gen:..., or empty
+};
+
+// Reads corpus.jsonl; nullopt with `error` set when unreadable.
+std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
+                                                   std::string* error);
+
+// The regexguard dialect used for a corpus dialect (portable -> javascript).
+Dialect DialectForCorpus(const std::string& corpus_dialect);
+
+struct EntryResult {
+  AnalysisReport report;
+  double seconds = 0;
+  bool predicted_vulnerable = false;
+};
+
+std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
+                                       const AnalyzeOptions& base_options,
+                                       unsigned jobs);
+
+struct Score {
+  std::size_t true_positives = 0;
+  std::size_t false_positives = 0;
+  std::size_t false_negatives = 0;
+  std::size_t true_negatives = 0;
+  double Precision() const;  // 1 when nothing was predicted
+  double Recall() const;     // 1 when nothing is positive
+};
+
+struct Evaluation {
+  Score overall;
+  Score advisories;    // origin advisory / advisory-fix
+  Score non_detector;  // label attack not from recheck/scslre
+  std::map<std::string, Score> by_complexity;  // recall per class
+  std::map<std::string, Score> by_cause;
+  std::map<std::string, Score> by_origin;
+  std::size_t class_agreement = 0;  // TPs with the labelled class
+  std::size_t unknown = 0;
+  double median_seconds = 0;
+  double p90_seconds = 0;
+  double max_seconds = 0;
+  double total_seconds = 0;  // sum over entries (CPU-ish)
+};
+
+Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
+                    const std::vector<EntryResult>& results);
+
+std::string FormatEvaluation(const Evaluation& evaluation);
+
+}  // namespace robotscan::regexguard::eval
+
+#endif  // ROBOTSCAN_BENCH_REGEXGUARD_CORPUS_EVALUATION_H_

@@ -1,0 +1,157 @@
+// regexguard's analyser: decides whether a regex can take super-linear time
+// in a backtracking engine, and proves it.
+//
+// Pipeline: ParsePattern (syntax.h) -> an epsilon-free position automaton
+// (Glushkov NFA, classes as code-point ranges) -> static ambiguity analysis
+// (EDA: two distinct loops on one word => exponential; IDA: a chain of k loops
+// joined by one word => degree k; the unanchored search loop counts as a loop,
+// which is the "search-restart" quadratic) -> attack candidates
+// prefix . pump^n . suffix -> dynamic proof: PCRE2 runs each candidate for
+// growing n, counting matcher steps with callouts summed over all start
+// positions, and the growth is fitted from those counts. A regex is reported
+// vulnerable only when the counted steps confirm the growth on at least one
+// PCRE2 configuration that models the dialect's engine; static suspicions
+// without a confirmed attack are kUnknown, never claimed.
+//
+//   AnalyzeOptions options;
+//   options.parse.dialect = Dialect::kPython;
+//   AnalysisReport report = AnalyzePattern(R"(^(\w+\s?)+$)", options);
+//   if (report.verdict == Verdict::kExponential) {
+//     std::string input = report.attack->Build(30);  // blows up
+//   }
+//
+// Determinism: verdicts, degrees and attacks depend only on counted steps
+// and fixed budgets, never on wall-clock time, except that running out of
+// `time_budget_seconds` yields kUnknown ("budget exceeded").
+//
+// Thread safety: AnalyzePattern is reentrant and keeps no global state; call
+// it from as many threads as you like.
+#ifndef ROBOTSCAN_REGEXGUARD_ANALYZER_H_
+#define ROBOTSCAN_REGEXGUARD_ANALYZER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "robotscan/regexguard/dialect.h"
+#include "robotscan/regexguard/status.h"
+#include "robotscan/regexguard/syntax.h"
+
+namespace robotscan::regexguard {
+
+enum class Verdict { kSafe, kPolynomial, kExponential, kUnknown };
+std::string_view VerdictName(Verdict verdict);  // "safe", "polynomial", ...
+
+enum class Cause {
+  kNone,
+  kBacktracking,   // blow-up inside one match attempt
+  kSearchRestart,  // only the unanchored search loop makes it super-linear
+};
+std::string_view CauseName(Cause cause);  // "", "backtracking", ...
+
+// The attack input is prefix + pump * n + suffix.
+struct Attack {
+  std::string prefix;
+  std::string pump;
+  std::string suffix;
+  std::string Build(std::size_t pump_count) const;
+};
+
+enum class EngineConfig {
+  kPcre2Default,  // as shipped: auto-possessification, start optimisations
+  kPcre2Naive,    // NO_AUTO_POSSESS | NO_START_OPTIMIZE | NO_DOTSTAR_ANCHOR
+  kPcre2Jit,      // the JIT, default options
+};
+std::string_view EngineConfigName(EngineConfig config);
+
+enum class Growth { kLinear, kPolynomial, kExponential, kUndetermined };
+
+// One measured run: counted matcher steps on prefix + pump*n + suffix.
+struct GrowthPoint {
+  std::size_t pump_count = 0;
+  std::size_t subject_length = 0;
+  std::uint64_t steps = 0;            // callouts seen, all start positions
+  bool step_budget_exceeded = false;  // `steps` is then a lower bound
+  bool matched = false;
+};
+
+struct EngineMeasurement {
+  EngineConfig config = EngineConfig::kPcre2Default;
+  bool available = true;  // false e.g. when the JIT is not built in
+  std::vector<GrowthPoint> points;
+  Growth growth = Growth::kUndetermined;
+  double fitted_exponent = 0;  // local exponent k of steps ~ n^k
+  int degree = 0;              // for kPolynomial
+};
+
+struct Re2Comparison {
+  bool accepted = false;     // RE2 compiled the pattern
+  std::string refusal;       // RE2's error when it did not
+  bool same_result = false;  // same match/no-match as PCRE2 on every input
+  std::size_t inputs_compared = 0;
+  double microseconds_at_longest = 0;  // informational only
+};
+
+// A quantifier or alternative involved in the blow-up.
+struct Culprit {
+  SourceSpan span;
+  std::string role;  // e.g. "loop 1 of 2", "search loop"
+};
+
+struct AnalysisReport {
+  std::string pattern;
+  Dialect dialect = Dialect::kPcre;
+  Verdict verdict = Verdict::kUnknown;
+  int degree = 0;  // for kPolynomial: 2 = quadratic, ...
+  Cause cause = Cause::kNone;
+  std::optional<Attack> attack;  // set iff verdict is polynomial/exponential
+  // Configurations on which the attack was confirmed, and all measurements.
+  std::vector<EngineConfig> exploding_configs;
+  std::vector<EngineMeasurement> measurements;
+  Re2Comparison re2;
+  std::vector<Culprit> culprits;
+  std::string explanation;             // why it explodes, in words
+  std::vector<std::string> fix_hints;  // mechanical fixes, if any
+  std::string unknown_reason;          // for kUnknown
+  std::optional<Error> error;          // invalid or unsupported pattern
+  std::size_t nfa_states = 0;
+  std::size_t candidates_tried = 0;
+};
+
+struct AnalyzeOptions {
+  ParseOptions parse;
+  // Analyse for a match anchored at the start of the subject (re.match,
+  // sticky) instead of an unanchored search.
+  bool anchored = false;
+  // Hard limit on wall time for one pattern; when it runs out the verdict is
+  // kUnknown. Verdicts otherwise never depend on time.
+  double time_budget_seconds = 1.0;
+  // Automaton budget: positions after expanding counted repetitions, and
+  // follow edges. Larger automata are approximated or reported kUnknown.
+  std::size_t max_nfa_states = 3000;
+  std::size_t max_nfa_edges = 300000;
+  // Distinct attack candidates verified dynamically, at most.
+  std::size_t max_candidates = 12;
+  // PCRE2 work budget for one run (callouts), and the longest subject tried.
+  std::uint64_t max_steps_per_run = 1000000;
+  std::size_t max_subject_length = 20000;
+  // PCRE2 heap and depth limits for every run (bytes / backtracking depth).
+  std::uint32_t pcre2_heap_limit_kib = 64 * 1024;
+  std::uint32_t pcre2_depth_limit = 100000;
+  bool measure_jit = true;
+  bool compare_re2 = true;
+};
+
+AnalysisReport AnalyzePattern(std::string_view pattern,
+                              const AnalyzeOptions& options);
+
+// Human-readable report: verdict, attack, per-engine growth, the pattern with
+// caret lines under the culprits, explanation and fix hints.
+std::string FormatTextReport(const AnalysisReport& report);
+
+}  // namespace robotscan::regexguard
+
+#endif  // ROBOTSCAN_REGEXGUARD_ANALYZER_H_

@@ -1,0 +1,278 @@
+// AnalyzePattern: parse -> automaton -> candidates -> PCRE2 proof -> report.
+#include "robotscan/regexguard/analyzer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "ambiguity.h"
+#include "explain.h"
+#include "growth.h"
+#include "nfa.h"
+#include "pcre2_engine.h"
+#include "re2_engine.h"
+#include "unicode.h"
+
+namespace robotscan::regexguard {
+
+std::string_view VerdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kSafe:
+      return "safe";
+    case Verdict::kPolynomial:
+      return "polynomial";
+    case Verdict::kExponential:
+      return "exponential";
+    case Verdict::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::string_view CauseName(Cause cause) {
+  switch (cause) {
+    case Cause::kNone:
+      return "";
+    case Cause::kBacktracking:
+      return "backtracking";
+    case Cause::kSearchRestart:
+      return "search-restart";
+  }
+  return "";
+}
+
+std::string_view EngineConfigName(EngineConfig config) {
+  switch (config) {
+    case EngineConfig::kPcre2Default:
+      return "pcre2";
+    case EngineConfig::kPcre2Naive:
+      return "pcre2-naive";
+    case EngineConfig::kPcre2Jit:
+      return "pcre2-jit";
+  }
+  return "pcre2";
+}
+
+std::string Attack::Build(std::size_t pump_count) const {
+  std::string text;
+  text.reserve(prefix.size() + pump.size() * pump_count + suffix.size());
+  text += prefix;
+  for (std::size_t i = 0; i < pump_count; ++i) text += pump;
+  text += suffix;
+  return text;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string ToUtf8(const std::u32string& text) {
+  std::string out;
+  for (const char32_t c : text) internal::AppendUtf8(c, &out);
+  return out;
+}
+
+bool Explodes(const EngineMeasurement& m) {
+  return m.growth == Growth::kExponential || m.growth == Growth::kPolynomial;
+}
+
+// The configuration that models the dialect's engine: PCRE/PHP run PCRE2 as
+// shipped; the others behave like a backtracker without its optimisations.
+EngineConfig PrimaryConfig(Dialect dialect) {
+  return dialect == Dialect::kPcre ? EngineConfig::kPcre2Default
+                                   : EngineConfig::kPcre2Naive;
+}
+
+// Growth ordering used to keep the worst confirmed attack.
+int Severity(const EngineMeasurement& m) {
+  if (m.growth == Growth::kExponential) return 1000;
+  if (m.growth == Growth::kPolynomial) return m.degree;
+  return 0;
+}
+
+}  // namespace
+
+AnalysisReport AnalyzePattern(std::string_view pattern,
+                              const AnalyzeOptions& options) {
+  const auto deadline =
+      Clock::now() +
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+          std::max(options.time_budget_seconds, 0.0)));
+  AnalysisReport report;
+  report.pattern = std::string(pattern);
+  report.dialect = options.parse.dialect;
+
+  Result<ParsedPattern> parsed = ParsePattern(pattern, options.parse);
+  if (!parsed) {
+    report.verdict = Verdict::kUnknown;
+    report.error = parsed.error();
+    report.unknown_reason = parsed.error().message;
+    return report;
+  }
+  if (IsLinearTimeEngine(options.parse.dialect)) {
+    report.verdict = Verdict::kSafe;
+    report.explanation =
+        "Go's regexp (RE2) never backtracks: matching is linear in the input "
+        "for every pattern.";
+    return report;
+  }
+  const Node& root = *parsed->root;
+  const std::string pcre2_pattern = ToPcre2Pattern(root);
+
+  internal::NfaBudget nfa_budget;
+  nfa_budget.max_states = options.max_nfa_states;
+  nfa_budget.max_edges = options.max_nfa_edges;
+  Result<internal::Nfa> nfa = internal::BuildNfa(root, nfa_budget);
+  if (!nfa) {
+    report.verdict = Verdict::kUnknown;
+    report.unknown_reason = "budget exceeded: " + nfa.error().message;
+    return report;
+  }
+  report.nfa_states = nfa->states.size();
+  const bool anchored = options.anchored;
+  const bool search_loop = !anchored && !parsed->anchored_at_start;
+
+  internal::AmbiguityBudget ambiguity_budget;
+  ambiguity_budget.max_candidates = options.max_candidates;
+  internal::AmbiguityResult ambiguity =
+      internal::FindAmbiguity(*nfa, search_loop, ambiguity_budget);
+
+  if (ambiguity.candidates.empty()) {
+    if (ambiguity.budget_exhausted) {
+      report.verdict = Verdict::kUnknown;
+      report.unknown_reason = "budget exceeded: ambiguity analysis";
+    } else if (nfa->has_unmodelled_loops) {
+      report.verdict = Verdict::kUnknown;
+      report.unknown_reason =
+          "a lookaround contains repetition, which the automaton does not "
+          "model";
+    } else {
+      report.verdict = Verdict::kSafe;
+      report.explanation =
+          "No two loops of the pattern's automaton can share a word, so no "
+          "input makes backtracking super-linear.";
+    }
+    return report;
+  }
+
+  // Dynamic proof on the configuration that models the dialect.
+  const EngineConfig primary = PrimaryConfig(options.parse.dialect);
+  Result<internal::CompiledPcre2> engine =
+      internal::CompiledPcre2::Compile(pcre2_pattern, primary);
+  if (!engine) {
+    report.verdict = Verdict::kUnknown;
+    report.error = engine.error();
+    report.unknown_reason = engine.error().message;
+    return report;
+  }
+  internal::GrowthLimits limits;
+  limits.run.max_steps = options.max_steps_per_run;
+  limits.run.heap_limit_kib = options.pcre2_heap_limit_kib;
+  limits.run.depth_limit = options.pcre2_depth_limit;
+  limits.max_subject_length = options.max_subject_length;
+  limits.deadline = deadline;
+
+  std::optional<EngineMeasurement> best;
+  std::optional<Attack> best_attack;
+  const internal::AttackCandidate* best_candidate = nullptr;
+  bool out_of_time = false;
+  for (const internal::AttackCandidate& candidate : ambiguity.candidates) {
+    if (Clock::now() > deadline) {
+      out_of_time = true;
+      break;
+    }
+    // Only a worse growth than already proven is worth the time.
+    if (best && (best->growth == Growth::kExponential ||
+                 (candidate.growth == internal::SuspectedGrowth::kPolynomial &&
+                  candidate.degree <= best->degree))) {
+      continue;
+    }
+    ++report.candidates_tried;
+    // Each failing suffix; for the search loop also with that character in
+    // front, so that no earlier alternative can match at the start.
+    std::vector<Attack> attempts;
+    for (const std::u32string& suffix : candidate.suffixes) {
+      attempts.push_back(Attack{ToUtf8(candidate.prefix),
+                                ToUtf8(candidate.pump), ToUtf8(suffix)});
+    }
+    if (candidate.uses_search_loop && !candidate.suffixes.empty()) {
+      const std::string blocker = ToUtf8(candidate.suffixes.front());
+      attempts.push_back(Attack{blocker + ToUtf8(candidate.prefix),
+                                ToUtf8(candidate.pump), blocker});
+    }
+    for (Attack& attack : attempts) {
+      EngineMeasurement m =
+          internal::MeasureGrowth(*engine, attack, anchored, limits);
+      if (Explodes(m) && (!best || Severity(m) > Severity(*best))) {
+        best = std::move(m);
+        best_attack = std::move(attack);
+        best_candidate = &candidate;
+        break;
+      }
+    }
+  }
+
+  if (!best) {
+    report.verdict = Verdict::kUnknown;
+    report.unknown_reason =
+        out_of_time
+            ? "budget exceeded: time ran out before an attack was confirmed"
+            : "the automaton is ambiguous, but no attack was confirmed on "
+              "PCRE2 (" +
+                  std::to_string(report.candidates_tried) +
+                  " candidates tried)";
+    return report;
+  }
+
+  report.verdict = best->growth == Growth::kExponential ? Verdict::kExponential
+                                                        : Verdict::kPolynomial;
+  report.degree = best->growth == Growth::kPolynomial ? best->degree : 0;
+  report.attack = best_attack;
+  report.exploding_configs.push_back(primary);
+  report.measurements.push_back(*best);
+
+  // The same attack on the other configurations, reported separately.
+  for (const EngineConfig config :
+       {EngineConfig::kPcre2Default, EngineConfig::kPcre2Naive,
+        EngineConfig::kPcre2Jit}) {
+    if (config == primary) continue;
+    if (config == EngineConfig::kPcre2Jit && !options.measure_jit) continue;
+    Result<internal::CompiledPcre2> other =
+        internal::CompiledPcre2::Compile(pcre2_pattern, config);
+    EngineMeasurement m;
+    m.config = config;
+    if (!other) {
+      m.available = false;
+    } else {
+      m = internal::MeasureGrowth(*other, *best_attack, anchored, limits);
+      if (Explodes(m)) report.exploding_configs.push_back(config);
+    }
+    report.measurements.push_back(std::move(m));
+  }
+
+  // Cause: does the growth survive a match anchored at the attack's start?
+  if (report.verdict == Verdict::kExponential || anchored) {
+    report.cause = Cause::kBacktracking;
+  } else {
+    const EngineMeasurement anchored_run =
+        internal::MeasureGrowth(*engine, *best_attack, true, limits);
+    report.cause =
+        Explodes(anchored_run) ? Cause::kBacktracking : Cause::kSearchRestart;
+  }
+
+  if (options.compare_re2) {
+    std::vector<internal::Re2Input> inputs;
+    for (const GrowthPoint& p : best->points) {
+      if (p.step_budget_exceeded) continue;
+      inputs.push_back({best_attack->Build(p.pump_count), p.matched});
+    }
+    report.re2 = internal::CompareWithRe2(pcre2_pattern, inputs, anchored);
+  }
+  internal::Explain(*nfa, *best_candidate, &report);
+  return report;
+}
+
+}  // namespace robotscan::regexguard

@@ -1,0 +1,166 @@
+#include "growth.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace robotscan::regexguard::internal {
+namespace {
+
+// Below this many steps a run is dominated by constant overheads and says
+// nothing about growth.
+constexpr std::uint64_t kMeaningfulSteps = 2000;
+
+GrowthPoint Run(const CompiledPcre2& engine, const Attack& attack,
+                std::size_t n, bool anchored, const GrowthLimits& limits) {
+  const std::string subject = attack.Build(n);
+  const StepCount count = engine.CountSteps(subject, anchored, limits.run);
+  GrowthPoint point;
+  point.pump_count = n;
+  point.subject_length = subject.size();
+  point.steps = count.steps;
+  // Heap or depth exhaustion is as much a blow-up as the step budget: the
+  // count so far is a lower bound.
+  point.step_budget_exceeded = count.budget_exceeded || count.other_limit;
+  point.matched = count.matched;
+  return point;
+}
+
+double Log2Ratio(const GrowthPoint& a, const GrowthPoint& b) {
+  return std::log2(static_cast<double>(std::max<std::uint64_t>(b.steps, 1)) /
+                   static_cast<double>(std::max<std::uint64_t>(a.steps, 1)));
+}
+
+}  // namespace
+
+void ClassifyGrowth(EngineMeasurement* m) {
+  m->growth = Growth::kUndetermined;
+  m->fitted_exponent = 0;
+  m->degree = 0;
+  std::vector<GrowthPoint> points = m->points;
+  std::sort(points.begin(), points.end(),
+            [](const GrowthPoint& a, const GrowthPoint& b) {
+              return a.pump_count < b.pump_count;
+            });
+  std::vector<GrowthPoint> finite;
+  std::size_t first_exceeded = 0;  // pump count of the first budget hit
+  for (const GrowthPoint& p : points) {
+    if (p.step_budget_exceeded) {
+      if (first_exceeded == 0) first_exceeded = p.pump_count;
+    } else if (first_exceeded == 0) {
+      finite.push_back(p);
+    }
+  }
+  // Exponential: consecutive pump counts whose per-pump step ratio does not
+  // decay between the middle and the end of the measured range.
+  std::map<std::size_t, std::uint64_t> by_n;
+  for (const GrowthPoint& p : finite) by_n[p.pump_count] = p.steps;
+  auto per_pump_log_ratio = [&](std::size_t n) -> double {
+    // Mean log2 ratio over the 3 steps ending at n, or NaN if not measured.
+    double total = 0;
+    for (std::size_t i = n - 3; i < n; ++i) {
+      auto a = by_n.find(i), b = by_n.find(i + 1);
+      if (a == by_n.end() || b == by_n.end() || a->second == 0) return NAN;
+      total += std::log2(static_cast<double>(b->second) /
+                         static_cast<double>(a->second));
+    }
+    return total / 3;
+  };
+  if (first_exceeded != 0 && !finite.empty()) {
+    const std::size_t last = finite.back().pump_count;
+    // The earliest window of 3 consecutive measured steps from n >= 4.
+    std::size_t early_end = 0;
+    for (std::size_t n = 7; n + 3 <= last; ++n) {
+      if (!std::isnan(per_pump_log_ratio(n))) {
+        early_end = n;
+        break;
+      }
+    }
+    if (early_end != 0) {
+      const double late = per_pump_log_ratio(last);
+      const double early = per_pump_log_ratio(early_end);
+      if (!std::isnan(late) && !std::isnan(early) && late >= 0.25 &&
+          late >= 0.75 * early && finite.back().steps >= kMeaningfulSteps) {
+        m->growth = Growth::kExponential;
+        m->fitted_exponent = late;  // log2 of the growth factor per pump
+        return;
+      }
+    }
+  }
+  // Polynomial: local exponent of the last doublings.
+  std::vector<GrowthPoint> doubling;
+  for (const GrowthPoint& p : finite) {
+    if (doubling.empty() || p.pump_count == doubling.back().pump_count * 2) {
+      doubling.push_back(p);
+    }
+  }
+  if (doubling.size() < 3) {
+    // Blown budget at tiny n with no consecutive evidence: undetermined.
+    return;
+  }
+  const std::size_t k = doubling.size();
+  const double last_exponent =
+      Log2Ratio(doubling[k - 2], doubling[k - 1]) /
+      std::log2(static_cast<double>(doubling[k - 1].pump_count) /
+                static_cast<double>(doubling[k - 2].pump_count));
+  const double previous_exponent = Log2Ratio(doubling[k - 3], doubling[k - 2]);
+  m->fitted_exponent = last_exponent;
+  const bool meaningful = doubling[k - 1].steps >= kMeaningfulSteps;
+  if (meaningful && last_exponent >= 1.5 && previous_exponent >= 1.25) {
+    m->growth = Growth::kPolynomial;
+    m->degree = std::max(2, static_cast<int>(std::lround(last_exponent)));
+    return;
+  }
+  if (first_exceeded != 0 && meaningful && last_exponent >= 1.25 &&
+      previous_exponent >= 1.25) {
+    // Cut by the budget while still clearly super-linear.
+    m->growth = Growth::kPolynomial;
+    m->degree = 2;
+    return;
+  }
+  m->growth = Growth::kLinear;
+}
+
+EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
+                                const Attack& attack, bool anchored,
+                                const GrowthLimits& limits) {
+  EngineMeasurement m;
+  m.config = engine.config();
+  const std::size_t fixed = attack.prefix.size() + attack.suffix.size();
+  const std::size_t pump = std::max<std::size_t>(attack.pump.size(), 1);
+  auto fits = [&](std::size_t n) {
+    return fixed + n * pump <= limits.max_subject_length;
+  };
+  std::size_t exceeded_at = 0;
+  for (std::size_t n = 1; fits(n); n *= 2) {
+    if (std::chrono::steady_clock::now() > limits.deadline) break;
+    GrowthPoint point = Run(engine, attack, n, anchored, limits);
+    m.points.push_back(point);
+    if (point.step_budget_exceeded) {
+      exceeded_at = n;
+      break;
+    }
+  }
+  if (exceeded_at != 0 && exceeded_at <= 64) {
+    // Fast growth: measure consecutive counts below the budget.
+    const std::size_t start = std::max<std::size_t>(exceeded_at / 4, 1);
+    for (std::size_t n = start; fits(n) && n < exceeded_at * 2; ++n) {
+      if (std::chrono::steady_clock::now() > limits.deadline) break;
+      const bool known =
+          std::any_of(m.points.begin(), m.points.end(),
+                      [n](const GrowthPoint& p) { return p.pump_count == n; });
+      if (known) continue;
+      GrowthPoint point = Run(engine, attack, n, anchored, limits);
+      m.points.push_back(point);
+      if (point.step_budget_exceeded) break;
+    }
+    std::sort(m.points.begin(), m.points.end(),
+              [](const GrowthPoint& a, const GrowthPoint& b) {
+                return a.pump_count < b.pump_count;
+              });
+  }
+  ClassifyGrowth(&m);
+  return m;
+}
+
+}  // namespace robotscan::regexguard::internal

@@ -1,0 +1,83 @@
+// Private: PCRE2 behind RAII handles, with deterministic work counting.
+//
+// Patterns are compiled with PCRE2_AUTO_CALLOUT, so PCRE2 calls back before
+// every pattern item it tries; the number of callouts over one pcre2_match()
+// call is its backtracking work, summed over every start position of the
+// unanchored search (the match limit, by contrast, restarts at each start
+// position). The callout aborts the match once a step budget is spent, so a
+// run never costs more than that budget. Auto-possessification and the
+// start-of-match optimisations still apply when they are enabled.
+//
+// Thread safety: a CompiledPcre2 is immutable after Compile() and may be
+// used from several threads; each CountSteps() call owns its match data.
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_PCRE2_ENGINE_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_PCRE2_ENGINE_H_
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "robotscan/regexguard/analyzer.h"
+#include "robotscan/regexguard/status.h"
+
+namespace robotscan::regexguard::internal {
+
+struct Pcre2CodeDeleter {
+  void operator()(pcre2_code* code) const { pcre2_code_free(code); }
+};
+struct Pcre2MatchDataDeleter {
+  void operator()(pcre2_match_data* data) const { pcre2_match_data_free(data); }
+};
+struct Pcre2MatchContextDeleter {
+  void operator()(pcre2_match_context* context) const {
+    pcre2_match_context_free(context);
+  }
+};
+using Pcre2Code = std::unique_ptr<pcre2_code, Pcre2CodeDeleter>;
+using Pcre2MatchData = std::unique_ptr<pcre2_match_data, Pcre2MatchDataDeleter>;
+using Pcre2MatchContext =
+    std::unique_ptr<pcre2_match_context, Pcre2MatchContextDeleter>;
+
+struct StepCount {
+  std::uint64_t steps = 0;
+  bool budget_exceeded = false;  // the callout budget stopped the match
+  bool other_limit = false;      // heap, depth or match limit hit
+  bool matched = false;
+  int return_code = 0;
+};
+
+struct RunLimits {
+  std::uint64_t max_steps = 1000000;
+  std::uint32_t heap_limit_kib = 64 * 1024;
+  std::uint32_t depth_limit = 100000;
+};
+
+class CompiledPcre2 {
+ public:
+  // Compiles `pattern` (PCRE2 syntax, UTF mode) for `config`. Fails with
+  // kEngineError when PCRE2 refuses it or the JIT is unavailable.
+  static Result<CompiledPcre2> Compile(std::string_view pattern,
+                                       EngineConfig config);
+
+  // Runs one unanchored search (or anchored at offset 0) over `subject`,
+  // which must be valid UTF-8, and counts the callouts.
+  StepCount CountSteps(std::string_view subject, bool anchored,
+                       const RunLimits& limits) const;
+
+  EngineConfig config() const { return config_; }
+
+ private:
+  CompiledPcre2(Pcre2Code code, EngineConfig config)
+      : code_(std::move(code)), config_(config) {}
+
+  Pcre2Code code_;
+  EngineConfig config_;
+};
+
+}  // namespace robotscan::regexguard::internal
+
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_PCRE2_ENGINE_H_

@@ -1,0 +1,52 @@
+// Private: UTF-8 coding and the character tables the parser needs (shorthand
+// classes per dialect, simple case folding, approximate Unicode properties).
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_UNICODE_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_UNICODE_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "robotscan/regexguard/dialect.h"
+#include "robotscan/regexguard/syntax.h"
+
+namespace robotscan::regexguard::internal {
+
+struct DecodedCodePoint {
+  char32_t code_point = 0;
+  std::size_t length = 0;  // bytes consumed; 0 means invalid UTF-8
+};
+
+// Decodes the UTF-8 sequence at text[offset]; length 0 when invalid.
+DecodedCodePoint DecodeUtf8(std::string_view text, std::size_t offset);
+void AppendUtf8(char32_t code_point, std::string* out);
+// True when c can appear in a UTF-8 subject (not a surrogate, in range).
+bool IsEncodable(char32_t c);
+
+CodePointSet DigitSet();                          // [0-9]
+CodePointSet WordSet();                           // [0-9A-Za-z_]
+CodePointSet SpaceSet(Dialect dialect);           // \s in that dialect
+CodePointSet HorizontalSpaceSet();                // PCRE \h
+CodePointSet VerticalSpaceSet();                  // PCRE \v
+CodePointSet LineTerminatorSet(Dialect dialect);  // what `.` excludes
+
+// Adds the simple case variants (ASCII, Latin-1, Greek, Cyrillic) of every
+// member. Full Unicode folding is out of scope: attack strings are built
+// from the representatives, and PCRE2 checks them anyway.
+CodePointSet AddCaseVariants(const CodePointSet& set);
+
+// A POSIX class name ("alpha", "digit", ...) as a set, if known.
+std::optional<CodePointSet> PosixClass(std::string_view name);
+
+struct PropertySet {
+  CodePointSet set;
+  bool approximate = false;
+};
+// \p{name}: exact for the ASCII-range categories we can state, otherwise a
+// representative approximation (flagged). nullopt for unknown names.
+std::optional<PropertySet> UnicodeProperty(std::string_view name);
+
+}  // namespace robotscan::regexguard::internal
+
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_UNICODE_H_

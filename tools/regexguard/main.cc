@@ -1,0 +1,198 @@
+// regexguard: command-line entry point. Usage and exit codes:
+//
+//   regexguard check 'PATTERN' [--dialect D] [--flags F] [--anchored]
+//   regexguard check --file patterns.txt|patterns.jsonl|- [--jobs N]
+//       [--format text|json|sarif] [--timeout-per-regex SECONDS]
+//
+//   exit 0: no findings; 1: at least one exponential/polynomial finding;
+//   2: usage error, unreadable input, or (without findings) an invalid
+//   pattern.
+//
+// This file only wires flags to robotscan::regexguard and prints results.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "input.h"
+#include "output.h"
+#include "robotscan/regexguard/analyzer.h"
+
+namespace {
+
+namespace rg = robotscan::regexguard;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitUsage = 2;
+
+struct CheckFlags {
+  std::string pattern;
+  std::string file;
+  std::string dialect = "pcre";
+  std::string flags;
+  std::string format = "text";
+  double timeout_seconds = 1.0;
+  unsigned jobs = 1;
+  bool anchored = false;
+};
+
+// Builds the options for one input; a .jsonl line may override the dialect
+// and flags. Returns an error message for bad values.
+std::optional<std::string> OptionsFor(const CheckFlags& flags,
+                                      const rg::cli::PatternInput& input,
+                                      rg::AnalyzeOptions* options) {
+  const std::string dialect_name = input.dialect.value_or(flags.dialect);
+  std::optional<rg::Dialect> dialect = rg::DialectFromName(dialect_name);
+  if (!dialect) return "unknown dialect '" + dialect_name + "'";
+  rg::Result<rg::PatternFlags> pattern_flags =
+      rg::ParseFlagLetters(input.flags.value_or(flags.flags));
+  if (!pattern_flags) return pattern_flags.error().message;
+  options->parse.dialect = *dialect;
+  options->parse.flags = *pattern_flags;
+  options->anchored = flags.anchored;
+  options->time_budget_seconds = flags.timeout_seconds;
+  return std::nullopt;
+}
+
+int RunCheck(const CheckFlags& flags) {
+  std::vector<rg::cli::PatternInput> inputs;
+  if (!flags.file.empty()) {
+    if (!flags.pattern.empty()) {
+      std::fprintf(stderr, "regexguard: give a PATTERN or --file, not both\n");
+      return kExitUsage;
+    }
+    if (auto error = rg::cli::ReadPatternFile(flags.file, &inputs)) {
+      std::fprintf(stderr, "regexguard: %s\n", error->message.c_str());
+      return kExitUsage;
+    }
+  } else {
+    rg::cli::PatternInput input;
+    input.pattern = flags.pattern;
+    inputs.push_back(input);
+  }
+  std::vector<rg::AnalyzeOptions> options(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (auto error = OptionsFor(flags, inputs[i], &options[i])) {
+      std::fprintf(
+          stderr, "regexguard: %s%s\n",
+          inputs[i].line > 0
+              ? ("line " + std::to_string(inputs[i].line) + ": ").c_str()
+              : "",
+          error->c_str());
+      return kExitUsage;
+    }
+  }
+
+  std::vector<rg::AnalysisReport> reports(inputs.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) {
+      reports[i] = rg::AnalyzePattern(inputs[i].pattern, options[i]);
+    }
+  };
+  const unsigned jobs = std::max(
+      1u, std::min<unsigned>(flags.jobs, static_cast<unsigned>(inputs.size())));
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+
+  bool findings = false;
+  bool invalid = false;
+  for (const rg::AnalysisReport& report : reports) {
+    findings = findings || report.verdict == rg::Verdict::kExponential ||
+               report.verdict == rg::Verdict::kPolynomial;
+    invalid = invalid || (report.error &&
+                          report.error->code == rg::ErrorCode::kInvalidPattern);
+  }
+
+  if (flags.format == "json") {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      std::cout << rg::cli::ReportToJson(reports[i], inputs[i])
+                       .dump(-1, ' ', false,
+                             nlohmann::json::error_handler_t::replace)
+                << "\n";
+    }
+  } else if (flags.format == "sarif") {
+    const std::string uri = flags.file.empty() || flags.file == "-"
+                                ? std::string("command-line")
+                                : flags.file;
+    std::cout << rg::cli::ReportsToSarif(reports, inputs, uri)
+                     .dump(2, ' ', false,
+                           nlohmann::json::error_handler_t::replace)
+              << "\n";
+  } else {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      if (i > 0) std::cout << "\n";
+      if (inputs[i].line > 0) {
+        std::cout << flags.file << ":" << inputs[i].line << ":\n";
+      }
+      std::cout << rg::FormatTextReport(reports[i]);
+    }
+  }
+  std::cout.flush();
+  if (findings) return kExitFindings;
+  if (invalid) return kExitUsage;
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "regexguard: finds regexes whose backtracking explodes (ReDoS) and "
+      "proves each finding on PCRE2"};
+  app.set_version_flag("--version", "regexguard " ROBOTSCAN_VERSION_STRING);
+  app.require_subcommand(1);
+  CheckFlags flags;
+  CLI::App* check = app.add_subcommand(
+      "check", "Analyse one pattern, or every pattern of a file");
+  check->add_option("pattern", flags.pattern, "The regex to analyse");
+  check->add_option("--file", flags.file,
+                    "Patterns to analyse: one per line, or .jsonl objects "
+                    "with \"pattern\" (and optional flags, dialect, id); - "
+                    "reads stdin");
+  check
+      ->add_option("--dialect", flags.dialect,
+                   "pcre (default), python, javascript, java, ruby, go, "
+                   "dotnet")
+      ->check(CLI::IsMember({"pcre", "php", "python", "javascript", "js",
+                             "java", "ruby", "go", "dotnet"}));
+  check->add_option("--flags", flags.flags, "Flag letters among imsxu");
+  check->add_option("--format", flags.format, "text (default), json, sarif")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  check
+      ->add_option("--timeout-per-regex", flags.timeout_seconds,
+                   "Analysis budget per pattern in seconds (default 1); "
+                   "running out gives verdict unknown")
+      ->check(CLI::PositiveNumber);
+  check->add_option("--jobs,-j", flags.jobs, "Patterns analysed in parallel")
+      ->check(CLI::Range(1u, 256u));
+  check->add_flag("--anchored", flags.anchored,
+                  "Analyse matches anchored at the subject start (re.match, "
+                  "sticky) instead of an unanchored search");
+  int exit_code = kExitOk;
+  check->callback([&] {
+    if (flags.pattern.empty() && flags.file.empty()) {
+      throw CLI::ValidationError("check", "give a PATTERN or --file");
+    }
+    exit_code = RunCheck(flags);
+  });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "regexguard: %s\n", e.what());
+    return kExitUsage;
+  }
+  return exit_code;
+}

@@ -1,0 +1,175 @@
+#include "output.h"
+
+namespace robotscan::regexguard::cli {
+namespace {
+
+nlohmann::json AttackToJson(const std::optional<Attack>& attack) {
+  if (!attack) return nullptr;
+  return {{"prefix", attack->prefix},
+          {"pump", attack->pump},
+          {"suffix", attack->suffix}};
+}
+
+std::string GrowthName(Growth growth) {
+  switch (growth) {
+    case Growth::kLinear:
+      return "linear";
+    case Growth::kPolynomial:
+      return "polynomial";
+    case Growth::kExponential:
+      return "exponential";
+    case Growth::kUndetermined:
+      return "undetermined";
+  }
+  return "undetermined";
+}
+
+bool IsFinding(const AnalysisReport& report) {
+  return report.verdict == Verdict::kExponential ||
+         report.verdict == Verdict::kPolynomial;
+}
+
+}  // namespace
+
+nlohmann::json ReportToJson(const AnalysisReport& report,
+                            const PatternInput& input) {
+  nlohmann::json out;
+  if (input.id) out["id"] = *input.id;
+  if (input.line > 0) out["line"] = input.line;
+  out["pattern"] = report.pattern;
+  out["dialect"] = std::string(DialectName(report.dialect));
+  out["verdict"] = std::string(VerdictName(report.verdict));
+  out["degree"] = report.verdict == Verdict::kPolynomial
+                      ? nlohmann::json(report.degree)
+                      : nlohmann::json(nullptr);
+  out["cause"] = report.cause == Cause::kNone
+                     ? nlohmann::json(nullptr)
+                     : nlohmann::json(std::string(CauseName(report.cause)));
+  out["attack"] = AttackToJson(report.attack);
+  nlohmann::json steps = nlohmann::json::object();
+  nlohmann::json engines = nlohmann::json::object();
+  for (const EngineMeasurement& m : report.measurements) {
+    const std::string name(EngineConfigName(m.config));
+    nlohmann::json points = nlohmann::json::array();
+    for (const GrowthPoint& p : m.points) {
+      points.push_back({{"n", p.pump_count},
+                        {"length", p.subject_length},
+                        {"steps", p.steps},
+                        {"exceeded", p.step_budget_exceeded},
+                        {"matched", p.matched}});
+    }
+    steps[name] = std::move(points);
+    engines[name] = {
+        {"available", m.available},
+        {"growth", GrowthName(m.growth)},
+        {"degree", m.growth == Growth::kPolynomial ? nlohmann::json(m.degree)
+                                                   : nlohmann::json(nullptr)},
+        {"exponent", m.fitted_exponent}};
+  }
+  out["steps"] = std::move(steps);
+  out["engines"] = std::move(engines);
+  nlohmann::json exploding = nlohmann::json::array();
+  for (const EngineConfig config : report.exploding_configs) {
+    exploding.push_back(std::string(EngineConfigName(config)));
+  }
+  out["exploding_configs"] = std::move(exploding);
+  if (report.attack) {
+    out["re2"] = {
+        {"accepted", report.re2.accepted},
+        {"refusal", report.re2.refusal},
+        {"same_result", report.re2.same_result},
+        {"inputs_compared", report.re2.inputs_compared},
+        {"microseconds_at_longest", report.re2.microseconds_at_longest}};
+  } else {
+    out["re2"] = nullptr;
+  }
+  nlohmann::json culprits = nlohmann::json::array();
+  for (const Culprit& c : report.culprits) {
+    culprits.push_back(
+        {{"begin", c.span.begin}, {"end", c.span.end}, {"role", c.role}});
+  }
+  out["culprits"] = std::move(culprits);
+  out["explanation"] = report.explanation;
+  out["fix_hints"] = report.fix_hints;
+  if (report.verdict == Verdict::kUnknown)
+    out["reason"] = report.unknown_reason;
+  if (report.error) {
+    out["error"] = {
+        {"message", report.error->message},
+        {"begin", report.error->span ? report.error->span->begin : 0},
+        {"end", report.error->span ? report.error->span->end : 0}};
+  }
+  return out;
+}
+
+nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
+                              const std::vector<PatternInput>& inputs,
+                              const std::string& artifact_uri) {
+  nlohmann::json rules = nlohmann::json::array();
+  rules.push_back(
+      {{"id", "redos-exponential"},
+       {"name", "ExponentialBacktracking"},
+       {"shortDescription",
+        {{"text", "Regex backtracking grows exponentially with the input"}}},
+       {"defaultConfiguration", {{"level", "error"}}}});
+  rules.push_back(
+      {{"id", "redos-polynomial"},
+       {"name", "PolynomialBacktracking"},
+       {"shortDescription",
+        {{"text", "Regex backtracking grows polynomially with the input"}}},
+       {"defaultConfiguration", {{"level", "warning"}}}});
+  rules.push_back({{"id", "redos-search-restart"},
+                   {"name", "SearchRestartQuadratic"},
+                   {"shortDescription",
+                    {{"text", "Unanchored search makes the regex quadratic"}}},
+                   {"defaultConfiguration", {{"level", "warning"}}}});
+  nlohmann::json results = nlohmann::json::array();
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const AnalysisReport& report = reports[i];
+    if (!IsFinding(report)) continue;
+    std::string rule = "redos-polynomial";
+    std::string level = "warning";
+    if (report.verdict == Verdict::kExponential) {
+      rule = "redos-exponential";
+      level = "error";
+    } else if (report.cause == Cause::kSearchRestart) {
+      rule = "redos-search-restart";
+    }
+    std::string text = std::string(VerdictName(report.verdict));
+    if (report.verdict == Verdict::kPolynomial) {
+      text += " (degree " + std::to_string(report.degree) + ")";
+    }
+    text += " backtracking in `" + report.pattern + "`";
+    if (report.attack) {
+      text += "; attack: prefix " +
+              nlohmann::json(report.attack->prefix).dump() + " + pump " +
+              nlohmann::json(report.attack->pump).dump() + " * n + suffix " +
+              nlohmann::json(report.attack->suffix).dump();
+    }
+    if (!report.explanation.empty()) text += ". " + report.explanation;
+    nlohmann::json region = {{"startLine", std::max(inputs[i].line, 1)}};
+    if (!report.culprits.empty()) {
+      region["startColumn"] = report.culprits.front().span.begin + 1;
+      region["endColumn"] = report.culprits.front().span.end + 1;
+    }
+    results.push_back(
+        {{"ruleId", rule},
+         {"level", level},
+         {"message", {{"text", text}}},
+         {"locations", nlohmann::json::array(
+                           {{{"physicalLocation",
+                              {{"artifactLocation", {{"uri", artifact_uri}}},
+                               {"region", region}}}}})}});
+  }
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs",
+           nlohmann::json::array({{{"tool",
+                                    {{"driver",
+                                      {{"name", "regexguard"},
+                                       {"version", ROBOTSCAN_VERSION_STRING},
+                                       {"rules", rules}}}}},
+                                   {"results", results}}})}};
+}
+
+}  // namespace robotscan::regexguard::cli

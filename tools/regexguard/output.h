@@ -1,0 +1,34 @@
+// Output formats of `regexguard check`: text, JSON Lines, SARIF 2.1.0.
+//
+// JSON Lines contract (one object per input pattern, in input order):
+//   pattern  string   the pattern as given
+//   verdict  string   "exponential" | "polynomial" | "safe" | "unknown"
+//   degree   int|null polynomial degree (2 = quadratic), else null
+//   attack   {prefix, pump, suffix} strings, or null
+//   steps    {config: [{n, length, steps, exceeded}]} measured PCRE2 steps
+//            per pump count, for "pcre2", "pcre2-naive", "pcre2-jit"
+// plus cause, dialect, engines, re2, culprits, explanation, fix_hints,
+// reason, error, id and line when known.
+#ifndef ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
+#define ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "input.h"
+#include "robotscan/regexguard/analyzer.h"
+
+namespace robotscan::regexguard::cli {
+
+nlohmann::json ReportToJson(const AnalysisReport& report,
+                            const PatternInput& input);
+
+nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
+                              const std::vector<PatternInput>& inputs,
+                              const std::string& artifact_uri);
+
+}  // namespace robotscan::regexguard::cli
+
+#endif  // ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
