@@ -1,0 +1,189 @@
+// Micro-benchmarks of the robots library (Google Benchmark).
+//
+//   build/default/bench/robots/robots_bench
+//
+// Realistic: bench/data/realistic-50k.txt (54 KB of real files) and 100,000
+// URLs derived from its rules. Worst cases: 500 KiB of rules full of '*'
+// against an 8 KB URL, which is quadratic per rule for a position-set
+// matcher such as Google's. Results: bench/RESULTS.md.
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "reference_matcher.h"
+#include "robotscan/robots/robots.h"
+#include "robotscan/robots/tokenizer.h"
+
+namespace {
+
+using robotscan::robots::Compat;
+using robotscan::robots::ParseOptions;
+using robotscan::robots::RobotsTxt;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::string& RealisticBody() {
+  static const std::string* body = new std::string(
+      ReadFile(std::string(ROBOTSCAN_BENCH_DATA_DIR) + "/realistic-50k.txt"));
+  return *body;
+}
+
+// 100,000 URLs: half start with a rule's literal prefix (so rules match or
+// nearly match), half are ordinary site paths; a third carry a query.
+const std::vector<std::string>& RealisticUrls() {
+  static const std::vector<std::string>* urls = [] {
+    class Prefixes : public robotscan::robots::LineListener {
+     public:
+      void OnLine(const robotscan::robots::Line& line) override {
+        using robotscan::robots::Directive;
+        if (line.directive != Directive::kAllow &&
+            line.directive != Directive::kDisallow) {
+          return;
+        }
+        std::string p(line.value.substr(0, line.value.find_first_of("*$")));
+        if (!p.empty() && p[0] == '/') prefixes.push_back(p);
+      }
+      std::vector<std::string> prefixes;
+    } collector;
+    robotscan::robots::TokenizeRobotsTxt(RealisticBody(), collector);
+    const char* words[] = {"questions", "profile", "search", "topic", "item",
+                           "homes",     "about",   "help",   "ajax",  "api",
+                           "answer",    "user",    "b",      "sch",   "itm"};
+    std::mt19937 rng(42);
+    auto* out = new std::vector<std::string>();
+    for (int i = 0; i < 100000; ++i) {
+      std::string path;
+      if (i % 2 == 0) {
+        path = collector.prefixes[rng() % collector.prefixes.size()];
+      } else {
+        path = "/" + std::string(words[rng() % 15]);
+      }
+      const int extra = static_cast<int>(rng() % 3);
+      for (int k = 0; k < extra; ++k) {
+        path += "/" + std::string(words[rng() % 15]) + std::to_string(rng() % 1000);
+      }
+      if (i % 3 == 0) path += "?q=" + std::to_string(rng() % 100000) + "&page=2";
+      out->push_back("https://www.example.com" + path);
+    }
+    return out;
+  }();
+  return *urls;
+}
+
+void BM_ParseRealistic(benchmark::State& state) {
+  const std::string& body = RealisticBody();
+  ParseOptions options;
+  options.compat = static_cast<Compat>(state.range(0));
+  for (auto _ : state) {
+    RobotsTxt robots = RobotsTxt::Parse(body, options);
+    benchmark::DoNotOptimize(robots);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(body.size()));
+  state.SetLabel(options.compat == Compat::kGoogle ? "google" : "rfc");
+}
+BENCHMARK(BM_ParseRealistic)->Arg(0)->Arg(1);
+
+// Checks per second on one core; agent 0 = Googlebot (has its own group),
+// 1 = an agent that falls back to '*'.
+void BM_CheckRealistic(benchmark::State& state) {
+  ParseOptions options;
+  options.compat = static_cast<Compat>(state.range(0));
+  const RobotsTxt robots = RobotsTxt::Parse(RealisticBody(), options);
+  const std::vector<std::string>& urls = RealisticUrls();
+  const char* agent = state.range(1) == 0 ? "Googlebot" : "SomeResearchBot";
+  std::size_t i = 0;
+  int64_t disallowed = 0;
+  for (auto _ : state) {
+    const bool allowed = robots.IsAllowedFor(agent, urls[i]);
+    disallowed += !allowed;
+    if (++i == urls.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["disallowed_share"] = benchmark::Counter(
+      static_cast<double>(disallowed) / static_cast<double>(state.iterations()));
+  state.SetLabel(std::string(options.compat == Compat::kGoogle ? "google" : "rfc") +
+                 "/" + agent);
+}
+BENCHMARK(BM_CheckRealistic)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1});
+
+// What a parse-per-query library pays: parse the file again for each check
+// (Google's RobotsMatcher design). Reported per check.
+void BM_ReparsePerCheckRealistic(benchmark::State& state) {
+  const std::vector<std::string>& urls = RealisticUrls();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(robotscan::robots::testing::ReferenceAllowedGoogle(
+        RealisticBody(), "Googlebot", urls[i]));
+    if (++i == urls.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReparsePerCheckRealistic);
+
+// Worst cases. "many": ~500 KiB of short distinct star rules under one
+// group. "long": 30 lines of 16 KiB, each "/*a*a*...*a*b".
+std::string WorstCaseBody(bool long_rules) {
+  std::string body = "User-agent: *\n";
+  if (long_rules) {
+    while (body.size() < 500 * 1024) {
+      std::string rule = "Disallow: /";
+      while (rule.size() < 16000) rule += "*a";
+      body += rule + "*b\n";
+    }
+  } else {
+    for (int i = 0; body.size() < 500 * 1024; ++i) {
+      body += "Disallow: /*a*" + std::to_string(i) + "*b\n";
+    }
+  }
+  return body;
+}
+
+const std::string kWorstUrl = "https://e.com/" + std::string(8192, 'a');
+
+void BM_WorstCaseParse(benchmark::State& state) {
+  const std::string body = WorstCaseBody(state.range(0) == 1);
+  for (auto _ : state) {
+    RobotsTxt robots = RobotsTxt::Parse(body);
+    benchmark::DoNotOptimize(robots);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(body.size()));
+  state.SetLabel(state.range(0) == 1 ? "long star rules" : "many star rules");
+}
+BENCHMARK(BM_WorstCaseParse)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_WorstCaseCheck(benchmark::State& state) {
+  const RobotsTxt robots = RobotsTxt::Parse(WorstCaseBody(state.range(0) == 1));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(robots.IsAllowedFor("bot", kWorstUrl));
+  }
+  state.SetLabel(state.range(0) == 1 ? "long star rules, 8 KB URL"
+                                     : "many star rules, 8 KB URL");
+}
+BENCHMARK(BM_WorstCaseCheck)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The same worst case through the position-set reference (Google's matching
+// algorithm): O(|path| x |pattern|) per rule.
+void BM_WorstCaseCheckPositionSets(benchmark::State& state) {
+  const std::string body = WorstCaseBody(true);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(robotscan::robots::testing::ReferenceAllowedGoogle(
+        body, "bot", kWorstUrl));
+  }
+  state.SetLabel("long star rules, 8 KB URL (reference)");
+}
+BENCHMARK(BM_WorstCaseCheckPositionSets)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();

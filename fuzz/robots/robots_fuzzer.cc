@@ -1,0 +1,51 @@
+// libFuzzer target for the robots library: parser, matcher, linter and the
+// differential check against the simple streaming reference matcher.
+//
+// Input layout: the first line is "AGENT\tURL", the rest is the robots.txt
+// body. Every input must parse, answer, lint, and (in google mode) agree
+// with the reference; any disagreement aborts so libFuzzer records it.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "reference_matcher.h"
+#include "robotscan/robots/lint.h"
+#include "robotscan/robots/robots.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size) {
+  using robotscan::robots::Compat;
+  using robotscan::robots::ParseOptions;
+  using robotscan::robots::RobotsTxt;
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::size_t eol = input.find('\n');
+  const std::string_view header = input.substr(0, eol);
+  const std::string_view body =
+      eol == std::string_view::npos ? std::string_view() : input.substr(eol + 1);
+  const std::size_t tab = header.find('\t');
+  const std::string_view agent = header.substr(0, tab);
+  const std::string_view url =
+      tab == std::string_view::npos ? std::string_view("/") : header.substr(tab + 1);
+
+  ParseOptions google;
+  google.compat = Compat::kGoogle;
+  const RobotsTxt robots = RobotsTxt::Parse(body, google);
+  const bool allowed = robots.IsAllowedFor(agent, url);
+  // The reference re-parses the whole body per query, as Google's library
+  // does, so it must see exactly what the parser saw (the parse limit cuts
+  // at a line end; fuzz inputs stay below it).
+  if (body.size() <= robotscan::robots::kMinParseLimitBytes &&
+      allowed != robotscan::robots::testing::ReferenceAllowedGoogle(body, agent,
+                                                                   url)) {
+    std::fprintf(stderr, "fast matcher and reference disagree\n");
+    std::abort();
+  }
+  const RobotsTxt rfc = RobotsTxt::Parse(body);
+  (void)rfc.Check(agent, url);
+  (void)rfc.ExtensionsFor(agent);
+  (void)robotscan::robots::LintRobotsTxt(body);
+  return 0;
+}
