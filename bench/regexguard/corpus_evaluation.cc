@@ -68,6 +68,12 @@ std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
       if (flags) options.parse.flags = *flags;
       const auto start = std::chrono::steady_clock::now();
       results[i].report = AnalyzePattern(corpus[i].pattern, options);
+      if (corpus[i].dialect == "portable" && results[i].report.error &&
+          results[i].report.error->code == ErrorCode::kInvalidPattern) {
+        // "portable" patterns published in Python syntax ((?P<name>...)).
+        options.parse.dialect = Dialect::kPython;
+        results[i].report = AnalyzePattern(corpus[i].pattern, options);
+      }
       results[i].seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - start)
                                .count();

@@ -232,6 +232,16 @@ class Analyzer {
         AddCandidate(std::move(candidate), &candidates, &seen);
       }
     }
+    for (auto& [state, word] : ProductExponentialWitnesses()) {
+      std::optional<std::u32string> prefix = ShortestWordInto({state});
+      if (!prefix) continue;
+      AttackCandidate candidate;
+      candidate.growth = SuspectedGrowth::kExponential;
+      candidate.prefix = *prefix;
+      candidate.pump = Spell(word);
+      candidate.loop_states.push_back({state});
+      AddCandidate(std::move(candidate), &candidates, &seen);
+    }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const AttackCandidate& a, const AttackCandidate& b) {
                        return Rank(a) > Rank(b);
@@ -321,7 +331,7 @@ class Analyzer {
     std::vector<Word> words;
     std::set<Word> seen;
     auto add = [&](Word word) {
-      if (word.empty() || word.size() > 24) return;
+      if (word.empty() || word.size() > 64) return;
       if (words.size() >= budget_.max_words) return;
       if (seen.insert(word).second) words.push_back(std::move(word));
     };
@@ -346,6 +356,9 @@ class Analyzer {
       std::optional<Word> entry = ShortestPathWord(0, static_cast<int>(s));
       if (entry && entry->size() > 1) {
         add(*entry);
+        // The literal run leading into the loop, without the loop's own
+        // character: the natural pump for search-restart (`/\*.*\*/`).
+        add(Word(entry->begin(), entry->end() - 1));
         if (cycle) {
           Word entry_and_cycle = *entry;
           entry_and_cycle.insert(entry_and_cycle.end(), cycle->begin(),
@@ -568,6 +581,123 @@ class Analyzer {
       finding.best_chain.length = 0;  // same as best_backtracking
     }
     return finding;
+  }
+
+  // EDA by the pair construction: inside one loop (a strongly connected
+  // set S of the automaton), the product S x S has a component holding both
+  // a diagonal pair (q, q) and a pair (p, r) with p != r exactly when two
+  // different paths lead from q back to q on one word. Returns (q, word)
+  // per loop where that happens. Finds witnesses of any length, which the
+  // candidate words above can miss (e.g. "aa." for `([a-z][a-z]?\.)*`).
+  std::vector<std::pair<int, Word>> ProductExponentialWitnesses() {
+    std::vector<std::pair<int, Word>> witnesses;
+    std::map<int, std::vector<int>> members;
+    for (std::size_t s = 1; s < nfa_.states.size(); ++s) {
+      if (cyclic_[s]) members[state_component_[s]].push_back(static_cast<int>(s));
+    }
+    for (const auto& [component, states] : members) {
+      const std::size_t n = states.size();
+      if (n < 2 || n * n > budget_.max_graph_nodes) continue;
+      if (work_ > budget_.max_work) {
+        result_.budget_exhausted = true;
+        break;
+      }
+      std::map<int, int> local;
+      for (std::size_t i = 0; i < n; ++i) local[states[i]] = static_cast<int>(i);
+      std::vector<std::vector<int>> inside(n);  // successors within S
+      for (std::size_t i = 0; i < n; ++i) {
+        for (const int next : nfa_.states[states[i]].next) {
+          auto it = local.find(next);
+          if (it != local.end()) inside[i].push_back(it->second);
+        }
+      }
+      auto shared_minterm = [&](int a, int b) {
+        const auto& x = minterms_.accepted_by_state[states[a]];
+        const auto& y = minterms_.accepted_by_state[states[b]];
+        int best = -1;
+        for (std::size_t w = 0; w < x.size(); ++w) {
+          std::uint64_t both = x[w] & y[w];
+          while (both != 0) {
+            const int bit = __builtin_ctzll(both);
+            both &= both - 1;
+            const int m = static_cast<int>(w * 64) + bit;
+            if (best < 0 || minterms_.popularity[m] > minterms_.popularity[best]) {
+              best = m;
+            }
+          }
+        }
+        return best;
+      };
+      std::vector<std::vector<int>> successors(n * n);
+      bool over_budget = false;
+      for (std::size_t i = 0; i < n && !over_budget; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          for (const int a : inside[i]) {
+            for (const int b : inside[j]) {
+              if (++work_ > budget_.max_work) {
+                over_budget = true;
+                break;
+              }
+              if (a == b || shared_minterm(a, b) >= 0) {
+                successors[i * n + j].push_back(static_cast<int>(a * n + b));
+              }
+            }
+          }
+        }
+      }
+      if (over_budget) {
+        result_.budget_exhausted = true;
+        break;
+      }
+      int count = 0;
+      const std::vector<int> product_component =
+          StronglyConnectedComponents(successors, &count);
+      std::vector<int> diagonal(count, -1), off_diagonal(count, -1);
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          const int node = static_cast<int>(i * n + j);
+          int& slot = i == j ? diagonal[product_component[node]]
+                             : off_diagonal[product_component[node]];
+          if (slot < 0) slot = node;
+        }
+      }
+      for (int c = 0; c < count; ++c) {
+        if (diagonal[c] < 0 || off_diagonal[c] < 0) continue;
+        // Word: (q,q) -> (p,r) -> (q,q) inside component c.
+        auto path = [&](int from, int to) {
+          std::vector<int> parent(n * n, -2);
+          std::vector<int> queue{from};
+          parent[from] = -1;
+          for (std::size_t head = 0; head < queue.size(); ++head) {
+            const int node = queue[head];
+            for (const int next : successors[node]) {
+              if (parent[next] != -2 || product_component[next] != c) continue;
+              parent[next] = node;
+              queue.push_back(next);
+            }
+          }
+          Word word;
+          if (parent[to] == -2) return word;
+          std::vector<int> nodes;
+          for (int x = to; x != from; x = parent[x]) nodes.push_back(x);
+          std::reverse(nodes.begin(), nodes.end());
+          for (const int x : nodes) {
+            const int a = x / static_cast<int>(n), b = x % static_cast<int>(n);
+            word.push_back(shared_minterm(a, b));
+          }
+          return word;
+        };
+        Word there = path(diagonal[c], off_diagonal[c]);
+        Word back = path(off_diagonal[c], diagonal[c]);
+        if (there.empty() || back.empty()) continue;
+        there.insert(there.end(), back.begin(), back.end());
+        if (std::find(there.begin(), there.end(), -1) != there.end()) continue;
+        const int q = states[diagonal[c] / static_cast<int>(n)];
+        witnesses.emplace_back(q, std::move(there));
+        break;
+      }
+    }
+    return witnesses;
   }
 
   // States reachable from the initial state on `text`.

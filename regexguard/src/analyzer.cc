@@ -133,6 +133,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   }
   report.nfa_states = nfa->states.size();
   const bool anchored = options.anchored;
+  const bool global = options.parse.flags.global;
   const bool search_loop = !anchored && !parsed->anchored_at_start;
 
   internal::AmbiguityBudget ambiguity_budget;
@@ -173,7 +174,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   limits.run.heap_limit_kib = options.pcre2_heap_limit_kib;
   limits.run.depth_limit = options.pcre2_depth_limit;
   limits.max_subject_length = options.max_subject_length;
-  limits.deadline = deadline;
+  limits.run.deadline = deadline;
 
   std::optional<EngineMeasurement> best;
   std::optional<Attack> best_attack;
@@ -205,7 +206,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
     }
     for (Attack& attack : attempts) {
       EngineMeasurement m =
-          internal::MeasureGrowth(*engine, attack, anchored, limits);
+          internal::MeasureGrowth(*engine, attack, anchored, global, limits);
       if (Explodes(m) && (!best || Severity(m) > Severity(*best))) {
         best = std::move(m);
         best_attack = std::move(attack);
@@ -247,7 +248,8 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
     if (!other) {
       m.available = false;
     } else {
-      m = internal::MeasureGrowth(*other, *best_attack, anchored, limits);
+      m = internal::MeasureGrowth(*other, *best_attack, anchored, global,
+                                    limits);
       if (Explodes(m)) report.exploding_configs.push_back(config);
     }
     report.measurements.push_back(std::move(m));
@@ -258,7 +260,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
     report.cause = Cause::kBacktracking;
   } else {
     const EngineMeasurement anchored_run =
-        internal::MeasureGrowth(*engine, *best_attack, true, limits);
+        internal::MeasureGrowth(*engine, *best_attack, true, global, limits);
     report.cause =
         Explodes(anchored_run) ? Cause::kBacktracking : Cause::kSearchRestart;
   }

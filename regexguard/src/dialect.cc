@@ -61,11 +61,12 @@ Result<PatternFlags> ParseFlagLetters(std::string_view letters) {
         flags.unicode = true;
         break;
       case 'g':
-        break;  // global iteration: how a pattern is used, not parsed
+        flags.global = true;
+        break;
       default:
         return Error{ErrorCode::kInvalidArgument,
                      std::string("unknown flag letter '") + letter +
-                         "' (expected letters among imsxu)",
+                         "' (expected letters among imsxug)",
                      std::nullopt};
     }
   }

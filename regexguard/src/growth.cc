@@ -12,9 +12,12 @@ namespace {
 constexpr std::uint64_t kMeaningfulSteps = 2000;
 
 GrowthPoint Run(const CompiledPcre2& engine, const Attack& attack,
-                std::size_t n, bool anchored, const GrowthLimits& limits) {
+                std::size_t n, bool anchored, bool global,
+                const GrowthLimits& limits, bool* timed_out) {
   const std::string subject = attack.Build(n);
-  const StepCount count = engine.CountSteps(subject, anchored, limits.run);
+  const StepCount count =
+      engine.CountSteps(subject, anchored, global, limits.run);
+  if (count.timed_out) *timed_out = true;
   GrowthPoint point;
   point.pump_count = n;
   point.subject_length = subject.size();
@@ -24,6 +27,21 @@ GrowthPoint Run(const CompiledPcre2& engine, const Attack& attack,
   point.step_budget_exceeded = count.budget_exceeded || count.other_limit;
   point.matched = count.matched;
   return point;
+}
+
+// True once long subjects show steps merely doubling with the input: the
+// rest of the doubling phase would only confirm linear growth. Quadratics
+// with a large linear term still show exponents above 1.1 by then.
+bool SettledLinear(const std::vector<GrowthPoint>& points) {
+  const std::size_t k = points.size();
+  if (k < 3 || points[k - 1].subject_length < 2048) return false;
+  for (std::size_t i = k - 2; i < k; ++i) {
+    const double ratio =
+        static_cast<double>(std::max<std::uint64_t>(points[i].steps, 1)) /
+        static_cast<double>(std::max<std::uint64_t>(points[i - 1].steps, 1));
+    if (ratio > 2.15) return false;  // 2^1.1
+  }
+  return true;
 }
 
 double Log2Ratio(const GrowthPoint& a, const GrowthPoint& b) {
@@ -123,7 +141,8 @@ void ClassifyGrowth(EngineMeasurement* m) {
 
 EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
                                 const Attack& attack, bool anchored,
-                                const GrowthLimits& limits) {
+                                bool global, const GrowthLimits& limits) {
+  bool timed_out = false;
   EngineMeasurement m;
   m.config = engine.config();
   const std::size_t fixed = attack.prefix.size() + attack.suffix.size();
@@ -133,24 +152,27 @@ EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
   };
   std::size_t exceeded_at = 0;
   for (std::size_t n = 1; fits(n); n *= 2) {
-    if (std::chrono::steady_clock::now() > limits.deadline) break;
-    GrowthPoint point = Run(engine, attack, n, anchored, limits);
+    GrowthPoint point =
+        Run(engine, attack, n, anchored, global, limits, &timed_out);
+    if (timed_out) break;
     m.points.push_back(point);
     if (point.step_budget_exceeded) {
       exceeded_at = n;
       break;
     }
+    if (SettledLinear(m.points)) break;
   }
   if (exceeded_at != 0 && exceeded_at <= 64) {
     // Fast growth: measure consecutive counts below the budget.
     const std::size_t start = std::max<std::size_t>(exceeded_at / 4, 1);
     for (std::size_t n = start; fits(n) && n < exceeded_at * 2; ++n) {
-      if (std::chrono::steady_clock::now() > limits.deadline) break;
       const bool known =
           std::any_of(m.points.begin(), m.points.end(),
                       [n](const GrowthPoint& p) { return p.pump_count == n; });
       if (known) continue;
-      GrowthPoint point = Run(engine, attack, n, anchored, limits);
+      GrowthPoint point =
+          Run(engine, attack, n, anchored, global, limits, &timed_out);
+      if (timed_out) break;
       m.points.push_back(point);
       if (point.step_budget_exceeded) break;
     }
@@ -160,6 +182,11 @@ EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
               });
   }
   ClassifyGrowth(&m);
+  // Without all its points a measurement proves nothing either way.
+  if (timed_out && m.growth != Growth::kExponential &&
+      m.growth != Growth::kPolynomial) {
+    m.growth = Growth::kUndetermined;
+  }
   return m;
 }
 

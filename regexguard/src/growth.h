@@ -19,16 +19,14 @@
 namespace robotscan::regexguard::internal {
 
 struct GrowthLimits {
-  RunLimits run;
+  RunLimits run;  // run.deadline bounds the whole measurement
   std::size_t max_subject_length = 20000;
-  std::chrono::steady_clock::time_point deadline =
-      std::chrono::steady_clock::time_point::max();
 };
 
 // Measures `attack` on `engine`; fills points, growth, exponent and degree.
 EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
                                 const Attack& attack, bool anchored,
-                                const GrowthLimits& limits);
+                                bool global, const GrowthLimits& limits);
 
 // Classifies already measured points (exposed for tests).
 void ClassifyGrowth(EngineMeasurement* measurement);

@@ -54,6 +54,7 @@ class Builder {
     if (error_) return *error_;
     nfa_.accepting.assign(nfa_.states.size(), false);
     for (const int l : fragment.last) nfa_.accepting[l] = true;
+    for (const int l : side_branch_ends_) nfa_.accepting[l] = true;
     if (fragment.nullable) nfa_.accepting[0] = true;
     nfa_.edge_count = 0;
     for (NfaState& state : nfa_.states) {
@@ -117,12 +118,24 @@ class Builder {
       case NodeKind::kEmpty:
       case NodeKind::kAssertion:
         return {};
-      case NodeKind::kLookaround:
-        nfa_.approximations.push_back("lookaround treated as empty");
-        if (ContainsUnboundedRepeat(*node.children[0])) {
+      case NodeKind::kLookaround: {
+        // The engine runs the body at this point and then carries on from
+        // the same place. Model both: a branch into the body that ends the
+        // path (its last positions accept), and an empty step past it. The
+        // body's own loops then take part in the ambiguity analysis (e.g.
+        // `(?=.*\d)` at every start position of a search is quadratic).
+        nfa_.approximations.push_back("lookaround modelled as a side branch");
+        if (node.lookbehind && ContainsUnboundedRepeat(*node.children[0])) {
           nfa_.has_unmodelled_loops = true;
         }
-        return {};
+        Fragment body = Visit(*node.children[0]);
+        side_branch_ends_.insert(side_branch_ends_.end(), body.last.begin(),
+                                 body.last.end());
+        Fragment result;
+        result.first = std::move(body.first);
+        result.nullable = true;
+        return result;
+      }
       case NodeKind::kBackReference: {
         // A back reference repeats a string the group matched, so the
         // group's own language over-approximates it.
@@ -136,6 +149,8 @@ class Builder {
         ++active_references_;
         Fragment copy = Visit(*group->children[0]);
         --active_references_;
+        // A group that did not take part matches empty (JavaScript).
+        copy.nullable = true;
         return copy;
       }
       case NodeKind::kCharacters: {
@@ -260,6 +275,7 @@ class Builder {
   NfaBudget budget_;
   Nfa nfa_;
   std::vector<const Node*> groups_;
+  std::vector<int> side_branch_ends_;  // last positions of lookaround bodies
   int active_references_ = 0;
   std::vector<const Node*> loops_;
   std::size_t edges_added_ = 0;

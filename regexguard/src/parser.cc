@@ -1394,6 +1394,9 @@ class Parser {
         for (const auto& child : node.children) {
           if (StartsAnchored(*child)) return true;
           if (!IsZeroWidth(*child)) return false;
+          // A lookaround before the anchor still runs at every start
+          // position of a search.
+          if (child->kind == NodeKind::kLookaround) return false;
         }
         return false;
       case NodeKind::kAlternation:

@@ -1,5 +1,6 @@
 #include "pcre2_engine.h"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -9,7 +10,9 @@ namespace {
 struct CalloutCounter {
   std::uint64_t steps = 0;
   std::uint64_t budget = 0;
+  std::chrono::steady_clock::time_point deadline;
   bool exceeded = false;
+  bool timed_out = false;
 };
 
 int CountCallout(pcre2_callout_block* /*block*/, void* data) {
@@ -17,6 +20,13 @@ int CountCallout(pcre2_callout_block* /*block*/, void* data) {
   if (++counter->steps > counter->budget) {
     counter->exceeded = true;
     return PCRE2_ERROR_CALLOUT;  // abandons the whole match at once
+  }
+  // Reading the clock costs more than a step; every 4096 steps is enough to
+  // stay within a deadline by well under a millisecond.
+  if ((counter->steps & 4095) == 0 &&
+      std::chrono::steady_clock::now() > counter->deadline) {
+    counter->timed_out = true;
+    return PCRE2_ERROR_CALLOUT;
   }
   return 0;
 }
@@ -62,6 +72,7 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
 }
 
 StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
+                                    bool global,
                                     const RunLimits& limits) const {
   StepCount result;
   Pcre2MatchData match_data(
@@ -74,6 +85,7 @@ StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
   }
   CalloutCounter counter;
   counter.budget = limits.max_steps;
+  counter.deadline = limits.deadline;
   pcre2_set_callout(context.get(), CountCallout, &counter);
   // The callout budget is the real limit; the match limit must not fire
   // first, and heap/depth stay bounded.
@@ -81,13 +93,33 @@ StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
                         std::numeric_limits<std::uint32_t>::max());
   pcre2_set_heap_limit(context.get(), limits.heap_limit_kib);
   pcre2_set_depth_limit(context.get(), limits.depth_limit);
-  const int rc = pcre2_match(
-      code_.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(),
-      0, anchored ? PCRE2_ANCHORED : 0, match_data.get(), context.get());
+  PCRE2_SIZE offset = 0;
+  int rc = 0;
+  while (true) {
+    rc = pcre2_match(code_.get(),
+                     reinterpret_cast<PCRE2_SPTR>(subject.data()),
+                     subject.size(), offset, anchored ? PCRE2_ANCHORED : 0,
+                     match_data.get(), context.get());
+    if (rc >= 0) result.matched = true;
+    if (rc < 0 || !global || anchored) break;
+    const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(match_data.get());
+    PCRE2_SIZE next = ovector[1];
+    if (ovector[1] <= ovector[0] || ovector[1] <= offset) {
+      // Empty match: step over one whole UTF-8 character.
+      next = std::max(ovector[1], offset) + 1;
+      while (next < subject.size() &&
+             (static_cast<unsigned char>(subject[next]) & 0xC0) == 0x80) {
+        ++next;
+      }
+    }
+    if (next > subject.size()) break;
+    offset = next;
+  }
+  if (rc == PCRE2_ERROR_NOMATCH && result.matched) rc = 0;
   result.return_code = rc;
   result.steps = counter.steps;
-  result.matched = rc >= 0;
   result.budget_exceeded = counter.exceeded;
+  result.timed_out = counter.timed_out;
   result.other_limit =
       rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||
       rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT ||

@@ -16,6 +16,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,12 +47,17 @@ struct StepCount {
   std::uint64_t steps = 0;
   bool budget_exceeded = false;  // the callout budget stopped the match
   bool other_limit = false;      // heap, depth or match limit hit
+  bool timed_out = false;        // the deadline stopped the match
   bool matched = false;
   int return_code = 0;
 };
 
 struct RunLimits {
   std::uint64_t max_steps = 1000000;
+  // Checked every few thousand steps; a run past it stops like an
+  // exhausted budget and sets StepCount::timed_out.
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
   std::uint32_t heap_limit_kib = 64 * 1024;
   std::uint32_t depth_limit = 100000;
 };
@@ -64,8 +70,10 @@ class CompiledPcre2 {
                                        EngineConfig config);
 
   // Runs one unanchored search (or anchored at offset 0) over `subject`,
-  // which must be valid UTF-8, and counts the callouts.
-  StepCount CountSteps(std::string_view subject, bool anchored,
+  // which must be valid UTF-8, and counts the callouts. With `global`, the
+  // search is repeated after each match to the end of the subject (how
+  // replace-all and split use a pattern) and the work of all of them adds up.
+  StepCount CountSteps(std::string_view subject, bool anchored, bool global,
                        const RunLimits& limits) const;
 
   EngineConfig config() const { return config_; }

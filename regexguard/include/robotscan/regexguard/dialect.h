@@ -45,11 +45,14 @@ struct PatternFlags {
   bool dot_all = false;           // s: . matches newlines
   bool extended = false;          // x: whitespace and # comments ignored
   bool unicode = false;           // u: JavaScript unicode mode
+  // g: the pattern is used for all matches (global replace, split,
+  // matchAll, finditer). Does not change parsing; the analysis then counts
+  // the work of the whole match iteration, where `^\s*|\s*$` is quadratic.
+  bool global = false;
 };
 
-// Parses flag letters among "imsxu". "g" (global) is accepted and ignored so
-// that JavaScript flag strings can be passed through; anything else is an
-// kInvalidArgument error naming the letter.
+// Parses flag letters among "imsxug"; anything else is an kInvalidArgument
+// error naming the letter.
 Result<PatternFlags> ParseFlagLetters(std::string_view letters);
 
 }  // namespace robotscan::regexguard
