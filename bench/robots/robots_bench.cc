@@ -69,9 +69,11 @@ const std::vector<std::string>& RealisticUrls() {
       }
       const int extra = static_cast<int>(rng() % 3);
       for (int k = 0; k < extra; ++k) {
-        path += "/" + std::string(words[rng() % 15]) + std::to_string(rng() % 1000);
+        path +=
+            "/" + std::string(words[rng() % 15]) + std::to_string(rng() % 1000);
       }
-      if (i % 3 == 0) path += "?q=" + std::to_string(rng() % 100000) + "&page=2";
+      if (i % 3 == 0)
+        path += "?q=" + std::to_string(rng() % 100000) + "&page=2";
       out->push_back("https://www.example.com" + path);
     }
     return out;
@@ -109,12 +111,18 @@ void BM_CheckRealistic(benchmark::State& state) {
     if (++i == urls.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
-  state.counters["disallowed_share"] = benchmark::Counter(
-      static_cast<double>(disallowed) / static_cast<double>(state.iterations()));
-  state.SetLabel(std::string(options.compat == Compat::kGoogle ? "google" : "rfc") +
-                 "/" + agent);
+  state.counters["disallowed_share"] =
+      benchmark::Counter(static_cast<double>(disallowed) /
+                         static_cast<double>(state.iterations()));
+  state.SetLabel(
+      std::string(options.compat == Compat::kGoogle ? "google" : "rfc") + "/" +
+      agent);
 }
-BENCHMARK(BM_CheckRealistic)->Args({0, 0})->Args({0, 1})->Args({1, 0})->Args({1, 1});
+BENCHMARK(BM_CheckRealistic)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1});
 
 // What a parse-per-query library pays: parse the file again for each check
 // (Google's RobotsMatcher design). Reported per check.
@@ -130,11 +138,18 @@ void BM_ReparsePerCheckRealistic(benchmark::State& state) {
 }
 BENCHMARK(BM_ReparsePerCheckRealistic);
 
-// Worst cases. "many": ~500 KiB of short distinct star rules under one
-// group. "long": 30 lines of 16 KiB, each "/*a*a*...*a*b".
-std::string WorstCaseBody(bool long_rules) {
+// Worst cases. 0 "many": ~500 KiB of short distinct star rules under one
+// group. 1 "long": 30 lines of 16 KiB, each "/*a*a*...*a*b". 2 "adversarial":
+// ~40,000 rules "/*ab*N" whose bytes all occur in the URL (so the byte-set
+// filter lets every one through) but whose segment "ab" never does, so each
+// rule scans the whole 8 KB URL.
+std::string WorstCaseBody(int kind) {
   std::string body = "User-agent: *\n";
-  if (long_rules) {
+  if (kind == 2) {
+    for (int i = 0; body.size() < 500 * 1024; ++i) {
+      body += "Disallow: /*ab*" + std::to_string(i) + "\n";
+    }
+  } else if (kind == 1) {
     while (body.size() < 500 * 1024) {
       std::string rule = "Disallow: /";
       while (rule.size() < 16000) rule += "*a";
@@ -149,40 +164,59 @@ std::string WorstCaseBody(bool long_rules) {
 }
 
 const std::string kWorstUrl = "https://e.com/" + std::string(8192, 'a');
+const std::string kAdversarialUrl =
+    "https://e.com/0123456789b" + std::string(8181, 'a');
+
+const char* WorstCaseLabel(int64_t kind) {
+  return kind == 2   ? "adversarial star rules"
+         : kind == 1 ? "long star rules"
+                     : "many star rules";
+}
 
 void BM_WorstCaseParse(benchmark::State& state) {
-  const std::string body = WorstCaseBody(state.range(0) == 1);
+  const std::string body = WorstCaseBody(static_cast<int>(state.range(0)));
   for (auto _ : state) {
     RobotsTxt robots = RobotsTxt::Parse(body);
     benchmark::DoNotOptimize(robots);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
                           static_cast<int64_t>(body.size()));
-  state.SetLabel(state.range(0) == 1 ? "long star rules" : "many star rules");
+  state.SetLabel(WorstCaseLabel(state.range(0)));
 }
-BENCHMARK(BM_WorstCaseParse)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WorstCaseParse)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_WorstCaseCheck(benchmark::State& state) {
-  const RobotsTxt robots = RobotsTxt::Parse(WorstCaseBody(state.range(0) == 1));
+  const int kind = static_cast<int>(state.range(0));
+  const RobotsTxt robots = RobotsTxt::Parse(WorstCaseBody(kind));
+  const std::string& url = kind == 2 ? kAdversarialUrl : kWorstUrl;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(robots.IsAllowedFor("bot", kWorstUrl));
+    benchmark::DoNotOptimize(robots.IsAllowedFor("bot", url));
   }
-  state.SetLabel(state.range(0) == 1 ? "long star rules, 8 KB URL"
-                                     : "many star rules, 8 KB URL");
+  state.SetLabel(std::string(WorstCaseLabel(kind)) + ", 8 KB URL");
 }
-BENCHMARK(BM_WorstCaseCheck)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WorstCaseCheck)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond);
 
 // The same worst case through the position-set reference (Google's matching
 // algorithm): O(|path| x |pattern|) per rule.
 void BM_WorstCaseCheckPositionSets(benchmark::State& state) {
-  const std::string body = WorstCaseBody(true);
+  const std::string body = WorstCaseBody(1);
   for (auto _ : state) {
     benchmark::DoNotOptimize(robotscan::robots::testing::ReferenceAllowedGoogle(
         body, "bot", kWorstUrl));
   }
   state.SetLabel("long star rules, 8 KB URL (reference)");
 }
-BENCHMARK(BM_WorstCaseCheckPositionSets)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_WorstCaseCheckPositionSets)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 }  // namespace
 

@@ -37,6 +37,14 @@ CompiledPattern CompilePattern(std::string_view pattern) {
   return compiled;
 }
 
+std::uint64_t RequiredBytesOf(const CompiledPattern& pattern) {
+  std::uint64_t set = 0;
+  for (char c : pattern.text.substr(pattern.prefix_len)) {
+    if (c != '*') set |= ByteSetOf(std::string_view(&c, 1));
+  }
+  return set;
+}
+
 bool PatternMatches(const CompiledPattern& pattern, std::string_view path) {
   const std::string_view text = pattern.text;
   const std::string_view prefix = text.substr(0, pattern.prefix_len);
@@ -113,8 +121,9 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules) {
                      return Beats(a, b);
                    });
   rules_ = std::move(rules);
-  for (const IndexedRule& r : rules_) {
+  for (IndexedRule& r : rules_) {
     max_priority_ = std::max(max_priority_, r.priority);
+    r.required_bytes = RequiredBytesOf(r.pattern);
   }
 
   // Build a compressed trie over the sorted prefixes. Each work item is a
@@ -182,6 +191,7 @@ std::int64_t RuleIndex::Child(const Node& node, unsigned char c) const {
 }
 
 const IndexedRule* RuleIndex::BestMatch(std::string_view path) const {
+  const std::uint64_t path_bytes = ByteSetOf(path);
   const IndexedRule* best = nullptr;
   std::uint32_t node_id = 0;
   std::size_t depth = 0;
@@ -190,6 +200,7 @@ const IndexedRule* RuleIndex::BestMatch(std::string_view path) const {
     for (std::uint32_t i = node.rules_begin; i < node.rules_end; ++i) {
       const IndexedRule& rule = rules_[i];
       if (best != nullptr && !Beats(rule, *best)) break;  // Sorted best-first.
+      if ((rule.required_bytes & ~path_bytes) != 0) continue;
       if (PatternMatches(rule.pattern, path)) {
         best = &rule;
         break;  // The rest of this node's run cannot beat it.

@@ -32,6 +32,17 @@ struct CompiledPattern {
 // Splits `pattern` (already escaped/normalised; it must outlive the result).
 CompiledPattern CompilePattern(std::string_view pattern);
 
+// The hashed byte set used by IndexedRule::required_bytes.
+inline std::uint64_t ByteSetOf(std::string_view s) {
+  std::uint64_t set = 0;
+  for (char c : s)
+    set |= std::uint64_t{1} << (static_cast<unsigned char>(c) & 63);
+  return set;
+}
+
+// Bytes of `pattern` after its literal prefix, '*' excluded, as a byte set.
+std::uint64_t RequiredBytesOf(const CompiledPattern& pattern);
+
 // Full match of `pattern` against `path` (prefix match unless anchored).
 bool PatternMatches(const CompiledPattern& pattern, std::string_view path);
 
@@ -42,6 +53,10 @@ bool ReferencePatternMatches(std::string_view path, std::string_view pattern);
 // One candidate rule in an index.
 struct IndexedRule {
   CompiledPattern pattern;
+  // Hashed set (byte % 64) of the literal bytes the pattern needs after its
+  // prefix. A path lacking any of them cannot match, whatever the '*'s do;
+  // this rejects most wildcard rules without scanning the path.
+  std::uint64_t required_bytes = 0;
   std::uint32_t priority = 0;  // Length of the full match pattern (octets).
   std::uint32_t rule_id = 0;   // Caller's identifier (position of the rule).
   bool allow = false;
