@@ -71,6 +71,12 @@ int RunCheck(const CheckOptions& options) {
                  "product token ([A-Za-z_-]+); no group can name it\n",
                  options.user_agent.c_str());
   }
+  if (options.robots_file == "-" && options.urls_file == "-") {
+    std::fprintf(stderr,
+                 "robotscan check: --robots-file and --urls-file cannot both "
+                 "read standard input\n");
+    return kExitUsage;
+  }
   std::string error;
   const std::optional<std::string> body =
       ReadWholeFile(options.robots_file, &error);
