@@ -29,9 +29,7 @@ std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
     CorpusEntry entry;
     entry.id = row.value("id", "");
     entry.pattern = row.value("pattern", "");
-    for (const char c : row.value("flags", std::string())) {
-      if (c != 'g') entry.flags.push_back(c);
-    }
+    entry.flags = row.value("flags", std::string());
     entry.dialect = row.value("dialect", "portable");
     entry.label = row.value("label", "");
     entry.complexity = row.value("complexity", "");

@@ -19,7 +19,7 @@ namespace robotscan::regexguard::eval {
 struct CorpusEntry {
   std::string id;
   std::string pattern;
-  std::string flags;       // without 'g'
+  std::string flags;       // imsxg letters; g: used for all matches
   std::string dialect;     // corpus dialect: portable, js, python
   std::string label;       // vulnerable, safe
   std::string complexity;  // exponential, polynomial, linear

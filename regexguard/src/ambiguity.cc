@@ -327,6 +327,17 @@ class Analyzer {
     return best;
   }
 
+  int LeastPopularMinterm(int state) const {
+    int best = -1;
+    for (std::size_t m = 0; m < minterms_.representative.size(); ++m) {
+      if (!Accepts(state, static_cast<int>(m))) continue;
+      if (best < 0 || minterms_.popularity[m] < minterms_.popularity[best]) {
+        best = static_cast<int>(m);
+      }
+    }
+    return best;
+  }
+
   std::vector<Word> CandidateWords() {
     std::vector<Word> words;
     std::set<Word> seen;
@@ -357,8 +368,13 @@ class Analyzer {
       if (entry && entry->size() > 1) {
         add(*entry);
         // The literal run leading into the loop, without the loop's own
-        // character: the natural pump for search-restart (`/\*.*\*/`).
+        // character: the natural pump for search-restart (`/\*.*\*/`),
+        // and with the loop's least common character, which is least likely
+        // to complete a match (`/*a` rather than `/**`).
         add(Word(entry->begin(), entry->end() - 1));
+        Word rare = *entry;
+        rare.back() = LeastPopularMinterm(static_cast<int>(s));
+        add(rare);
         if (cycle) {
           Word entry_and_cycle = *entry;
           entry_and_cycle.insert(entry_and_cycle.end(), cycle->begin(),
@@ -593,7 +609,8 @@ class Analyzer {
     std::vector<std::pair<int, Word>> witnesses;
     std::map<int, std::vector<int>> members;
     for (std::size_t s = 1; s < nfa_.states.size(); ++s) {
-      if (cyclic_[s]) members[state_component_[s]].push_back(static_cast<int>(s));
+      if (cyclic_[s])
+        members[state_component_[s]].push_back(static_cast<int>(s));
     }
     for (const auto& [component, states] : members) {
       const std::size_t n = states.size();
@@ -603,7 +620,8 @@ class Analyzer {
         break;
       }
       std::map<int, int> local;
-      for (std::size_t i = 0; i < n; ++i) local[states[i]] = static_cast<int>(i);
+      for (std::size_t i = 0; i < n; ++i)
+        local[states[i]] = static_cast<int>(i);
       std::vector<std::vector<int>> inside(n);  // successors within S
       for (std::size_t i = 0; i < n; ++i) {
         for (const int next : nfa_.states[states[i]].next) {
@@ -621,7 +639,8 @@ class Analyzer {
             const int bit = __builtin_ctzll(both);
             both &= both - 1;
             const int m = static_cast<int>(w * 64) + bit;
-            if (best < 0 || minterms_.popularity[m] > minterms_.popularity[best]) {
+            if (best < 0 ||
+                minterms_.popularity[m] > minterms_.popularity[best]) {
               best = m;
             }
           }

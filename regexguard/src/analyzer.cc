@@ -203,6 +203,19 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       const std::string blocker = ToUtf8(candidate.suffixes.front());
       attempts.push_back(Attack{blocker + ToUtf8(candidate.prefix),
                                 ToUtf8(candidate.pump), blocker});
+      // `^` in multiline mode: the search only restarts after a line
+      // terminator, so each pump starts a new line.
+      for (const CodePointRange& range :
+           parsed->line_start_terminators.ranges()) {
+        for (char32_t c = range.first; c <= range.last && c < range.first + 4;
+             ++c) {
+          std::string terminator;
+          internal::AppendUtf8(c, &terminator);
+          attempts.push_back(Attack{ToUtf8(candidate.prefix),
+                                    terminator + ToUtf8(candidate.pump),
+                                    blocker});
+        }
+      }
     }
     for (Attack& attack : attempts) {
       EngineMeasurement m =
@@ -249,7 +262,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       m.available = false;
     } else {
       m = internal::MeasureGrowth(*other, *best_attack, anchored, global,
-                                    limits);
+                                  limits);
       if (Explodes(m)) report.exploding_configs.push_back(config);
     }
     report.measurements.push_back(std::move(m));

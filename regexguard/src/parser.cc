@@ -108,6 +108,9 @@ class Parser {
     parsed.capture_count = captures_seen_;
     parsed.dialect = dialect_;
     parsed.anchored_at_start = StartsAnchored(*parsed.root);
+    if (const Node* anchor = LeadingLineAnchor(*parsed.root)) {
+      parsed.line_start_terminators = anchor->chars;
+    }
     return parsed;
   }
 
@@ -411,6 +414,9 @@ class Parser {
         node->assertion = (flags->multiline || dialect_ == Dialect::kRuby)
                               ? AssertionKind::kStartOfLine
                               : AssertionKind::kStartOfText;
+        if (node->assertion == AssertionKind::kStartOfLine) {
+          node->chars = internal::LineTerminatorSet(dialect_);
+        }
         return node;
       }
       case '$': {
@@ -418,6 +424,7 @@ class Parser {
         auto node = MakeNode(NodeKind::kAssertion, start, pos_);
         if (flags->multiline || dialect_ == Dialect::kRuby) {
           node->assertion = AssertionKind::kEndOfLine;
+          node->chars = internal::LineTerminatorSet(dialect_);
         } else if (IsJs() || IsGo()) {
           node->assertion = AssertionKind::kEndOfText;
         } else {
@@ -1412,6 +1419,30 @@ class Parser {
         return false;
     }
   }
+  // The multiline `^` every match starts with, if there is one.
+  static const Node* LeadingLineAnchor(const Node& node) {
+    switch (node.kind) {
+      case NodeKind::kAssertion:
+        return node.assertion == AssertionKind::kStartOfLine ? &node : nullptr;
+      case NodeKind::kSequence:
+        return node.children.empty() ? nullptr
+                                     : LeadingLineAnchor(*node.children[0]);
+      case NodeKind::kAlternation: {
+        const Node* first = nullptr;
+        for (const auto& child : node.children) {
+          const Node* anchor = LeadingLineAnchor(*child);
+          if (anchor == nullptr) return nullptr;
+          if (first == nullptr) first = anchor;
+        }
+        return first;
+      }
+      case NodeKind::kGroup:
+        return LeadingLineAnchor(*node.children[0]);
+      default:
+        return nullptr;
+    }
+  }
+
   static bool IsZeroWidth(const Node& node) {
     switch (node.kind) {
       case NodeKind::kEmpty:

@@ -96,8 +96,7 @@ StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
   PCRE2_SIZE offset = 0;
   int rc = 0;
   while (true) {
-    rc = pcre2_match(code_.get(),
-                     reinterpret_cast<PCRE2_SPTR>(subject.data()),
+    rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()),
                      subject.size(), offset, anchored ? PCRE2_ANCHORED : 0,
                      match_data.get(), context.get());
     if (rc >= 0) result.matched = true;

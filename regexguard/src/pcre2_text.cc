@@ -170,7 +170,14 @@ void Print(const Node& node, std::string* out) {
           out->append("\\A");
           break;
         case AssertionKind::kStartOfLine:
-          out->append("(?m:^)");
+          // PCRE2 knows only \n as a line break; other terminators need an
+          // explicit "at start or after a terminator".
+          if (node.chars.empty() || node.chars == CodePointSet::Single('\n')) {
+            out->append("(?m:^)");
+          } else {
+            out->append("(?<!" + internal::SetToPcre2(node.chars.Complement()) +
+                        ")");
+          }
           break;
         case AssertionKind::kEndOfText:
           out->append("\\z");
@@ -179,7 +186,12 @@ void Print(const Node& node, std::string* out) {
           out->append("\\Z");
           break;
         case AssertionKind::kEndOfLine:
-          out->append("(?m:$)");
+          if (node.chars.empty() || node.chars == CodePointSet::Single('\n')) {
+            out->append("(?m:$)");
+          } else {
+            out->append("(?!" + internal::SetToPcre2(node.chars.Complement()) +
+                        ")");
+          }
           break;
         case AssertionKind::kWordBoundary:
           out->append("\\b");

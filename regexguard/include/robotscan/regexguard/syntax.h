@@ -100,7 +100,9 @@ struct Node {
   SourceSpan span;
   std::vector<std::unique_ptr<Node>> children;
 
-  // kCharacters: the code points matched. `approximate` is set when the set
+  // kCharacters: the code points matched. kAssertion kStartOfLine and
+  // kEndOfLine: the line terminators of the dialect (\n, plus \r, U+2028
+  // and U+2029 in JavaScript and Java). `approximate` is set when the set
   // only approximates the real one (Unicode properties beyond the built-in
   // tables); `pcre2_text` is an equivalent PCRE2 (UTF mode) spelling.
   CodePointSet chars;
@@ -145,6 +147,11 @@ struct ParsedPattern {
   // True when every match must start at the start of the subject (`^`
   // without multiline, `\A`), so search semantics add no start positions.
   bool anchored_at_start = false;
+  // Line terminators after which every match must start (`^` in multiline
+  // mode leading every alternative); empty otherwise. A search then only
+  // restarts after one of them, so search-restart attacks put one in the
+  // pump.
+  CodePointSet line_start_terminators;
 };
 
 Result<ParsedPattern> ParsePattern(std::string_view pattern,
