@@ -57,7 +57,9 @@ std::string_view ExtractPathParamsQuery(std::string_view url,
   std::string_view path = url.substr(path_start, path_end - path_start);
   if (path.front() != '/') {
     // Starts with '?' or ';': the path is empty, so it is "/".
-    scratch.assign("/");
+    // (Built with push_back: GCC 12 at -O3 warns falsely on assign("/").)
+    scratch.clear();
+    scratch.push_back('/');
     scratch.append(path);
     return scratch;
   }

@@ -41,8 +41,9 @@
 // methods may be called concurrently from any number of threads. Copies are
 // cheap (they share the parsed state).
 //
-// Cost: Parse is linear in the body size. Check does no heap allocation for
-// URLs up to kInlineUrlBytes (longer ones needing normalisation allocate once),
+// Cost: Parse is linear in the body size. Check does no heap allocation
+// unless, in RFC mode, a path longer than kInlineUrlBytes / 3 bytes needs
+// percent-normalisation (then it allocates once),
 // walks a prefix trie of the rules (linear in the path length) and verifies
 // each candidate rule in O(path length + rule length) — never the
 // O(path × rule) of a position-set matcher, never exponential.
@@ -62,7 +63,8 @@ namespace robotscan::robots {
 // RFC 9309 §2.5: crawlers MUST parse at least the first 500 KiB.
 inline constexpr std::size_t kMinParseLimitBytes = 500 * 1024;
 
-// URLs up to this many bytes are checked without touching the heap.
+// Stack buffer for normalising a URL path in RFC mode (a byte can become
+// three: %XX), so paths up to a third of it never touch the heap.
 inline constexpr std::size_t kInlineUrlBytes = 2048;
 
 enum class Compat : std::uint8_t {
