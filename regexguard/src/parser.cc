@@ -305,10 +305,9 @@ class Parser {
         return atom;
       }
       if (atom->kind == NodeKind::kRepeat &&
-          !(chars_[quantifier_start] == '{' &&
-            (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava))) {
-        // `a**` is an error everywhere; PCRE and Java read `a{2}{3}` as a
-        // repeat of a repeat.
+          !(chars_[quantifier_start] == '{' && dialect_ == Dialect::kJava)) {
+        // `a**` is an error everywhere; Java reads `a{2}{3}` as a repeat of
+        // a repeat.
         return FailNull(ErrorCode::kInvalidPattern,
                         "quantifier does not follow a repeatable item",
                         quantifier_start, pos_);
@@ -374,10 +373,12 @@ class Parser {
     if (!has_low && !(has_comma && IsPython() && high != kUnbounded)) {
       return false;  // `{,5}` is a literal outside Python
     }
-    if (low > options_.max_repeat_count || high > options_.max_repeat_count) {
+    // RE2 (Go) refuses counts above 1000.
+    const std::int64_t limit = IsGo() ? 1000 : options_.max_repeat_count;
+    if (low > limit || high > limit) {
       Fail(ErrorCode::kInvalidPattern,
-           "number too big in {} quantifier (limit " +
-               std::to_string(options_.max_repeat_count) + ")",
+           "number too big in {} quantifier (limit " + std::to_string(limit) +
+               ")",
            pos_, i + 1);
       return true;
     }
@@ -452,7 +453,7 @@ class Parser {
           }
           pos_ = saved;
         }
-        if ((IsJs() && options_.flags.unicode) || IsGo()) {
+        if (IsJs() && options_.flags.unicode) {
           return FailNull(ErrorCode::kInvalidPattern, "lone '{'", pos_,
                           pos_ + 1);
         }
@@ -512,7 +513,7 @@ class Parser {
         }
       } else if (c == 's') {
         flags.dot_all = on;
-      } else if (c == 'x') {
+      } else if (c == 'x' && !IsGo()) {
         flags.extended = on;
       } else if (c == 'u' || c == 'a' || c == 'L' || c == 'U' || c == 'n' ||
                  c == 'J' || c == 'd') {
@@ -557,6 +558,10 @@ class Parser {
         ++pos_;
         group_kind = GroupKind::kAtomic;
       } else if (k == '=' || k == '!') {
+        if (IsGo()) {
+          return FailNull(ErrorCode::kInvalidPattern,
+                          "lookahead is not supported by Go", start, pos_ + 1);
+        }
         ++pos_;
         kind = NodeKind::kLookaround;
         negated = k == '!';
@@ -580,7 +585,7 @@ class Parser {
                           pos_);
         }
         name = *read;
-      } else if (k == 'P' && Peek(1) == '=' && !IsJs()) {
+      } else if (k == 'P' && Peek(1) == '=' && !IsJs() && !IsGo()) {
         pos_ += 2;
         std::optional<std::string> read = ReadName(')');
         if (!read) {
@@ -591,7 +596,7 @@ class Parser {
         auto node = MakeNode(NodeKind::kBackReference, start, pos_);
         pending_named_references_.emplace_back(node.get(), *read);
         return node;
-      } else if (k == '#' && !IsJs()) {
+      } else if (k == '#' && !IsJs() && !IsGo()) {
         while (!AtEnd() && Peek() != ')') ++pos_;
         if (AtEnd()) {
           return FailNull(ErrorCode::kInvalidPattern, "missing ) after comment",
@@ -644,6 +649,10 @@ class Parser {
     }
     ++pos_;
     --depth_;
+    if (lookbehind && !LookbehindLengthAllowed(*body)) {
+      return FailNull(ErrorCode::kInvalidPattern,
+                      "lookbehind assertion is not fixed length", start, pos_);
+    }
     auto node = MakeNode(kind, start, pos_);
     node->group_kind = group_kind;
     node->capture_index = capture_index;
@@ -705,7 +714,7 @@ class Parser {
         if (IsJs()) break;
         return single('\a');
       case 'e':
-        if (IsJs() || IsPython()) break;
+        if (IsJs() || IsPython() || IsGo()) break;
         return single(0x1B);
       case 'v':
         if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava) break;
@@ -1040,7 +1049,8 @@ class Parser {
         }
         break;
       case 'Q':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava) {
+        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava ||
+            IsGo()) {
           return ParseQuotedLiteral(flags);
         }
         break;
@@ -1118,8 +1128,8 @@ class Parser {
                         "back references are not supported by Go", start,
                         pos_ + 1);
       }
-      // Greedy digits, shortened while the number exceeds the group count
-      // (the PCRE and JavaScript rule); octal when even one digit is too big.
+      // A back reference when the number is below 10 or names a group;
+      // otherwise an octal escape.
       std::size_t end = pos_;
       while (end < chars_.size() && IsAsciiDigit(chars_[end]) &&
              end - pos_ < 5) {
@@ -1129,7 +1139,9 @@ class Parser {
       std::size_t used = 0;
       for (std::size_t i = pos_; i < end; ++i) {
         const int next = number * 10 + static_cast<int>(chars_[i] - '0');
-        if (used > 0 && next > total_captures_) break;
+        // JavaScript drops digits until the number names a group; PCRE,
+        // Python and Java read the whole number.
+        if (IsJs() && used > 0 && next > total_captures_) break;
         number = next;
         ++used;
       }
@@ -1419,6 +1431,63 @@ class Parser {
         return false;
     }
   }
+  // Length in characters of every string `node` matches, if fixed.
+  static std::optional<long> FixedLength(const Node& node) {
+    switch (node.kind) {
+      case NodeKind::kCharacters:
+        return node.pcre2_text == "\\R" ? std::nullopt : std::optional<long>(1);
+      case NodeKind::kEmpty:
+      case NodeKind::kAssertion:
+      case NodeKind::kLookaround:
+        return 0;
+      case NodeKind::kBackReference:
+        return std::nullopt;
+      case NodeKind::kGroup:
+        return FixedLength(*node.children[0]);
+      case NodeKind::kRepeat: {
+        if (node.max != node.min) return std::nullopt;
+        const std::optional<long> child = FixedLength(*node.children[0]);
+        if (!child) return std::nullopt;
+        return *child * node.min;
+      }
+      case NodeKind::kSequence: {
+        long total = 0;
+        for (const auto& child : node.children) {
+          const std::optional<long> length = FixedLength(*child);
+          if (!length) return std::nullopt;
+          total += *length;
+        }
+        return total;
+      }
+      case NodeKind::kAlternation: {
+        std::optional<long> common;
+        for (const auto& child : node.children) {
+          const std::optional<long> length = FixedLength(*child);
+          if (!length || (common && *common != *length)) return std::nullopt;
+          common = length;
+        }
+        return common;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // PCRE2 10.42 needs each top-level branch of a lookbehind to have a fixed
+  // length; Python needs one length for the whole body. JavaScript, Java and
+  // .NET accept variable-length lookbehind.
+  bool LookbehindLengthAllowed(const Node& body) const {
+    if (dialect_ == Dialect::kPcre) {
+      if (body.kind == NodeKind::kAlternation) {
+        return std::all_of(
+            body.children.begin(), body.children.end(),
+            [](const auto& child) { return FixedLength(*child).has_value(); });
+      }
+      return FixedLength(body).has_value();
+    }
+    if (IsPython()) return FixedLength(body).has_value();
+    return true;
+  }
+
   // The multiline `^` every match starts with, if there is one.
   static const Node* LeadingLineAnchor(const Node& node) {
     switch (node.kind) {

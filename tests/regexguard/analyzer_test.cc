@@ -1,0 +1,211 @@
+// End-to-end analysis: verdicts on known patterns, attacks that re-verify
+// on PCRE2 through an independent harness, determinism, error paths.
+#include "robotscan/regexguard/analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pcre2_reference.h"
+
+namespace robotscan::regexguard {
+namespace {
+
+AnalysisReport Analyse(const std::string& pattern, Dialect dialect,
+                       const char* flags = "") {
+  AnalyzeOptions options;
+  options.parse.dialect = dialect;
+  options.parse.flags = ParseFlagLetters(flags).value();
+  return AnalyzePattern(pattern, options);
+}
+
+// Re-runs the reported attack at the two largest measured pump counts below
+// the budget and checks that the work grows faster than the input.
+void ExpectAttackReverifies(const AnalysisReport& report, const char* id) {
+  ASSERT_TRUE(report.attack.has_value()) << id;
+  const Result<ParsedPattern> parsed = ParsePattern(report.pattern, [&] {
+    ParseOptions o;
+    o.dialect = report.dialect;
+    return o;
+  }());
+  ASSERT_TRUE(parsed) << id;
+  const std::string pcre2 = ToPcre2Pattern(*parsed->root);
+  const bool naive =
+      report.exploding_configs.front() == EngineConfig::kPcre2Naive;
+  const EngineMeasurement& m = report.measurements.front();
+  std::size_t largest = 0;
+  for (const GrowthPoint& p : m.points) {
+    if (!p.step_budget_exceeded) largest = std::max(largest, p.pump_count);
+  }
+  ASSERT_GE(largest, 4u) << id;
+  const std::size_t smaller = largest / 2;
+  const auto big = testing::CountReferenceSteps(
+      pcre2, report.attack->Build(largest), naive, false, 50000000);
+  const auto small = testing::CountReferenceSteps(
+      pcre2, report.attack->Build(smaller), naive, false, 50000000);
+  ASSERT_TRUE(big.compiled) << id << " " << pcre2;
+  // Doubling the pump count more than doubles the work: at least n^1.4.
+  EXPECT_GT(static_cast<double>(big.steps),
+            2.6 * static_cast<double>(small.steps))
+      << id << " steps " << small.steps << " -> " << big.steps;
+}
+
+struct VerdictCase {
+  const char* id;
+  const char* pattern;
+  Dialect dialect;
+  Verdict verdict;
+  int degree;  // for polynomial
+  Cause cause;
+};
+
+TEST(AnalyzerTest, KnownPatterns) {
+  const VerdictCase cases[] = {
+      {"nested-plus", "^(a+)+$", Dialect::kJavaScript, Verdict::kExponential, 0,
+       Cause::kBacktracking},
+      {"words-and-spaces", "^(\\w+\\s?)+$", Dialect::kPython,
+       Verdict::kExponential, 0, Cause::kBacktracking},
+      {"stack-overflow-2016", "^[\\s\\u200c]+|[\\s\\u200c]+$",
+       Dialect::kJavaScript, Verdict::kPolynomial, 2, Cause::kSearchRestart},
+      {"adjacent-loops", "^\\d+\\d+!$", Dialect::kJavaScript,
+       Verdict::kPolynomial, 2, Cause::kBacktracking},
+      {"three-loops", "^a*a*a*!$", Dialect::kJavaScript, Verdict::kPolynomial,
+       3, Cause::kBacktracking},
+      {"ms-cve-2015-8315",
+       "^((?:\\d+)?\\.?\\d+) *(milliseconds?|msecs?|ms|seconds?|s)?$",
+       Dialect::kJavaScript, Verdict::kPolynomial, 2, Cause::kBacktracking},
+      {"date", "^\\d{4}-\\d{2}-\\d{2}$", Dialect::kJavaScript, Verdict::kSafe,
+       0, Cause::kNone},
+      {"literal", "hello world", Dialect::kPcre, Verdict::kSafe, 0,
+       Cause::kNone},
+      {"go-is-linear", "^(a+)+$", Dialect::kGo, Verdict::kSafe, 0,
+       Cause::kNone},
+  };
+  for (const VerdictCase& c : cases) {
+    const AnalysisReport report = Analyse(c.pattern, c.dialect);
+    EXPECT_EQ(report.verdict, c.verdict)
+        << c.id << ": " << VerdictName(report.verdict) << " "
+        << report.unknown_reason;
+    if (c.verdict == Verdict::kPolynomial) {
+      EXPECT_EQ(report.degree, c.degree) << c.id;
+    }
+    EXPECT_EQ(report.cause, c.cause) << c.id;
+    if (c.verdict == Verdict::kExponential ||
+        c.verdict == Verdict::kPolynomial) {
+      ExpectAttackReverifies(report, c.id);
+      EXPECT_FALSE(report.culprits.empty()) << c.id;
+      EXPECT_FALSE(report.explanation.empty()) << c.id;
+      EXPECT_FALSE(report.fix_hints.empty()) << c.id;
+    } else {
+      EXPECT_FALSE(report.attack.has_value()) << c.id;
+    }
+  }
+}
+
+TEST(AnalyzerTest, DefaultPcre2CanBeSafeWhereTheNaiveBacktrackerIsNot) {
+  // Auto-possessification turns \d+ into \d++ before '!' in PCRE2 as
+  // shipped; the naive configuration (Python, JavaScript) explodes.
+  const AnalysisReport js = Analyse("^\\d+\\d+!$", Dialect::kJavaScript);
+  ASSERT_EQ(js.verdict, Verdict::kPolynomial);
+  bool default_measured = false;
+  for (const EngineMeasurement& m : js.measurements) {
+    if (m.config == EngineConfig::kPcre2Default) {
+      default_measured = true;
+      EXPECT_NE(m.growth, Growth::kUndetermined);
+    }
+  }
+  EXPECT_TRUE(default_measured);
+}
+
+TEST(AnalyzerTest, VerdictsAreDeterministic) {
+  const char* patterns[] = {"^(\\w+\\s?)+$", "\\s*#?\\s*$",
+                            "^[a-z]+\\d*[a-z]*\\d+$"};
+  for (const char* pattern : patterns) {
+    const AnalysisReport a = Analyse(pattern, Dialect::kJavaScript);
+    const AnalysisReport b = Analyse(pattern, Dialect::kJavaScript);
+    EXPECT_EQ(a.verdict, b.verdict) << pattern;
+    EXPECT_EQ(a.degree, b.degree) << pattern;
+    ASSERT_EQ(a.attack.has_value(), b.attack.has_value()) << pattern;
+    if (a.attack) {
+      EXPECT_EQ(a.attack->Build(3), b.attack->Build(3)) << pattern;
+      ASSERT_EQ(a.measurements.front().points.size(),
+                b.measurements.front().points.size());
+      for (std::size_t i = 0; i < a.measurements.front().points.size(); ++i) {
+        EXPECT_EQ(a.measurements.front().points[i].steps,
+                  b.measurements.front().points[i].steps);
+      }
+    }
+  }
+}
+
+TEST(AnalyzerTest, InvalidPatternIsUnknownWithTheParserError) {
+  const AnalysisReport report = Analyse("(a", Dialect::kPcre);
+  EXPECT_EQ(report.verdict, Verdict::kUnknown);
+  ASSERT_TRUE(report.error.has_value());
+  EXPECT_EQ(report.error->code, ErrorCode::kInvalidPattern);
+}
+
+TEST(AnalyzerTest, UnsupportedSyntaxIsNeverSafe) {
+  const AnalysisReport report = Analyse("(a|(?R))+", Dialect::kPcre);
+  EXPECT_EQ(report.verdict, Verdict::kUnknown);
+  EXPECT_NE(report.unknown_reason.find("cannot analyse"), std::string::npos);
+}
+
+TEST(AnalyzerTest, GlobalFlagCountsTheWholeIteration) {
+  // CVE-2020-7753 (trim): quadratic only when every match is searched.
+  const AnalysisReport global =
+      Analyse("^\\s*|\\s*$", Dialect::kJavaScript, "g");
+  EXPECT_EQ(global.verdict, Verdict::kPolynomial);
+  const AnalysisReport single = Analyse("^\\s*|\\s*$", Dialect::kJavaScript);
+  EXPECT_NE(single.verdict, Verdict::kExponential);
+}
+
+TEST(AnalyzerTest, AnchoredOptionRemovesTheSearchRestart) {
+  AnalyzeOptions options;
+  options.parse.dialect = Dialect::kJavaScript;
+  const AnalysisReport search = AnalyzePattern("\\s+!", options);
+  EXPECT_EQ(search.verdict, Verdict::kPolynomial);
+  EXPECT_EQ(search.cause, Cause::kSearchRestart);
+  options.anchored = true;
+  const AnalysisReport anchored = AnalyzePattern("\\s+!", options);
+  EXPECT_NE(anchored.verdict, Verdict::kPolynomial);
+}
+
+TEST(AnalyzerTest, Re2ComparisonSaysWhenRe2Refuses) {
+  const AnalysisReport accepted = Analyse("^(a+)+$", Dialect::kJavaScript);
+  ASSERT_EQ(accepted.verdict, Verdict::kExponential);
+  EXPECT_TRUE(accepted.re2.accepted);
+  EXPECT_TRUE(accepted.re2.same_result);
+  EXPECT_GT(accepted.re2.inputs_compared, 0u);
+  const AnalysisReport refused =
+      Analyse("^(a+)+(?=b)\\1$", Dialect::kJavaScript);
+  ASSERT_EQ(refused.verdict, Verdict::kExponential) << refused.unknown_reason;
+  EXPECT_FALSE(refused.re2.accepted);
+  EXPECT_FALSE(refused.re2.refusal.empty());
+}
+
+TEST(AnalyzerTest, TextReportShowsCaretsUnderTheCulprit) {
+  const AnalysisReport report = Analyse("^(a+)+$", Dialect::kJavaScript);
+  const std::string text = FormatTextReport(report);
+  EXPECT_NE(text.find("verdict: exponential"), std::string::npos) << text;
+  EXPECT_NE(text.find("  ^(a+)+$\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("^^"), std::string::npos) << text;
+}
+
+TEST(AnalyzerTest, TimeBudgetIsRespected) {
+  AnalyzeOptions options;
+  options.parse.dialect = Dialect::kJavaScript;
+  options.time_budget_seconds = 0.05;
+  const auto start = std::chrono::steady_clock::now();
+  const AnalysisReport report = AnalyzePattern(
+      R"(\| <span title=".+>(\d+).+\s+.+\s+.+\s+(\d+.\d+).+\s+.+\s+.+(\d+).+)",
+      options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  EXPECT_LT(seconds, 1.0);  // budget 0.05 s plus slack for sanitizers
+  (void)report;
+}
+
+}  // namespace
+}  // namespace robotscan::regexguard
