@@ -282,6 +282,7 @@ class Analyzer {
   }
 
   bool Accepts(int state, int minterm) const {
+    if (minterm < 0) return false;
     return (minterms_.accepted_by_state[state][minterm / 64] >>
             (minterm % 64)) &
            1;
@@ -289,7 +290,9 @@ class Analyzer {
 
   std::u32string Spell(const Word& word) const {
     std::u32string text;
-    for (const int m : word) text.push_back(minterms_.representative[m]);
+    for (const int m : word) {
+      if (m >= 0) text.push_back(minterms_.representative[m]);
+    }
     return text;
   }
 
@@ -343,6 +346,8 @@ class Analyzer {
     std::set<Word> seen;
     auto add = [&](Word word) {
       if (word.empty() || word.size() > 64) return;
+      // -1 marks a position no character can enter (an empty class).
+      if (std::find(word.begin(), word.end(), -1) != word.end()) return;
       if (words.size() >= budget_.max_words) return;
       if (seen.insert(word).second) words.push_back(std::move(word));
     };
@@ -461,7 +466,13 @@ class Analyzer {
       for (const int next : nfa_.states[state].next) {
         if (parent[next] != -2) continue;
         parent[next] = state;
-        if (is_target[next]) return Spell(WordAlong(parent, 0, next));
+        if (is_target[next]) {
+          const Word word = WordAlong(parent, 0, next);
+          if (std::find(word.begin(), word.end(), -1) != word.end()) {
+            return std::nullopt;
+          }
+          return Spell(word);
+        }
         queue.push_back(next);
       }
     }
@@ -612,7 +623,9 @@ class Analyzer {
       if (cyclic_[s])
         members[state_component_[s]].push_back(static_cast<int>(s));
     }
-    for (const auto& [component, states] : members) {
+    for (const auto& member : members) {
+      // Named, not a structured binding: lambdas below capture it.
+      const std::vector<int>& states = member.second;
       const std::size_t n = states.size();
       if (n < 2 || n * n > budget_.max_graph_nodes) continue;
       if (work_ > budget_.max_work) {
