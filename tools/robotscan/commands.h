@@ -19,6 +19,7 @@ inline constexpr int kExitUsage = 2;     // Usage or input error.
 void AddCheckCommand(CLI::App& app, int* exit_code);
 void AddLintCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
+void AddReportCommand(CLI::App& app, int* exit_code);
 
 }  // namespace robotscan::cli
 

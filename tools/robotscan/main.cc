@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   robotscan::cli::AddCheckCommand(app, &exit_code);
   robotscan::cli::AddLintCommand(app, &exit_code);
   robotscan::cli::AddCrawlCommand(app, &exit_code);
+  robotscan::cli::AddReportCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,72 @@
+// What the report needs to know about one robots.txt body, independent of
+// the domain that served it, so that a body shared by many domains (a CMS
+// default, a hosting template) is parsed, linted and matched once.
+#ifndef ROBOTSCAN_REPORT_BODY_ANALYSIS_H_
+#define ROBOTSCAN_REPORT_BODY_ANALYSIS_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "robotscan/robots/robots.h"
+
+namespace robotscan::report {
+
+enum class LineEndings : std::uint8_t { kNone, kLf, kCrlf, kCr, kMixed };
+
+// Per named crawler (ReportOptions::crawlers), as bits.
+enum CrawlerFlag : std::uint8_t {
+  kCrawlerNamed = 1,       // A group names it.
+  kCrawlerFull = 2,        // "/" disallowed and no allow rule applies.
+  kCrawlerPartial = 4,     // Some disallow applies; not a full block.
+  kCrawlerSingledOut = 8,  // Its own group disallows "/" while Googlebot
+                           // may fetch "/".
+};
+
+struct TokenVerdict {
+  std::string token;  // Lower-case product token, not "*".
+  bool full_ban = false;
+  bool partial = false;
+};
+
+struct BodyAnalysis {
+  bool has_rules = false;
+  bool googlebot_root_allowed = true;
+  bool generic_root_allowed = true;
+  bool bingbot_root_allowed = true;
+  bool duckduckbot_root_allowed = true;
+  std::vector<std::uint8_t> crawler_flags;  // Parallel to the crawler list.
+  std::vector<TokenVerdict> tokens;         // Distinct, file order.
+
+  LineEndings line_endings = LineEndings::kNone;
+  bool bom = false;
+  bool not_utf8 = false;
+  std::optional<double> crawl_delay;  // First value in the file.
+  int sitemaps = 0;
+  bool host = false;
+  bool clean_param = false;
+  std::vector<std::string> unknown_keys;  // Distinct, lower-case.
+  std::vector<std::string> lint_codes;    // Distinct.
+  bool lint_error = false;
+  bool has_comments = false;
+  // Blocks of consecutive comment-only lines that mention jobs (before the
+  // serving domain's own name is taken out; see report_builder.cc).
+  std::vector<std::string> job_comment_blocks;
+};
+
+struct AnalysisSettings {
+  robots::Compat compat = robots::Compat::kRfc9309;
+  std::vector<std::string> crawlers;
+  std::string generic_agent;
+};
+
+BodyAnalysis AnalyzeBody(std::string_view body,
+                         const AnalysisSettings& settings);
+
+bool IsValidUtf8(std::string_view text);
+
+}  // namespace robotscan::report
+
+#endif  // ROBOTSCAN_REPORT_BODY_ANALYSIS_H_

@@ -1,0 +1,68 @@
+// The report laid out once as sections of tables and charts, so the text,
+// Markdown and HTML renderers print the same figures with the same
+// denominators and cannot drift apart. JSON is rendered from the Report
+// itself (every number, unrounded).
+#ifndef ROBOTSCAN_REPORT_DOCUMENT_H_
+#define ROBOTSCAN_REPORT_DOCUMENT_H_
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "robotscan/report/report.h"
+
+namespace robotscan::report {
+
+struct Cell {
+  std::string text;
+  bool numeric = false;
+  double sort_value = 0;  // For numeric cells: what the HTML table sorts by.
+};
+
+struct Table {
+  std::string caption;
+  std::string denominator;  // "Denominator: ..." printed under the caption.
+  std::vector<std::string> headers;
+  std::vector<std::vector<Cell>> rows;
+  bool preformatted_first_column = false;  // Comment text, file excerpts.
+  bool last_row_is_total = false;  // Kept last when the table is sorted.
+};
+
+// Horizontal bars; each bar has one or more stacked segments (percent of
+// the denominator), e.g. full and partial blocks of one crawler.
+struct BarChart {
+  std::string title;
+  std::string denominator;
+  std::vector<std::string> series;  // Segment names (legend).
+  struct Bar {
+    std::string label;
+    std::vector<double> percents;  // One per series.
+  };
+  std::vector<Bar> bars;
+};
+
+using Block = std::variant<Table, BarChart>;
+
+struct Section {
+  std::string id;  // HTML anchor.
+  std::string title;
+  std::vector<std::string> paragraphs;
+  std::vector<Block> blocks;
+};
+
+struct Document {
+  std::string title;
+  std::vector<std::string> summary;
+  std::vector<Section> sections;
+};
+
+Document BuildDocument(const Report& report);
+
+// "12.3%"; "0%" for an empty denominator.
+std::string FormatPercent(const Share& share);
+// "1,234,567".
+std::string FormatCount(std::int64_t count);
+
+}  // namespace robotscan::report
+
+#endif  // ROBOTSCAN_REPORT_DOCUMENT_H_

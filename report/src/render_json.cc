@@ -1,0 +1,178 @@
+// JSON: every number of the Report, unrounded, each share as
+// {"count", "denominator", "percent"} so that no figure lacks its base.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "render_internal.h"
+
+namespace robotscan::report {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json ShareJson(const Share& share) {
+  return {{"count", share.count},
+          {"denominator", share.denominator},
+          {"percent", share.percent()}};
+}
+
+ordered_json BucketsJson(const std::vector<Bucket>& buckets) {
+  ordered_json out = ordered_json::array();
+  for (const Bucket& bucket : buckets) {
+    ordered_json item = ShareJson(bucket.share);
+    item["label"] = bucket.label;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+ordered_json KeysJson(const std::vector<KeyCount>& keys, std::int64_t files) {
+  ordered_json out = ordered_json::array();
+  for (const KeyCount& key : keys) {
+    ordered_json item = ShareJson({key.count, files});
+    item["key"] = key.key;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+ordered_json AgentsJson(const std::vector<AgentRestriction>& agents) {
+  ordered_json out = ordered_json::array();
+  for (const AgentRestriction& agent : agents) {
+    out.push_back({{"token", agent.token},
+                   {"full_ban", ShareJson(agent.full_ban)},
+                   {"partial", ShareJson(agent.partial)},
+                   {"files_naming", agent.named}});
+  }
+  return out;
+}
+
+ordered_json OutcomesJson(const OutcomeTable& table) {
+  ordered_json strata = ordered_json::array();
+  const auto no_response = static_cast<std::size_t>(Outcome::kNoResponse);
+  for (std::size_t s = 0; s < kStratumCount; ++s) {
+    ordered_json categories = ordered_json::object();
+    for (std::size_t o = 0; o < kOutcomeCount; ++o) {
+      categories[std::string(OutcomeName(static_cast<Outcome>(o)))] =
+          ShareJson({table.counts[s][o], table.domains[s]});
+    }
+    ordered_json errors = ordered_json::object();
+    for (std::size_t e = 0; e < kNetworkErrorCount; ++e) {
+      errors[std::string(NetworkErrorName(static_cast<NetworkError>(e)))] =
+          ShareJson(
+              {table.no_response_by_error[s][e], table.counts[s][no_response]});
+    }
+    strata.push_back(
+        {{"stratum", StratumName(s)},
+         {"max_rank", s < kStratumLimits.size() ? kStratumLimits[s] : 0},
+         {"domains", table.domains[s]},
+         {"categories", std::move(categories)},
+         {"no_response_by_error", std::move(errors)}});
+  }
+  return strata;
+}
+
+}  // namespace
+
+std::string RenderJson(const Report& report) {
+  ordered_json root;
+  root["domains"] = report.domains;
+  root["generic_agent"] = report.generic_agent;
+  root["outcomes"] = OutcomesJson(report.outcomes);
+
+  const WalledGardens& walled = report.walled_gardens;
+  ordered_json gardens = ordered_json::array();
+  for (const WalledGarden& garden : walled.best_ranked) {
+    gardens.push_back({{"domain", garden.domain},
+                       {"rank", garden.rank},
+                       {"bingbot_allowed", garden.bingbot_allowed},
+                       {"duckduckbot_allowed", garden.duckduckbot_allowed}});
+  }
+  root["walled_gardens"] = {
+      {"sites", ShareJson(walled.sites)},
+      {"bingbot_allowed", ShareJson(walled.bingbot_allowed)},
+      {"duckduckbot_allowed", ShareJson(walled.duckduckbot_allowed)},
+      {"best_ranked", std::move(gardens)}};
+
+  const BannedAgents& banned = report.banned_agents;
+  root["banned_agents"] = {
+      {"files", banned.files},
+      {"distinct_tokens", banned.distinct_tokens},
+      {"untracked_mentions", banned.untracked_mentions},
+      {"most_banned", AgentsJson(banned.most_banned)},
+      {"most_restricted", AgentsJson(banned.most_restricted)}};
+
+  ordered_json crawlers = ordered_json::array();
+  for (const CrawlerBlocking& crawler : report.blocking.crawlers) {
+    crawlers.push_back({{"agent", crawler.agent},
+                        {"full", ShareJson(crawler.full)},
+                        {"partial", ShareJson(crawler.partial)},
+                        {"singled_out", ShareJson(crawler.singled_out)},
+                        {"named", ShareJson(crawler.named)}});
+  }
+  root["blocking_matrix"] = {{"files", report.blocking.files},
+                             {"crawlers", std::move(crawlers)}};
+
+  const CommentFindings& comments = report.comments;
+  ordered_json findings = ordered_json::array();
+  for (const CommentFinding& finding : comments.findings) {
+    findings.push_back({{"text", finding.text},
+                        {"domain", finding.domain},
+                        {"rank", finding.rank},
+                        {"domains", finding.domains}});
+  }
+  root["comment_findings"] = {
+      {"files_with_comments", ShareJson(comments.files_with_comments)},
+      {"files_with_findings", ShareJson(comments.files_with_findings)},
+      {"distinct_findings", comments.distinct_findings},
+      {"untracked_findings", comments.untracked_findings},
+      {"findings", std::move(findings)}};
+
+  const FileFacts& facts = report.facts;
+  ordered_json shared = ordered_json::array();
+  for (const SharedFile& file : facts.shared_files) {
+    shared.push_back({{"sha256", file.sha256},
+                      {"domains", ShareJson(file.domains)},
+                      {"bytes", file.bytes},
+                      {"example_domain", file.example_domain},
+                      {"example_rank", file.example_rank},
+                      {"excerpt", file.excerpt}});
+  }
+  root["file_facts"] = {
+      {"files", facts.files},
+      {"size_bytes",
+       {{"p50", facts.size_p50},
+        {"p90", facts.size_p90},
+        {"p99", facts.size_p99},
+        {"max", facts.size_max}}},
+      {"size_buckets", BucketsJson(facts.size_buckets)},
+      {"truncated", ShareJson(facts.truncated)},
+      {"line_endings",
+       {{"lf", ShareJson(facts.lf)},
+        {"crlf", ShareJson(facts.crlf)},
+        {"cr", ShareJson(facts.cr)},
+        {"mixed", ShareJson(facts.mixed_endings)},
+        {"none", ShareJson(facts.no_line_end)}}},
+      {"bom", ShareJson(facts.bom)},
+      {"not_utf8", ShareJson(facts.not_utf8)},
+      {"crawl_delay", ShareJson(facts.crawl_delay)},
+      {"crawl_delay_values", BucketsJson(facts.crawl_delay_values)},
+      {"sitemap", ShareJson(facts.sitemap)},
+      {"sitemap_lines", facts.sitemap_lines},
+      {"sitemaps_per_file", BucketsJson(facts.sitemaps_per_file)},
+      {"host", ShareJson(facts.host)},
+      {"clean_param", ShareJson(facts.clean_param)},
+      {"unknown_directive", ShareJson(facts.unknown_directive)},
+      {"unknown_keys", KeysJson(facts.unknown_keys, facts.files)},
+      {"lint_error", ShareJson(facts.lint_error)},
+      {"lint_codes", KeysJson(facts.lint_codes, facts.files)},
+      {"agent_tokens", KeysJson(facts.agent_tokens, facts.files)},
+      {"two_xx_bodies", facts.two_xx_bodies},
+      {"shared_files", std::move(shared)}};
+  // Crawled text need not be UTF-8; invalid bytes become U+FFFD instead of
+  // an exception.
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) +
+         "\n";
+}
+
+}  // namespace robotscan::report

@@ -1,0 +1,692 @@
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "body_analysis.h"
+#include "robotscan/report/report.h"
+
+namespace robotscan::report {
+namespace {
+
+constexpr std::int64_t kUnranked = std::numeric_limits<std::int64_t>::max();
+// Longest free-text key kept in a count map (agent tokens, unknown keys):
+// longer ones are cut so a hostile file cannot make one key huge.
+constexpr std::size_t kMaxKeyBytes = 100;
+
+std::int64_t RankKey(std::int64_t rank) { return rank > 0 ? rank : kUnranked; }
+
+std::string ToLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return lower;
+}
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool IsTwoXx(int status) { return status >= 200 && status <= 299; }
+
+// The outcome when the status alone decides it; nullopt for a 2xx, whose
+// category depends on the body.
+std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
+  if (row.error == "too_many_redirects" || row.error == "redirect_loop" ||
+      row.error == "redirect_scheme") {
+    return Outcome::kRedirectUnresolved;
+  }
+  const int status = row.http_status;
+  if (status == 0) return Outcome::kNoResponse;
+  if (status == 401 || status == 403) return Outcome::kHttpForbidden;
+  if (status == 429 || (status >= 500 && status <= 599)) {
+    return Outcome::kHttpDefer;
+  }
+  if (status >= 400 && status <= 499) return Outcome::kAllowAll;
+  if (IsTwoXx(status)) return std::nullopt;
+  return Outcome::kOtherStatus;
+}
+
+NetworkError ClassifyNetworkError(std::string_view error) {
+  if (StartsWith(error, "dns")) return NetworkError::kDns;
+  if (StartsWith(error, "connect")) return NetworkError::kConnect;
+  if (error == "tls") return NetworkError::kTls;
+  if (error == "timeout") return NetworkError::kTimeout;
+  if (error == "reset") return NetworkError::kReset;
+  if (error == "blocked_address") return NetworkError::kBlockedAddress;
+  return NetworkError::kOther;
+}
+
+// Counts per free-text key, up to a fixed number of distinct keys; later
+// keys are counted as untracked so the total stays honest.
+class BoundedCounter {
+ public:
+  explicit BoundedCounter(std::size_t max_keys) : max_keys_(max_keys) {}
+
+  // Returns the slot for `key`, or nullptr when the map is full.
+  template <typename Value>
+  static Value* Find(std::unordered_map<std::string, Value>* map,
+                     std::string_view key, std::size_t max_keys,
+                     std::int64_t* untracked) {
+    const std::string cut(key.substr(0, kMaxKeyBytes));
+    auto it = map->find(cut);
+    if (it != map->end()) return &it->second;
+    if (map->size() >= max_keys) {
+      ++*untracked;
+      return nullptr;
+    }
+    return &map->emplace(cut, Value{}).first->second;
+  }
+
+  void Add(std::string_view key) {
+    std::int64_t* slot = Find(&counts_, key, max_keys_, &untracked_);
+    if (slot != nullptr) ++*slot;
+  }
+
+  std::vector<KeyCount> Top(std::size_t n) const {
+    std::vector<KeyCount> all;
+    all.reserve(counts_.size());
+    for (const auto& [key, count] : counts_) all.push_back({key, count});
+    const std::size_t keep = std::min(n, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep),
+                      all.end(), [](const KeyCount& a, const KeyCount& b) {
+                        return a.count != b.count ? a.count > b.count
+                                                  : a.key < b.key;
+                      });
+    all.resize(keep);
+    return all;
+  }
+
+ private:
+  std::size_t max_keys_;
+  std::unordered_map<std::string, std::int64_t> counts_;
+  std::int64_t untracked_ = 0;
+};
+
+struct AgentCounts {
+  std::int64_t full = 0;
+  std::int64_t partial = 0;
+  std::int64_t named = 0;
+};
+
+struct CrawlerCounts {
+  std::int64_t full = 0;
+  std::int64_t partial = 0;
+  std::int64_t singled_out = 0;
+  std::int64_t named = 0;
+};
+
+struct CommentEntry {
+  std::string text;
+  std::string domain;
+  std::int64_t rank = 0;
+  std::int64_t domains = 0;
+};
+
+// Removes every occurrence of `needle` (already lower-case) from `text`.
+void Erase(std::string* text, std::string_view needle) {
+  if (needle.empty()) return;
+  std::size_t at = text->find(needle);
+  while (at != std::string::npos) {
+    text->erase(at, needle.size());
+    at = text->find(needle, at);
+  }
+}
+
+// The comment block as compared across domains: lower-case, whitespace
+// runs collapsed, the serving domain's name taken out (so "jobs at a.com"
+// and "jobs at b.com" are one finding, and "jobs.ch" alone is none).
+std::string StripDomain(std::string_view block, std::string_view domain) {
+  std::string text = ToLower(block);
+  const std::string host = ToLower(domain);
+  Erase(&text, host);
+  std::string_view name = host;
+  if (StartsWith(name, "www.")) name.remove_prefix(4);
+  Erase(&text, name);
+  const std::size_t dot = name.find('.');
+  if (dot != std::string_view::npos && dot >= 3) {
+    Erase(&text, name.substr(0, dot));
+  }
+  std::string collapsed;
+  collapsed.reserve(text.size());
+  for (char c : text) {
+    const bool space = std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (space) {
+      if (!collapsed.empty() && collapsed.back() != ' ') collapsed += ' ';
+    } else {
+      collapsed += c;
+    }
+  }
+  while (!collapsed.empty() && collapsed.back() == ' ') collapsed.pop_back();
+  return collapsed;
+}
+
+std::int64_t Percentile(const std::vector<std::uint32_t>& sorted, int p) {
+  if (sorted.empty()) return 0;
+  // Nearest rank: the smallest value with at least p% of values <= it.
+  const auto n = static_cast<double>(sorted.size());
+  auto index = static_cast<std::size_t>(std::ceil(p / 100.0 * n));
+  if (index == 0) index = 1;
+  return sorted[std::min(index, sorted.size()) - 1];
+}
+
+}  // namespace
+
+std::vector<std::string> DefaultCrawlers() {
+  return {"Googlebot",  "Bingbot",      "DuckDuckBot",     "Baiduspider",
+          "YandexBot",  "GPTBot",       "ChatGPT-User",    "CCBot",
+          "ClaudeBot",  "anthropic-ai", "Google-Extended", "PerplexityBot",
+          "Bytespider", "AhrefsBot",    "SemrushBot",      "MJ12bot",
+          "ia_archiver"};
+}
+
+std::string_view OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kNoResponse:
+      return "no-response";
+    case Outcome::kRedirectUnresolved:
+      return "redirect-unresolved";
+    case Outcome::kHttpForbidden:
+      return "http-forbidden";
+    case Outcome::kHttpDefer:
+      return "http-defer";
+    case Outcome::kAllowAll:
+      return "allow-all";
+    case Outcome::kOtherStatus:
+      return "other-status";
+    case Outcome::kNotRobotsTxt:
+      return "not-robots-txt";
+    case Outcome::kNoRules:
+      return "robots-txt-without-rules";
+    case Outcome::kWithRules:
+      return "robots-txt-with-rules";
+  }
+  return "unknown";
+}
+
+std::string_view OutcomeTitle(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kNoResponse:
+      return "No response";
+    case Outcome::kRedirectUnresolved:
+      return "Redirect not resolved";
+    case Outcome::kHttpForbidden:
+      return "HTTP forbidden (401/403)";
+    case Outcome::kHttpDefer:
+      return "HTTP defer (5xx, 429)";
+    case Outcome::kAllowAll:
+      return "Allow all (404, other 4xx)";
+    case Outcome::kOtherStatus:
+      return "Other status (1xx, 3xx)";
+    case Outcome::kNotRobotsTxt:
+      return "Not a robots.txt (HTML, non-text)";
+    case Outcome::kNoRules:
+      return "robots.txt without rules";
+    case Outcome::kWithRules:
+      return "robots.txt with rules";
+  }
+  return "Unknown";
+}
+
+std::string_view NetworkErrorName(NetworkError error) {
+  switch (error) {
+    case NetworkError::kDns:
+      return "dns";
+    case NetworkError::kConnect:
+      return "connect";
+    case NetworkError::kTls:
+      return "tls";
+    case NetworkError::kTimeout:
+      return "timeout";
+    case NetworkError::kReset:
+      return "reset";
+    case NetworkError::kBlockedAddress:
+      return "blocked-address";
+    case NetworkError::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+std::string_view StratumName(std::size_t stratum) {
+  static constexpr std::string_view kNames[kStratumCount] = {
+      "top 1k", "top 10k", "top 100k", "top 1M", "all"};
+  return stratum < kStratumCount ? kNames[stratum] : "all";
+}
+
+bool LooksLikeNotRobotsTxt(std::string_view content_type,
+                           std::string_view body) {
+  // The MIME type: "text/plain; charset=utf-8" -> "text/plain".
+  std::string mime = ToLower(content_type.substr(0, content_type.find(';')));
+  while (!mime.empty() && std::isspace(static_cast<unsigned char>(mime.back())))
+    mime.pop_back();
+  while (!mime.empty() &&
+         std::isspace(static_cast<unsigned char>(mime.front()))) {
+    mime.erase(0, 1);
+  }
+  if (!mime.empty() && (!StartsWith(mime, "text/") || mime == "text/html")) {
+    return true;
+  }
+  // Sniff: servers answer unknown paths with their home page as text/plain
+  // too. Only the first KiB is looked at, after a BOM and whitespace.
+  std::string head = ToLower(body.substr(0, 1024));
+  std::size_t start = StartsWith(head, "\xef\xbb\xbf") ? 3 : 0;
+  while (start < head.size() &&
+         std::isspace(static_cast<unsigned char>(head[start]))) {
+    ++start;
+  }
+  const std::string_view rest = std::string_view(head).substr(start);
+  return StartsWith(rest, "<!doctype html") || StartsWith(rest, "<html") ||
+         StartsWith(rest, "<head") || StartsWith(rest, "<body") ||
+         (StartsWith(rest, "<") && head.find("<html") != std::string::npos);
+}
+
+Outcome ClassifyFetch(const storage::LatestFetchRow& row) {
+  if (const auto outcome = OutcomeFromStatus(row)) return *outcome;
+  if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
+    return Outcome::kNotRobotsTxt;
+  }
+  const robots::RobotsTxt robots = robots::RobotsTxt::Parse(row.body);
+  for (const robots::Group& group : robots.groups()) {
+    if (!group.rules.empty()) return Outcome::kWithRules;
+  }
+  return Outcome::kNoRules;
+}
+
+struct ReportBuilder::State {
+  explicit State(ReportOptions report_options)
+      : options(std::move(report_options)),
+        unknown_keys(options.max_distinct_keys),
+        lint_codes(options.max_distinct_keys) {
+    settings.compat = options.compat;
+    settings.crawlers = options.crawlers;
+    settings.generic_agent = options.generic_agent;
+    crawlers.resize(options.crawlers.size());
+  }
+
+  std::shared_ptr<const BodyAnalysis> Analyse(
+      const storage::LatestFetchRow& row) {
+    if (row.body_sha256.empty()) {
+      return std::make_shared<BodyAnalysis>(AnalyzeBody(row.body, settings));
+    }
+    auto it = cache.find(row.body_sha256);
+    if (it != cache.end()) return it->second;
+    // Emptying the whole cache keeps memory bounded with no bookkeeping;
+    // shared templates are re-analysed once and stay hot again.
+    if (cache.size() >= options.max_cached_bodies) cache.clear();
+    auto analysis =
+        std::make_shared<const BodyAnalysis>(AnalyzeBody(row.body, settings));
+    cache.emplace(row.body_sha256, analysis);
+    return analysis;
+  }
+
+  void AddWalledGarden(const storage::LatestFetchRow& row,
+                       const BodyAnalysis& analysis) {
+    ++walled_gardens;
+    if (analysis.bingbot_root_allowed) ++walled_bingbot;
+    if (analysis.duckduckbot_root_allowed) ++walled_duckduckbot;
+    const std::pair<std::int64_t, std::string> key{RankKey(row.rank),
+                                                   row.domain};
+    if (options.top == 0) return;
+    if (walled_heap.size() == options.top) {
+      if (!(key < walled_heap.top().first)) return;
+      walled_heap.pop();
+    }
+    walled_heap.push(
+        {key, WalledGarden{row.domain, row.rank, analysis.bingbot_root_allowed,
+                           analysis.duckduckbot_root_allowed}});
+  }
+
+  void AddComments(const storage::LatestFetchRow& row,
+                   const BodyAnalysis& analysis) {
+    bool any = false;
+    for (const std::string& block : analysis.job_comment_blocks) {
+      std::string key = StripDomain(block, row.domain);
+      if (!MentionsJobs(key)) continue;
+      any = true;
+      CommentEntry* entry = BoundedCounter::Find(
+          &comments, key, options.max_distinct_keys, &untracked_comments);
+      if (entry == nullptr) continue;
+      if (entry->domains == 0 || RankKey(row.rank) < RankKey(entry->rank) ||
+          (RankKey(row.rank) == RankKey(entry->rank) &&
+           row.domain < entry->domain)) {
+        entry->text = block;
+        entry->domain = row.domain;
+        entry->rank = row.rank;
+      }
+      ++entry->domains;
+    }
+    if (any) ++files_with_findings;
+  }
+
+  void AddFacts(const storage::LatestFetchRow& row,
+                const BodyAnalysis& analysis) {
+    sizes.push_back(static_cast<std::uint32_t>(
+        std::min<std::int64_t>(row.bytes, UINT32_MAX)));
+    if (row.truncated) ++truncated;
+    switch (analysis.line_endings) {
+      case LineEndings::kNone:
+        ++no_line_end;
+        break;
+      case LineEndings::kLf:
+        ++lf;
+        break;
+      case LineEndings::kCrlf:
+        ++crlf;
+        break;
+      case LineEndings::kCr:
+        ++cr;
+        break;
+      case LineEndings::kMixed:
+        ++mixed;
+        break;
+    }
+    if (analysis.bom) ++bom;
+    if (analysis.not_utf8) ++not_utf8;
+    if (analysis.crawl_delay) {
+      const double d = *analysis.crawl_delay;
+      const std::size_t bucket = d < 1     ? 0
+                                 : d == 1  ? 1
+                                 : d <= 5  ? 2
+                                 : d <= 10 ? 3
+                                 : d <= 30 ? 4
+                                 : d <= 60 ? 5
+                                           : 6;
+      ++crawl_delay_buckets[bucket];
+    }
+    if (analysis.sitemaps > 0) ++files_with_sitemap;
+    sitemap_lines += analysis.sitemaps;
+    const int s = analysis.sitemaps;
+    ++sitemap_buckets[s == 0 ? 0 : s == 1 ? 1 : s <= 5 ? 2 : s <= 20 ? 3 : 4];
+    if (analysis.host) ++host;
+    if (analysis.clean_param) ++clean_param;
+    if (!analysis.unknown_keys.empty()) ++unknown_directive;
+    for (const std::string& key : analysis.unknown_keys) unknown_keys.Add(key);
+    if (analysis.lint_error) ++lint_error;
+    for (const std::string& code : analysis.lint_codes) lint_codes.Add(code);
+    if (analysis.has_comments) ++files_with_comments;
+  }
+
+  void AddAgents(const BodyAnalysis& analysis) {
+    for (const TokenVerdict& verdict : analysis.tokens) {
+      AgentCounts* counts = BoundedCounter::Find(
+          &agents, verdict.token, options.max_distinct_keys, &untracked_agents);
+      if (counts == nullptr) continue;
+      ++counts->named;
+      if (verdict.full_ban) ++counts->full;
+      if (verdict.partial) ++counts->partial;
+    }
+    for (std::size_t i = 0; i < crawlers.size(); ++i) {
+      const std::uint8_t flags = analysis.crawler_flags[i];
+      if (flags & kCrawlerNamed) ++crawlers[i].named;
+      if (flags & kCrawlerFull) ++crawlers[i].full;
+      if (flags & kCrawlerPartial) ++crawlers[i].partial;
+      if (flags & kCrawlerSingledOut) ++crawlers[i].singled_out;
+    }
+  }
+
+  ReportOptions options;
+  AnalysisSettings settings;
+  std::unordered_map<std::string, std::shared_ptr<const BodyAnalysis>> cache;
+
+  std::int64_t domains = 0;
+  OutcomeTable outcomes;
+  std::int64_t robots_files = 0;
+  std::int64_t two_xx_bodies = 0;
+
+  std::int64_t walled_gardens = 0, walled_bingbot = 0, walled_duckduckbot = 0;
+  using WalledEntry =
+      std::pair<std::pair<std::int64_t, std::string>, WalledGarden>;
+  struct WalledLess {
+    bool operator()(const WalledEntry& a, const WalledEntry& b) const {
+      return a.first < b.first;
+    }
+  };
+  // Max-heap on (rank, domain): the worst of the best `top` is on top.
+  std::priority_queue<WalledEntry, std::vector<WalledEntry>, WalledLess>
+      walled_heap;
+
+  std::unordered_map<std::string, AgentCounts> agents;
+  std::int64_t untracked_agents = 0;
+  std::vector<CrawlerCounts> crawlers;
+
+  std::unordered_map<std::string, CommentEntry> comments;
+  std::int64_t untracked_comments = 0;
+  std::int64_t files_with_comments = 0, files_with_findings = 0;
+
+  std::vector<std::uint32_t> sizes;
+  std::int64_t truncated = 0, lf = 0, crlf = 0, cr = 0, mixed = 0,
+               no_line_end = 0, bom = 0, not_utf8 = 0;
+  std::array<std::int64_t, 7> crawl_delay_buckets{};
+  std::int64_t files_with_sitemap = 0, sitemap_lines = 0;
+  std::array<std::int64_t, 5> sitemap_buckets{};
+  std::int64_t host = 0, clean_param = 0, unknown_directive = 0, lint_error = 0;
+  BoundedCounter unknown_keys, lint_codes;
+};
+
+ReportBuilder::ReportBuilder(ReportOptions options)
+    : state_(std::make_unique<State>(std::move(options))) {}
+
+ReportBuilder::~ReportBuilder() = default;
+
+void ReportBuilder::AddFetch(const storage::LatestFetchRow& row) {
+  State& s = *state_;
+  ++s.domains;
+  if (IsTwoXx(row.http_status) && !row.body_sha256.empty()) {
+    ++s.two_xx_bodies;
+  }
+  std::shared_ptr<const BodyAnalysis> analysis;
+  Outcome outcome;
+  if (const auto by_status = OutcomeFromStatus(row)) {
+    outcome = *by_status;
+  } else if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
+    outcome = Outcome::kNotRobotsTxt;
+  } else {
+    analysis = s.Analyse(row);
+    outcome = analysis->has_rules ? Outcome::kWithRules : Outcome::kNoRules;
+  }
+
+  const auto column = static_cast<std::size_t>(outcome);
+  const bool no_response = outcome == Outcome::kNoResponse;
+  const auto error = static_cast<std::size_t>(ClassifyNetworkError(row.error));
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    const bool in_stratum =
+        stratum == kStratumCount - 1 ||
+        (row.rank > 0 && row.rank <= kStratumLimits[stratum]);
+    if (!in_stratum) continue;
+    ++s.outcomes.domains[stratum];
+    ++s.outcomes.counts[stratum][column];
+    if (no_response) ++s.outcomes.no_response_by_error[stratum][error];
+  }
+  if (analysis == nullptr) return;
+
+  ++s.robots_files;
+  if (analysis->googlebot_root_allowed && !analysis->generic_root_allowed) {
+    s.AddWalledGarden(row, *analysis);
+  }
+  s.AddAgents(*analysis);
+  s.AddComments(row, *analysis);
+  s.AddFacts(row, *analysis);
+}
+
+Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
+  State& s = *state_;
+  Report report;
+  const std::int64_t files = s.robots_files;
+  const std::size_t top = s.options.top;
+  report.domains = s.domains;
+  report.generic_agent = s.options.generic_agent;
+  report.outcomes = s.outcomes;
+
+  WalledGardens& walled = report.walled_gardens;
+  walled.sites = {s.walled_gardens, files};
+  walled.bingbot_allowed = {s.walled_bingbot, s.walled_gardens};
+  walled.duckduckbot_allowed = {s.walled_duckduckbot, s.walled_gardens};
+  while (!s.walled_heap.empty()) {
+    walled.best_ranked.push_back(s.walled_heap.top().second);
+    s.walled_heap.pop();
+  }
+  std::reverse(walled.best_ranked.begin(), walled.best_ranked.end());
+
+  BannedAgents& banned = report.banned_agents;
+  banned.files = files;
+  banned.distinct_tokens = static_cast<std::int64_t>(s.agents.size());
+  banned.untracked_mentions = s.untracked_agents;
+  std::vector<AgentRestriction> agents;
+  agents.reserve(s.agents.size());
+  for (const auto& [token, counts] : s.agents) {
+    agents.push_back(
+        {token, {counts.full, files}, {counts.partial, files}, counts.named});
+  }
+  auto top_by = [&](auto count_of) {
+    std::vector<AgentRestriction> ranked;
+    for (const AgentRestriction& agent : agents) {
+      if (count_of(agent) > 0) ranked.push_back(agent);
+    }
+    const std::size_t keep = std::min(top, ranked.size());
+    std::partial_sort(
+        ranked.begin(), ranked.begin() + static_cast<long>(keep), ranked.end(),
+        [&](const AgentRestriction& a, const AgentRestriction& b) {
+          return count_of(a) != count_of(b) ? count_of(a) > count_of(b)
+                                            : a.token < b.token;
+        });
+    ranked.resize(keep);
+    return ranked;
+  };
+  banned.most_banned =
+      top_by([](const AgentRestriction& a) { return a.full_ban.count; });
+  banned.most_restricted =
+      top_by([](const AgentRestriction& a) { return a.partial.count; });
+
+  report.blocking.files = files;
+  for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
+    const CrawlerCounts& c = s.crawlers[i];
+    report.blocking.crawlers.push_back({s.options.crawlers[i],
+                                        {c.full, files},
+                                        {c.partial, files},
+                                        {c.singled_out, files},
+                                        {c.named, files}});
+  }
+
+  CommentFindings& comments = report.comments;
+  comments.files_with_comments = {s.files_with_comments, files};
+  comments.files_with_findings = {s.files_with_findings, files};
+  comments.distinct_findings = static_cast<std::int64_t>(s.comments.size());
+  comments.untracked_findings = s.untracked_comments;
+  for (auto& [key, entry] : s.comments) {
+    comments.findings.push_back({std::move(entry.text), std::move(entry.domain),
+                                 entry.rank, entry.domains});
+  }
+  std::sort(comments.findings.begin(), comments.findings.end(),
+            [](const CommentFinding& a, const CommentFinding& b) {
+              return RankKey(a.rank) != RankKey(b.rank)
+                         ? RankKey(a.rank) < RankKey(b.rank)
+                         : a.text < b.text;
+            });
+  if (comments.findings.size() > top) comments.findings.resize(top);
+
+  FileFacts& facts = report.facts;
+  facts.files = files;
+  std::sort(s.sizes.begin(), s.sizes.end());
+  facts.size_p50 = Percentile(s.sizes, 50);
+  facts.size_p90 = Percentile(s.sizes, 90);
+  facts.size_p99 = Percentile(s.sizes, 99);
+  facts.size_max = s.sizes.empty() ? 0 : s.sizes.back();
+  static constexpr std::pair<std::uint32_t, std::string_view> kSizeBuckets[] = {
+      {0, "0 B"},
+      {100, "1-100 B"},
+      {1024, "101 B-1 KiB"},
+      {10 * 1024, "1-10 KiB"},
+      {100 * 1024, "10-100 KiB"},
+      {512000 - 1, "100-500 KiB"},
+      {UINT32_MAX, ">= 500 KiB"}};
+  std::size_t from = 0;
+  for (const auto& [limit, label] : kSizeBuckets) {
+    const auto end = std::upper_bound(s.sizes.begin() + static_cast<long>(from),
+                                      s.sizes.end(), limit) -
+                     s.sizes.begin();
+    facts.size_buckets.push_back(
+        {std::string(label),
+         {static_cast<std::int64_t>(static_cast<std::size_t>(end) - from),
+          files}});
+    from = static_cast<std::size_t>(end);
+  }
+  std::vector<std::uint32_t>().swap(s.sizes);
+  facts.truncated = {s.truncated, files};
+  facts.lf = {s.lf, files};
+  facts.crlf = {s.crlf, files};
+  facts.cr = {s.cr, files};
+  facts.mixed_endings = {s.mixed, files};
+  facts.no_line_end = {s.no_line_end, files};
+  facts.bom = {s.bom, files};
+  facts.not_utf8 = {s.not_utf8, files};
+  std::int64_t delays = 0;
+  for (std::int64_t n : s.crawl_delay_buckets) delays += n;
+  facts.crawl_delay = {delays, files};
+  static constexpr std::string_view kDelayLabels[] = {
+      "< 1 s", "1 s", "1-5 s", "5-10 s", "10-30 s", "30-60 s", "> 60 s"};
+  for (std::size_t i = 0; i < s.crawl_delay_buckets.size(); ++i) {
+    facts.crawl_delay_values.push_back(
+        {std::string(kDelayLabels[i]), {s.crawl_delay_buckets[i], delays}});
+  }
+  facts.sitemap = {s.files_with_sitemap, files};
+  facts.sitemap_lines = s.sitemap_lines;
+  static constexpr std::string_view kSitemapLabels[] = {"0", "1", "2-5", "6-20",
+                                                        "> 20"};
+  for (std::size_t i = 0; i < s.sitemap_buckets.size(); ++i) {
+    facts.sitemaps_per_file.push_back(
+        {std::string(kSitemapLabels[i]), {s.sitemap_buckets[i], files}});
+  }
+  facts.host = {s.host, files};
+  facts.clean_param = {s.clean_param, files};
+  facts.unknown_directive = {s.unknown_directive, files};
+  facts.unknown_keys = s.unknown_keys.Top(top);
+  facts.lint_error = {s.lint_error, files};
+  facts.lint_codes = s.lint_codes.Top(top);
+  for (const AgentRestriction& agent :
+       top_by([](const AgentRestriction& a) { return a.named; })) {
+    facts.agent_tokens.push_back({agent.token, agent.named});
+  }
+  facts.two_xx_bodies = s.two_xx_bodies;
+  for (storage::SharedBody& body : shared_bodies) {
+    facts.shared_files.push_back({std::move(body.sha256),
+                                  {body.domains, s.two_xx_bodies},
+                                  body.bytes,
+                                  std::move(body.example_domain),
+                                  body.example_rank,
+                                  std::move(body.excerpt)});
+  }
+  return report;
+}
+
+storage::Status BuildReportFromDatabase(std::string_view path,
+                                        const ReportOptions& options,
+                                        Report* report) {
+  auto reader = storage::LatestFetchReader::Open(path);
+  if (!reader.ok()) return reader.status();
+  ReportBuilder builder(options);
+  storage::LatestFetchRow row;
+  while (true) {
+    bool has_row = false;
+    storage::Status status = reader.value()->Next(&row, &has_row);
+    if (!status.ok()) return status;
+    if (!has_row) break;
+    builder.AddFetch(row);
+  }
+  std::vector<storage::SharedBody> shared;
+  storage::Status status = reader.value()->FindSharedBodies(
+      options.template_min_domains, static_cast<std::int64_t>(options.top),
+      &shared);
+  if (!status.ok()) return status;
+  *report = builder.Finish(std::move(shared));
+  return storage::Status::Ok();
+}
+
+}  // namespace robotscan::report

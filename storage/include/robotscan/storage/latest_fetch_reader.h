@@ -1,0 +1,91 @@
+// A read-only, streaming reader of the crawl database's public view
+// `latest_fetch` (one row per domain, see crawl_store.h and docs/crawler.md).
+// Built for analyses over a million domains: rows are produced one at a time
+// into a caller-owned buffer whose strings keep their capacity, so memory
+// stays bounded by the largest body (500 KiB by default), not by the number
+// of rows. Compressed bodies (StoreOptions::compress_bodies) are
+// decompressed transparently.
+//
+// The file is opened read-only (SQLITE_OPEN_READONLY): a report can run
+// while a crawl is writing (WAL) and never changes the database.
+//
+// Thread-safety: one reader per thread; several readers may share a file.
+//
+// Usage:
+//   auto reader = LatestFetchReader::Open("crawl.sqlite");
+//   if (!reader.ok()) return reader.status();
+//   LatestFetchRow row;
+//   bool has_row = false;
+//   while (true) {
+//     Status s = reader.value()->Next(&row, &has_row);
+//     if (!s.ok()) return s;
+//     if (!has_row) break;
+//     Use(row);
+//   }
+#ifndef ROBOTSCAN_STORAGE_LATEST_FETCH_READER_H_
+#define ROBOTSCAN_STORAGE_LATEST_FETCH_READER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/status.h"
+
+namespace robotscan::storage {
+
+// One row of `latest_fetch`. NULL text columns read as empty strings.
+struct LatestFetchRow {
+  std::string domain;
+  std::int64_t rank = 0;  // 0 when the list gave none.
+  std::string url;
+  std::string final_url;
+  int http_status = 0;  // 0: no response.
+  std::string access;   // "success" | "unavailable" | "unreachable".
+  std::string error;    // Error class ("dns_nxdomain", "timeout", ...).
+  int redirects = 0;
+  std::int64_t bytes = 0;  // Decoded body size as stored.
+  bool truncated = false;
+  std::string content_type;  // Content-Type header of the final response.
+  std::string body;          // Decoded body, decompressed if needed.
+  std::string body_sha256;   // Lower-case hex; empty when there is no body.
+  std::string fetched_at;
+};
+
+// A body (by SHA-256) that several domains serve.
+struct SharedBody {
+  std::string sha256;  // Lower-case hex.
+  std::int64_t domains = 0;
+  std::int64_t bytes = 0;
+  std::string example_domain;  // The best-ranked domain serving it.
+  std::int64_t example_rank = 0;
+  std::string excerpt;  // The first bytes (up to 512) of the body.
+};
+
+class LatestFetchReader {
+ public:
+  // Opens `path` read-only. Fails with kInvalidArgument if the file has no
+  // `latest_fetch` view (not a crawl database), kSchemaTooNew if written by
+  // a newer robotscan.
+  static Result<std::unique_ptr<LatestFetchReader>> Open(std::string_view path);
+  virtual ~LatestFetchReader() = default;
+
+  // Number of rows in latest_fetch (one per domain).
+  virtual Status CountRows(std::int64_t* rows) = 0;
+
+  // Reads the next row into *row (reusing its buffers). *has_row is false
+  // once every row was read. Rows come in no particular order.
+  virtual Status Next(LatestFetchRow* row, bool* has_row) = 0;
+
+  // Bodies served by at least `min_domains` domains with a 2xx status, most
+  // shared first, at most `limit` of them (SQLite groups them on disk, so
+  // memory does not grow with the number of distinct bodies).
+  virtual Status FindSharedBodies(std::int64_t min_domains, std::int64_t limit,
+                                  std::vector<SharedBody>* bodies) = 0;
+};
+
+}  // namespace robotscan::storage
+
+#endif  // ROBOTSCAN_STORAGE_LATEST_FETCH_READER_H_

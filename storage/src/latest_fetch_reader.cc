@@ -1,0 +1,233 @@
+#include "robotscan/storage/latest_fetch_reader.h"
+
+#include <sqlite3.h>
+#include <zstd.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "sqlite_handles.h"
+
+namespace robotscan::storage {
+namespace {
+
+// Column order of kSelectRows; kept next to the SQL so they cannot drift.
+enum Column : int {
+  kDomain,
+  kRank,
+  kUrl,
+  kFinalUrl,
+  kHttpStatus,
+  kAccess,
+  kError,
+  kRedirects,
+  kBytes,
+  kTruncated,
+  kContentType,
+  kBody,
+  kBodySha256,
+  kFetchedAt,
+  kCompression,
+  kCompressedBody,
+};
+
+// The view gives NULL bodies for compressed rows; those are read from the
+// body table through the fetch row (one indexed lookup, only when needed).
+constexpr char kSelectRows[] = R"sql(
+SELECT lf.domain, lf.rank, lf.url, lf.final_url, lf.http_status, lf.access,
+       lf.error, lf.redirects, lf.bytes, lf.truncated, lf.content_type,
+       lf.body, lf.body_sha256, lf.fetched_at, lf.body_compression,
+       CASE WHEN lf.body IS NULL AND lf.body_compression = 'zstd' THEN
+         (SELECT b.data FROM fetch f JOIN body b ON b.id = f.body_id
+          WHERE f.id = lf.fetch_id) END
+FROM latest_fetch lf
+)sql";
+
+constexpr char kSelectSharedBodies[] = R"sql(
+SELECT body_sha256, count(*) AS n, max(bytes),
+       min(CASE WHEN rank > 0 THEN rank ELSE 9223372036854775807 END) AS best,
+       domain, substr(body, 1, 512)
+FROM latest_fetch
+WHERE http_status BETWEEN 200 AND 299 AND body_sha256 IS NOT NULL
+GROUP BY body_sha256
+HAVING n >= ?1
+ORDER BY n DESC, best ASC, body_sha256 ASC
+LIMIT ?2
+)sql";
+
+void ReadText(sqlite3_stmt* stmt, int col, std::string* out) {
+  const auto* text = sqlite3_column_blob(stmt, col);
+  const int size = sqlite3_column_bytes(stmt, col);
+  if (text == nullptr || size <= 0) {
+    out->clear();
+    return;
+  }
+  out->assign(static_cast<const char*>(text), static_cast<std::size_t>(size));
+}
+
+Status Decompress(const void* data, std::size_t size, std::string* out) {
+  const unsigned long long expected = ZSTD_getFrameContentSize(data, size);
+  if (expected == ZSTD_CONTENTSIZE_ERROR ||
+      expected == ZSTD_CONTENTSIZE_UNKNOWN) {
+    return Status(Status::Code::kCorrupt, "zstd body without a content size");
+  }
+  out->resize(static_cast<std::size_t>(expected));
+  const std::size_t n = ZSTD_decompress(out->data(), out->size(), data, size);
+  if (ZSTD_isError(n) || n != out->size()) {
+    return Status(Status::Code::kCorrupt, "zstd body does not decompress");
+  }
+  return Status::Ok();
+}
+
+class SqliteLatestFetchReader final : public LatestFetchReader {
+ public:
+  explicit SqliteLatestFetchReader(DatabaseHandle db) : db_(std::move(db)) {}
+
+  Status CountRows(std::int64_t* rows) override {
+    Statement count;
+    Status status = Statement::Prepare(
+        db_.get(), "SELECT count(*) FROM latest_fetch", &count);
+    if (!status.ok()) return status;
+    const int rc = count.Step();
+    if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "count rows");
+    *rows = count.ColumnInt(0);
+    return Status::Ok();
+  }
+
+  Status Next(LatestFetchRow* row, bool* has_row) override {
+    *has_row = false;
+    if (finished_) return Status::Ok();
+    const int rc = rows_.Step();
+    if (rc == SQLITE_DONE) {
+      finished_ = true;
+      rows_.Reset();
+      return Status::Ok();
+    }
+    if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read row");
+    sqlite3_stmt* stmt = rows_handle_;
+    ReadText(stmt, kDomain, &row->domain);
+    row->rank = sqlite3_column_int64(stmt, kRank);
+    ReadText(stmt, kUrl, &row->url);
+    ReadText(stmt, kFinalUrl, &row->final_url);
+    row->http_status = sqlite3_column_int(stmt, kHttpStatus);
+    ReadText(stmt, kAccess, &row->access);
+    ReadText(stmt, kError, &row->error);
+    row->redirects = sqlite3_column_int(stmt, kRedirects);
+    row->bytes = sqlite3_column_int64(stmt, kBytes);
+    row->truncated = sqlite3_column_int(stmt, kTruncated) != 0;
+    ReadText(stmt, kContentType, &row->content_type);
+    ReadText(stmt, kBodySha256, &row->body_sha256);
+    ReadText(stmt, kFetchedAt, &row->fetched_at);
+    if (sqlite3_column_type(stmt, kCompressedBody) != SQLITE_NULL) {
+      const void* data = sqlite3_column_blob(stmt, kCompressedBody);
+      const int size = sqlite3_column_bytes(stmt, kCompressedBody);
+      Status status =
+          Decompress(data, static_cast<std::size_t>(size), &row->body);
+      if (!status.ok()) {
+        return Status(status.code(),
+                      status.message() + " (" + row->domain + ")");
+      }
+    } else {
+      ReadText(stmt, kBody, &row->body);
+    }
+    *has_row = true;
+    return Status::Ok();
+  }
+
+  Status FindSharedBodies(std::int64_t min_domains, std::int64_t limit,
+                          std::vector<SharedBody>* bodies) override {
+    bodies->clear();
+    Statement query;
+    Status status = Statement::Prepare(db_.get(), kSelectSharedBodies, &query);
+    if (!status.ok()) return status;
+    query.BindInt(1, min_domains);
+    query.BindInt(2, limit);
+    while (true) {
+      const int rc = query.Step();
+      if (rc == SQLITE_DONE) return Status::Ok();
+      if (rc != SQLITE_ROW) {
+        return StatusFromSqlite(db_.get(), rc, "find shared bodies");
+      }
+      SharedBody body;
+      body.sha256 = query.ColumnText(0);
+      body.domains = query.ColumnInt(1);
+      body.bytes = query.ColumnInt(2);
+      const std::int64_t best = query.ColumnInt(3);
+      body.example_rank = best == INT64_MAX ? 0 : best;
+      body.example_domain = query.ColumnText(4);
+      body.excerpt = query.ColumnText(5);
+      bodies->push_back(std::move(body));
+    }
+  }
+
+  // Statement keeps its handle private, but Next reads columns straight
+  // into the row's existing string buffers (no temporary per column), so
+  // the reader prepares this statement itself and keeps a borrowed handle.
+  Status PrepareRowQuery() {
+    sqlite3_stmt* stmt = nullptr;
+    const int rc = sqlite3_prepare_v3(
+        db_.get(), kSelectRows, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(stmt);
+      return StatusFromSqlite(db_.get(), rc, "prepare latest_fetch query");
+    }
+    rows_handle_ = stmt;
+    rows_ = Statement(db_.get(), stmt);
+    return Status::Ok();
+  }
+
+ private:
+  DatabaseHandle db_;
+  Statement rows_;
+  sqlite3_stmt* rows_handle_ = nullptr;  // Owned by rows_.
+  bool finished_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
+    std::string_view path) {
+  sqlite3* raw_db = nullptr;
+  const std::string path_string(path);
+  const int rc = sqlite3_open_v2(path_string.c_str(), &raw_db,
+                                 SQLITE_OPEN_READONLY, nullptr);
+  DatabaseHandle db(raw_db);
+  if (rc != SQLITE_OK) {
+    return StatusFromSqlite(db.get(), rc, "open " + path_string);
+  }
+  sqlite3_busy_timeout(db.get(), 5000);
+  {
+    Statement version;
+    Status status =
+        Statement::Prepare(db.get(), "PRAGMA user_version", &version);
+    if (!status.ok()) return status;
+    const int step = version.Step();
+    if (step != SQLITE_ROW) {
+      return StatusFromSqlite(db.get(), step, "read schema version");
+    }
+    if (version.ColumnInt(0) > kSchemaVersion) {
+      return Status(Status::Code::kSchemaTooNew,
+                    path_string + " was written by a newer robotscan");
+    }
+    Statement view;
+    status = Statement::Prepare(
+        db.get(),
+        "SELECT 1 FROM sqlite_schema WHERE type = 'view' AND "
+        "name = 'latest_fetch'",
+        &view);
+    if (!status.ok()) return status;
+    if (view.Step() != SQLITE_ROW) {
+      return Status(Status::Code::kInvalidArgument,
+                    path_string +
+                        " is not a robotscan crawl database "
+                        "(no latest_fetch view)");
+    }
+  }
+  auto reader = std::make_unique<SqliteLatestFetchReader>(std::move(db));
+  Status status = reader->PrepareRowQuery();
+  if (!status.ok()) return status;
+  return std::unique_ptr<LatestFetchReader>(std::move(reader));
+}
+
+}  // namespace robotscan::storage
