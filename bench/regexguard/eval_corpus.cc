@@ -6,6 +6,8 @@
 // Prints precision/recall (overall, per complexity, per cause, advisories,
 // non-detector subset) and time per regex; --list-errors prints every false
 // positive and false negative with the verdict and reason.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -52,8 +54,13 @@ int main(int argc, char** argv) {
           .count();
   const rg::eval::Evaluation evaluation = rg::eval::Evaluate(*corpus, results);
   std::printf("%s", rg::eval::FormatEvaluation(evaluation).c_str());
-  std::printf("  wall time for %zu regexes with %u jobs: %.1f s\n",
-              corpus->size(), jobs, wall);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double cpu = static_cast<double>(usage.ru_utime.tv_sec) +
+                     static_cast<double>(usage.ru_utime.tv_usec) / 1e6;
+  std::printf(
+      "  wall time for %zu regexes with %u jobs: %.1f s (user CPU %.1f s)\n",
+      corpus->size(), jobs, wall, cpu);
   if (list_errors) {
     for (std::size_t i = 0; i < corpus->size(); ++i) {
       const auto& entry = (*corpus)[i];

@@ -176,56 +176,127 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   limits.max_subject_length = options.max_subject_length;
   limits.run.deadline = deadline;
 
+  // Every way to turn a candidate into an input: each failing suffix; for
+  // the search loop also with that character in front (so no earlier
+  // alternative matches at the start) and, after `^` in multiline mode,
+  // with a line terminator starting each pump.
+  struct Attempt {
+    Attack attack;
+    const internal::AttackCandidate* candidate = nullptr;
+    std::uint64_t probe_steps = 0;
+    std::size_t probe_length = 0;
+    bool exponential_plausible = false;
+  };
+  std::vector<Attempt> attempts;
+  for (const internal::AttackCandidate& candidate : ambiguity.candidates) {
+    const std::string prefix = ToUtf8(candidate.prefix);
+    const std::string pump = ToUtf8(candidate.pump);
+    for (const std::u32string& suffix : candidate.suffixes) {
+      attempts.push_back({Attack{prefix, pump, ToUtf8(suffix)}, &candidate});
+    }
+    if (!candidate.uses_search_loop || candidate.suffixes.empty()) continue;
+    const std::string blocker = ToUtf8(candidate.suffixes.front());
+    attempts.push_back({Attack{blocker + prefix, pump, blocker}, &candidate});
+    for (const CodePointRange& range :
+         parsed->line_start_terminators.ranges()) {
+      for (char32_t c = range.first; c <= range.last && c < range.first + 4;
+           ++c) {
+        std::string terminator;
+        internal::AppendUtf8(c, &terminator);
+        attempts.push_back(
+            {Attack{prefix, terminator + pump, blocker}, &candidate});
+      }
+    }
+  }
+  // Different candidates can spell the same input.
+  {
+    std::set<std::string> seen;
+    std::vector<Attempt> unique;
+    for (Attempt& attempt : attempts) {
+      const std::string key = attempt.attack.prefix + '\0' +
+                              attempt.attack.pump + '\0' +
+                              attempt.attack.suffix;
+      if (seen.insert(key).second) unique.push_back(std::move(attempt));
+    }
+    attempts = std::move(unique);
+  }
+  report.candidates_tried = ambiguity.candidates.size();
+
+  // Probe every attempt once at a moderate size and measure the most
+  // promising first: a super-linear attack already does far more work
+  // there than a linear one, and full measurements are the expensive part.
+  internal::RunLimits probe_limits = limits.run;
+  probe_limits.max_steps = std::min<std::uint64_t>(limits.run.max_steps, 50000);
+  for (Attempt& attempt : attempts) {
+    const bool exponential =
+        attempt.candidate->growth == internal::SuspectedGrowth::kExponential;
+    const std::size_t pump_length =
+        std::max<std::size_t>(attempt.attack.pump.size(), 1);
+    const std::size_t n =
+        exponential ? 12 : std::max<std::size_t>(4, 256 / pump_length);
+    const std::string subject = attempt.attack.Build(n);
+    attempt.probe_length = subject.size();
+    attempt.probe_steps =
+        engine->CountSteps(subject, anchored, global, probe_limits).steps;
+    if (exponential) {
+      // Six more pumps multiply an exponential's work by at least ~6 (base
+      // 1.35); a polynomial of degree below 5 grows less from 12 to 18.
+      internal::RunLimits second = probe_limits;
+      second.max_steps = 4 * probe_limits.max_steps;
+      const internal::StepCount more = engine->CountSteps(
+          attempt.attack.Build(18), anchored, global, second);
+      attempt.exponential_plausible =
+          more.budget_exceeded ||
+          (attempt.probe_steps >= 64 && more.steps >= 6 * attempt.probe_steps);
+    }
+  }
+  auto promising = [](const Attempt& a) {
+    // A linear attack does a few steps per character; any super-linear one
+    // does far more already at the probe size.
+    return a.probe_steps >= 4 * a.probe_length;
+  };
+  auto suspected_exponential = [](const Attempt& a) {
+    return a.exponential_plausible;
+  };
+  std::stable_sort(attempts.begin(), attempts.end(),
+                   [&](const Attempt& a, const Attempt& b) {
+                     if (promising(a) != promising(b)) return promising(a);
+                     if (suspected_exponential(a) != suspected_exponential(b)) {
+                       return suspected_exponential(a);
+                     }
+                     return a.probe_steps > b.probe_steps;
+                   });
+
   std::optional<EngineMeasurement> best;
   std::optional<Attack> best_attack;
   const internal::AttackCandidate* best_candidate = nullptr;
+  std::uint64_t best_probe_steps = 0;
+  int measured_after_best = 0;
+  int exponential_tries = 0;
   bool out_of_time = false;
-  for (const internal::AttackCandidate& candidate : ambiguity.candidates) {
+  for (Attempt& attempt : attempts) {
     if (Clock::now() > deadline) {
       out_of_time = true;
       break;
     }
-    // Only a worse growth than already proven is worth the time.
-    if (best && (best->growth == Growth::kExponential ||
-                 (candidate.growth == internal::SuspectedGrowth::kPolynomial &&
-                  candidate.degree <= best->degree))) {
-      continue;
-    }
-    ++report.candidates_tried;
-    // Each failing suffix; for the search loop also with that character in
-    // front, so that no earlier alternative can match at the start.
-    std::vector<Attack> attempts;
-    for (const std::u32string& suffix : candidate.suffixes) {
-      attempts.push_back(Attack{ToUtf8(candidate.prefix),
-                                ToUtf8(candidate.pump), ToUtf8(suffix)});
-    }
-    if (candidate.uses_search_loop && !candidate.suffixes.empty()) {
-      const std::string blocker = ToUtf8(candidate.suffixes.front());
-      attempts.push_back(Attack{blocker + ToUtf8(candidate.prefix),
-                                ToUtf8(candidate.pump), blocker});
-      // `^` in multiline mode: the search only restarts after a line
-      // terminator, so each pump starts a new line.
-      for (const CodePointRange& range :
-           parsed->line_start_terminators.ranges()) {
-        for (char32_t c = range.first; c <= range.last && c < range.first + 4;
-             ++c) {
-          std::string terminator;
-          internal::AppendUtf8(c, &terminator);
-          attempts.push_back(Attack{ToUtf8(candidate.prefix),
-                                    terminator + ToUtf8(candidate.pump),
-                                    blocker});
-        }
+    if (!promising(attempt)) break;  // sorted: none of the rest is
+    if (suspected_exponential(attempt) && ++exponential_tries > 6) continue;
+    if (best) {
+      // Only an exponential or a clearly steeper attack can beat what is
+      // already proven.
+      if (best->growth == Growth::kExponential) break;
+      if (!suspected_exponential(attempt)) {
+        if (attempt.probe_steps < 4 * best_probe_steps) continue;
+        if (++measured_after_best > 2) break;
       }
     }
-    for (Attack& attack : attempts) {
-      EngineMeasurement m =
-          internal::MeasureGrowth(*engine, attack, anchored, global, limits);
-      if (Explodes(m) && (!best || Severity(m) > Severity(*best))) {
-        best = std::move(m);
-        best_attack = std::move(attack);
-        best_candidate = &candidate;
-        break;
-      }
+    EngineMeasurement m = internal::MeasureGrowth(*engine, attempt.attack,
+                                                  anchored, global, limits);
+    if (Explodes(m) && (!best || Severity(m) > Severity(*best))) {
+      best = std::move(m);
+      best_attack = attempt.attack;
+      best_candidate = attempt.candidate;
+      best_probe_steps = attempt.probe_steps;
     }
   }
 
@@ -236,8 +307,8 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
             ? "budget exceeded: time ran out before an attack was confirmed"
             : "the automaton is ambiguous, but no attack was confirmed on "
               "PCRE2 (" +
-                  std::to_string(report.candidates_tried) +
-                  " candidates tried)";
+                  std::to_string(report.candidates_tried) + " candidates, " +
+                  std::to_string(attempts.size()) + " attack shapes tried)";
     return report;
   }
 
@@ -248,7 +319,11 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   report.exploding_configs.push_back(primary);
   report.measurements.push_back(*best);
 
-  // The same attack on the other configurations, reported separately.
+  // The same attack on the other configurations, reported separately, with
+  // a quarter of the budget: enough points to classify, a quarter the time.
+  internal::GrowthLimits secondary_limits = limits;
+  secondary_limits.run.max_steps =
+      std::max<std::uint64_t>(limits.run.max_steps / 4, 10000);
   for (const EngineConfig config :
        {EngineConfig::kPcre2Default, EngineConfig::kPcre2Naive,
         EngineConfig::kPcre2Jit}) {
@@ -262,7 +337,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       m.available = false;
     } else {
       m = internal::MeasureGrowth(*other, *best_attack, anchored, global,
-                                  limits);
+                                  secondary_limits);
       if (Explodes(m)) report.exploding_configs.push_back(config);
     }
     report.measurements.push_back(std::move(m));
@@ -272,8 +347,8 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   if (report.verdict == Verdict::kExponential || anchored) {
     report.cause = Cause::kBacktracking;
   } else {
-    const EngineMeasurement anchored_run =
-        internal::MeasureGrowth(*engine, *best_attack, true, global, limits);
+    const EngineMeasurement anchored_run = internal::MeasureGrowth(
+        *engine, *best_attack, true, global, secondary_limits);
     report.cause =
         Explodes(anchored_run) ? Cause::kBacktracking : Cause::kSearchRestart;
   }

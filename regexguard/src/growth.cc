@@ -11,9 +11,9 @@ namespace {
 // nothing about growth.
 constexpr std::uint64_t kMeaningfulSteps = 2000;
 
-GrowthPoint Run(const CompiledPcre2& engine, const Attack& attack,
-                std::size_t n, bool anchored, bool global,
-                const GrowthLimits& limits, bool* timed_out) {
+GrowthPoint Run(CompiledPcre2& engine, const Attack& attack, std::size_t n,
+                bool anchored, bool global, const GrowthLimits& limits,
+                bool* timed_out) {
   const std::string subject = attack.Build(n);
   const StepCount count =
       engine.CountSteps(subject, anchored, global, limits.run);
@@ -42,6 +42,23 @@ bool SettledLinear(const std::vector<GrowthPoint>& points) {
     if (ratio > 2.15) return false;  // 2^1.1
   }
   return true;
+}
+
+// Across doublings of n a polynomial keeps its local exponent while an
+// exponential's keeps growing. Only the latter needs the (costly) run over
+// consecutive pump counts.
+bool MayBeExponential(const std::vector<GrowthPoint>& points) {
+  std::vector<double> exponents;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (points[i].step_budget_exceeded) break;
+    if (points[i - 1].steps < 64) continue;  // constant overheads dominate
+    exponents.push_back(std::log2(static_cast<double>(points[i].steps) /
+                                  static_cast<double>(points[i - 1].steps)));
+  }
+  if (exponents.size() < 2) return true;  // too little to tell
+  const double last = exponents.back();
+  const double previous = exponents[exponents.size() - 2];
+  return last >= 6 || last >= previous + 0.75;
 }
 
 double Log2Ratio(const GrowthPoint& a, const GrowthPoint& b) {
@@ -139,9 +156,9 @@ void ClassifyGrowth(EngineMeasurement* m) {
   m->growth = Growth::kLinear;
 }
 
-EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
-                                const Attack& attack, bool anchored,
-                                bool global, const GrowthLimits& limits) {
+EngineMeasurement MeasureGrowth(CompiledPcre2& engine, const Attack& attack,
+                                bool anchored, bool global,
+                                const GrowthLimits& limits) {
   bool timed_out = false;
   EngineMeasurement m;
   m.config = engine.config();
@@ -162,7 +179,7 @@ EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
     }
     if (SettledLinear(m.points)) break;
   }
-  if (exceeded_at != 0 && exceeded_at <= 64) {
+  if (exceeded_at != 0 && exceeded_at <= 64 && MayBeExponential(m.points)) {
     // Fast growth: measure consecutive counts below the budget.
     const std::size_t start = std::max<std::size_t>(exceeded_at / 4, 1);
     for (std::size_t n = start; fits(n) && n < exceeded_at * 2; ++n) {

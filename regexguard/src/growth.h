@@ -24,9 +24,9 @@ struct GrowthLimits {
 };
 
 // Measures `attack` on `engine`; fills points, growth, exponent and degree.
-EngineMeasurement MeasureGrowth(const CompiledPcre2& engine,
-                                const Attack& attack, bool anchored,
-                                bool global, const GrowthLimits& limits);
+EngineMeasurement MeasureGrowth(CompiledPcre2& engine, const Attack& attack,
+                                bool anchored, bool global,
+                                const GrowthLimits& limits);
 
 // Classifies already measured points (exposed for tests).
 void ClassifyGrowth(EngineMeasurement* measurement);

@@ -68,40 +68,40 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
                    std::nullopt};
     }
   }
-  return CompiledPcre2(std::move(code), config);
+  Pcre2MatchData match_data(
+      pcre2_match_data_create_from_pattern(code.get(), nullptr));
+  Pcre2MatchContext context(pcre2_match_context_create(nullptr));
+  if (!match_data || !context) {
+    return Error{ErrorCode::kEngineError, "out of memory for PCRE2 match data",
+                 std::nullopt};
+  }
+  return CompiledPcre2(std::move(code), std::move(match_data),
+                       std::move(context), config);
 }
 
 StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
-                                    bool global,
-                                    const RunLimits& limits) const {
+                                    bool global, const RunLimits& limits) {
   StepCount result;
-  Pcre2MatchData match_data(
-      pcre2_match_data_create_from_pattern(code_.get(), nullptr));
-  Pcre2MatchContext context(pcre2_match_context_create(nullptr));
-  if (!match_data || !context) {
-    result.other_limit = true;
-    result.return_code = PCRE2_ERROR_NOMEMORY;
-    return result;
-  }
+  pcre2_match_data* match_data = match_data_.get();
+  pcre2_match_context* context = context_.get();
   CalloutCounter counter;
   counter.budget = limits.max_steps;
   counter.deadline = limits.deadline;
-  pcre2_set_callout(context.get(), CountCallout, &counter);
+  pcre2_set_callout(context, CountCallout, &counter);
   // The callout budget is the real limit; the match limit must not fire
   // first, and heap/depth stay bounded.
-  pcre2_set_match_limit(context.get(),
-                        std::numeric_limits<std::uint32_t>::max());
-  pcre2_set_heap_limit(context.get(), limits.heap_limit_kib);
-  pcre2_set_depth_limit(context.get(), limits.depth_limit);
+  pcre2_set_match_limit(context, std::numeric_limits<std::uint32_t>::max());
+  pcre2_set_heap_limit(context, limits.heap_limit_kib);
+  pcre2_set_depth_limit(context, limits.depth_limit);
   PCRE2_SIZE offset = 0;
   int rc = 0;
   while (true) {
     rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()),
                      subject.size(), offset, anchored ? PCRE2_ANCHORED : 0,
-                     match_data.get(), context.get());
+                     match_data, context);
     if (rc >= 0) result.matched = true;
     if (rc < 0 || !global || anchored) break;
-    const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(match_data.get());
+    const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(match_data);
     PCRE2_SIZE next = ovector[1];
     if (ovector[1] <= ovector[0] || ovector[1] <= offset) {
       // Empty match: step over one whole UTF-8 character.

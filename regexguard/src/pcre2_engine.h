@@ -8,8 +8,10 @@
 // run never costs more than that budget. Auto-possessification and the
 // start-of-match optimisations still apply when they are enabled.
 //
-// Thread safety: a CompiledPcre2 is immutable after Compile() and may be
-// used from several threads; each CountSteps() call owns its match data.
+// Thread safety: not thread-safe. A CompiledPcre2 keeps its match data
+// between runs on purpose: PCRE2 (10.41+) keeps its backtracking frames in
+// the match data, so reusing it saves re-growing megabytes of frames on
+// every run. Use one CompiledPcre2 per thread.
 #ifndef ROBOTSCAN_REGEXGUARD_SRC_PCRE2_ENGINE_H_
 #define ROBOTSCAN_REGEXGUARD_SRC_PCRE2_ENGINE_H_
 
@@ -74,15 +76,21 @@ class CompiledPcre2 {
   // search is repeated after each match to the end of the subject (how
   // replace-all and split use a pattern) and the work of all of them adds up.
   StepCount CountSteps(std::string_view subject, bool anchored, bool global,
-                       const RunLimits& limits) const;
+                       const RunLimits& limits);
 
   EngineConfig config() const { return config_; }
 
  private:
-  CompiledPcre2(Pcre2Code code, EngineConfig config)
-      : code_(std::move(code)), config_(config) {}
+  CompiledPcre2(Pcre2Code code, Pcre2MatchData match_data,
+                Pcre2MatchContext context, EngineConfig config)
+      : code_(std::move(code)),
+        match_data_(std::move(match_data)),
+        context_(std::move(context)),
+        config_(config) {}
 
   Pcre2Code code_;
+  Pcre2MatchData match_data_;
+  Pcre2MatchContext context_;
   EngineConfig config_;
 };
 

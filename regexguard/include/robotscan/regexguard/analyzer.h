@@ -136,7 +136,7 @@ struct AnalyzeOptions {
   // Distinct attack candidates verified dynamically, at most.
   std::size_t max_candidates = 12;
   // PCRE2 work budget for one run (callouts), and the longest subject tried.
-  std::uint64_t max_steps_per_run = 1000000;
+  std::uint64_t max_steps_per_run = 500000;
   std::size_t max_subject_length = 20000;
   // PCRE2 heap and depth limits for every run (bytes / backtracking depth).
   std::uint32_t pcre2_heap_limit_kib = 64 * 1024;
