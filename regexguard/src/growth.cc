@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace robotscan::regexguard::internal {
 namespace {
@@ -87,35 +86,31 @@ void ClassifyGrowth(EngineMeasurement* m) {
     }
   }
   // Exponential: consecutive pump counts whose per-pump step ratio does not
-  // decay between the middle and the end of the measured range.
-  std::map<std::size_t, std::uint64_t> by_n;
-  for (const GrowthPoint& p : finite) by_n[p.pump_count] = p.steps;
-  auto per_pump_log_ratio = [&](std::size_t n) -> double {
-    // Mean log2 ratio over the 3 steps ending at n, or NaN if not measured.
-    double total = 0;
-    for (std::size_t i = n - 3; i < n; ++i) {
-      auto a = by_n.find(i), b = by_n.find(i + 1);
-      if (a == by_n.end() || b == by_n.end() || a->second == 0) return NAN;
-      total += std::log2(static_cast<double>(b->second) /
-                         static_cast<double>(a->second));
-    }
-    return total / 3;
-  };
-  if (first_exceeded != 0 && !finite.empty()) {
-    const std::size_t last = finite.back().pump_count;
-    // The earliest window of 3 consecutive measured steps from n >= 4.
-    std::size_t early_end = 0;
-    for (std::size_t n = 7; n + 3 <= last; ++n) {
-      if (!std::isnan(per_pump_log_ratio(n))) {
-        early_end = n;
-        break;
+  // decay from the start to the end of the measured range (a polynomial's
+  // ratio (1 + 1/n)^k decays), and is large for the pump count reached.
+  if (first_exceeded != 0 && !finite.empty() &&
+      finite.back().steps >= kMeaningfulSteps) {
+    std::vector<double> ratios;  // log2 s(n+1)/s(n), consecutive n >= 2
+    for (std::size_t i = 1; i < finite.size(); ++i) {
+      const GrowthPoint& a = finite[i - 1];
+      const GrowthPoint& b = finite[i];
+      if (a.pump_count < 2 || b.pump_count != a.pump_count + 1 ||
+          a.steps < 16) {
+        continue;
       }
+      ratios.push_back(std::log2(static_cast<double>(b.steps) /
+                                 static_cast<double>(a.steps)));
     }
-    if (early_end != 0) {
-      const double late = per_pump_log_ratio(last);
-      const double early = per_pump_log_ratio(early_end);
-      if (!std::isnan(late) && !std::isnan(early) && late >= 0.25 &&
-          late >= 0.75 * early && finite.back().steps >= kMeaningfulSteps) {
+    if (ratios.size() >= 3) {
+      const std::size_t window =
+          std::max<std::size_t>(1, std::min<std::size_t>(3, ratios.size() / 2));
+      double early = 0, late = 0;
+      for (std::size_t i = 0; i < window; ++i) {
+        early += ratios[i] / static_cast<double>(window);
+        late += ratios[ratios.size() - 1 - i] / static_cast<double>(window);
+      }
+      const double reached = static_cast<double>(finite.back().pump_count);
+      if (late >= 0.25 && late >= 0.75 * early && late * reached >= 6) {
         m->growth = Growth::kExponential;
         m->fitted_exponent = late;  // log2 of the growth factor per pump
         return;
