@@ -278,6 +278,17 @@ class Analyzer {
                     std::vector<AttackCandidate>* candidates,
                     std::set<std::pair<std::u32string, std::u32string>>* seen) {
     if (!seen->emplace(candidate.prefix, candidate.pump).second) return;
+    // The automaton ignores lookarounds and anchors, so its favourite prefix
+    // may be one they forbid (`(?![0-9])` then prefix "0"): keep a spelling
+    // with the rarest characters, and the empty prefix, as alternatives.
+    if (!candidate.prefix.empty() && !candidate.loop_states.empty()) {
+      std::optional<std::u32string> rare =
+          ShortestWordInto(candidate.loop_states.front(), true);
+      if (rare && *rare != candidate.prefix) {
+        candidate.alternative_prefixes.push_back(*rare);
+      }
+      candidate.alternative_prefixes.push_back(std::u32string());
+    }
     candidates->push_back(std::move(candidate));
   }
 
@@ -440,10 +451,13 @@ class Analyzer {
     return std::nullopt;
   }
 
-  Word WordAlong(const std::vector<int>& parent, int from, int to) const {
+  // The word read along a BFS parent chain; `rare` spells each step with
+  // its least common character instead of the most common one.
+  Word WordAlong(const std::vector<int>& parent, int from, int to,
+                 bool rare = false) const {
     Word word;
     for (int s = to; s != from && s >= 0; s = parent[s]) {
-      word.push_back(PreferredMinterm(s));
+      word.push_back(rare ? LeastPopularMinterm(s) : PreferredMinterm(s));
     }
     std::reverse(word.begin(), word.end());
     return word;
@@ -452,7 +466,7 @@ class Analyzer {
   // Shortest word from the initial state to any of `targets` (no search
   // loop: the prefix must lead there from the match start).
   std::optional<std::u32string> ShortestWordInto(
-      const std::vector<int>& targets) {
+      const std::vector<int>& targets, bool rare = false) {
     std::vector<bool> is_target(nfa_.states.size(), false);
     for (const int t : targets) {
       if (t == 0) return std::u32string();
@@ -467,7 +481,7 @@ class Analyzer {
         if (parent[next] != -2) continue;
         parent[next] = state;
         if (is_target[next]) {
-          const Word word = WordAlong(parent, 0, next);
+          const Word word = WordAlong(parent, 0, next, rare);
           if (std::find(word.begin(), word.end(), -1) != word.end()) {
             return std::nullopt;
           }

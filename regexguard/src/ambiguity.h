@@ -31,6 +31,7 @@ struct AttackCandidate {
   int degree = 0;  // number of loops in the chain (polynomial)
   bool uses_search_loop = false;
   std::u32string prefix;
+  std::vector<std::u32string> alternative_prefixes;  // tried after `prefix`
   std::u32string pump;
   std::vector<std::u32string> suffixes;  // best first
   // States of the loops involved, one group per loop (search loop omitted).

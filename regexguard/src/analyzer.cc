@@ -194,6 +194,14 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
     for (const std::u32string& suffix : candidate.suffixes) {
       attempts.push_back({Attack{prefix, pump, ToUtf8(suffix)}, &candidate});
     }
+    if (!candidate.suffixes.empty()) {
+      for (const std::u32string& alternative :
+           candidate.alternative_prefixes) {
+        attempts.push_back({Attack{ToUtf8(alternative), pump,
+                                   ToUtf8(candidate.suffixes.front())},
+                            &candidate});
+      }
+    }
     if (!candidate.uses_search_loop || candidate.suffixes.empty()) continue;
     const std::string blocker = ToUtf8(candidate.suffixes.front());
     attempts.push_back({Attack{blocker + prefix, pump, blocker}, &candidate});
