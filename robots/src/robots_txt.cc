@@ -80,6 +80,8 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   std::deque<std::string> derived_patterns;  // Stable storage.
 
   void BuildMatchers();
+  // The entry for `agent` (case-insensitive), or nullptr.
+  const AgentEntry* FindAgent(std::string_view agent) const;
   const RuleIndex* IndexFor(std::string_view agent, bool* used_global) const;
   const std::vector<std::uint32_t>* GroupIdsFor(std::string_view agent) const;
   MatchResult Match(std::string_view agent, std::string_view path) const;
@@ -293,7 +295,7 @@ void RobotsTxt::Impl::BuildMatchers() {
   // lower-case tokens; the binary search below relies on it.
 }
 
-const std::vector<std::uint32_t>* RobotsTxt::Impl::GroupIdsFor(
+const RobotsTxt::Impl::AgentEntry* RobotsTxt::Impl::FindAgent(
     std::string_view agent) const {
   auto it = std::lower_bound(agents.begin(), agents.end(), agent,
                              [](const AgentEntry& e, std::string_view a) {
@@ -302,18 +304,20 @@ const std::vector<std::uint32_t>* RobotsTxt::Impl::GroupIdsFor(
   if (it == agents.end() || CompareIgnoreAsciiCase(it->token, agent) != 0) {
     return nullptr;
   }
-  return &it->group_ids;
+  return &*it;
+}
+
+const std::vector<std::uint32_t>* RobotsTxt::Impl::GroupIdsFor(
+    std::string_view agent) const {
+  const AgentEntry* entry = FindAgent(agent);
+  return entry == nullptr ? nullptr : &entry->group_ids;
 }
 
 const RuleIndex* RobotsTxt::Impl::IndexFor(std::string_view agent,
                                            bool* used_global) const {
   *used_global = false;
-  auto it = std::lower_bound(agents.begin(), agents.end(), agent,
-                             [](const AgentEntry& e, std::string_view a) {
-                               return CompareIgnoreAsciiCase(e.token, a) < 0;
-                             });
-  if (it != agents.end() && CompareIgnoreAsciiCase(it->token, agent) == 0) {
-    return &indexes[it->index];
+  if (const AgentEntry* entry = FindAgent(agent)) {
+    return &indexes[entry->index];
   }
   if (!has_global) return nullptr;
   *used_global = true;
