@@ -36,6 +36,13 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
 
 bool IsTwoXx(int status) { return status >= 200 && status <= 299; }
 
+// A 304 to a conditional re-crawl keeps the earlier 2xx body: the site
+// still serves that robots.txt.
+bool HasRobotsBody(const storage::LatestFetchRow& row) {
+  return IsTwoXx(row.http_status) ||
+         (row.not_modified && !row.body_sha256.empty());
+}
+
 // The outcome when the status alone decides it; nullopt for a 2xx, whose
 // category depends on the body.
 std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
@@ -43,6 +50,7 @@ std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
       row.error == "redirect_scheme") {
     return Outcome::kRedirectUnresolved;
   }
+  if (HasRobotsBody(row)) return std::nullopt;
   const int status = row.http_status;
   if (status == 0) return Outcome::kNoResponse;
   if (status == 401 || status == 403) return Outcome::kHttpForbidden;
@@ -50,7 +58,6 @@ std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
     return Outcome::kHttpDefer;
   }
   if (status >= 400 && status <= 499) return Outcome::kAllowAll;
-  if (IsTwoXx(status)) return std::nullopt;
   return Outcome::kOtherStatus;
 }
 
@@ -479,7 +486,7 @@ ReportBuilder::~ReportBuilder() = default;
 void ReportBuilder::AddFetch(const storage::LatestFetchRow& row) {
   State& s = *state_;
   ++s.domains;
-  if (IsTwoXx(row.http_status) && !row.body_sha256.empty()) {
+  if (HasRobotsBody(row) && !row.body_sha256.empty()) {
     ++s.two_xx_bodies;
   }
   std::shared_ptr<const BodyAnalysis> analysis;

@@ -30,6 +30,7 @@ enum Column : int {
   kFetchedAt,
   kCompression,
   kCompressedBody,
+  kNotModified,
 };
 
 // The view gives NULL bodies for compressed rows; those are read from the
@@ -40,7 +41,8 @@ SELECT lf.domain, lf.rank, lf.url, lf.final_url, lf.http_status, lf.access,
        lf.body, lf.body_sha256, lf.fetched_at, lf.body_compression,
        CASE WHEN lf.body IS NULL AND lf.body_compression = 'zstd' THEN
          (SELECT b.data FROM fetch f JOIN body b ON b.id = f.body_id
-          WHERE f.id = lf.fetch_id) END
+          WHERE f.id = lf.fetch_id) END,
+       lf.not_modified
 FROM latest_fetch lf
 )sql";
 
@@ -49,12 +51,15 @@ SELECT body_sha256, count(*) AS n, max(bytes),
        min(CASE WHEN rank > 0 THEN rank ELSE 9223372036854775807 END) AS best,
        domain, substr(body, 1, 512)
 FROM latest_fetch
-WHERE http_status BETWEEN 200 AND 299 AND body_sha256 IS NOT NULL
+WHERE (http_status BETWEEN 200 AND 299 OR not_modified = 1)
+  AND body_sha256 IS NOT NULL
 GROUP BY body_sha256
 HAVING n >= ?1
 ORDER BY n DESC, best ASC, body_sha256 ASC
 LIMIT ?2
 )sql";
+
+constexpr std::size_t kExcerptBytes = 512;
 
 void ReadText(sqlite3_stmt* stmt, int col, std::string* out) {
   const auto* text = sqlite3_column_blob(stmt, col);
@@ -116,6 +121,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
     row->redirects = sqlite3_column_int(stmt, kRedirects);
     row->bytes = sqlite3_column_int64(stmt, kBytes);
     row->truncated = sqlite3_column_int(stmt, kTruncated) != 0;
+    row->not_modified = sqlite3_column_int(stmt, kNotModified) != 0;
     ReadText(stmt, kContentType, &row->content_type);
     ReadText(stmt, kBodySha256, &row->body_sha256);
     ReadText(stmt, kFetchedAt, &row->fetched_at);
@@ -157,8 +163,40 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       body.example_rank = best == INT64_MAX ? 0 : best;
       body.example_domain = query.ColumnText(4);
       body.excerpt = query.ColumnText(5);
+      if (body.excerpt.empty() && body.bytes > 0) {
+        // Compressed: the view has no plain bytes to cut an excerpt from.
+        Status read = ReadExcerpt(body.sha256, &body.excerpt);
+        if (!read.ok()) return read;
+      }
       bodies->push_back(std::move(body));
     }
+  }
+
+  // The first kExcerptBytes of a body stored compressed, by hex SHA-256.
+  Status ReadExcerpt(const std::string& sha256_hex, std::string* excerpt) {
+    std::string digest;
+    for (std::size_t i = 0; i + 1 < sha256_hex.size(); i += 2) {
+      digest +=
+          static_cast<char>(std::stoi(sha256_hex.substr(i, 2), nullptr, 16));
+    }
+    Statement query;
+    Status status = Statement::Prepare(
+        db_.get(), "SELECT data, compression FROM body WHERE sha256 = ?1",
+        &query);
+    if (!status.ok()) return status;
+    query.BindBlob(1, digest);
+    const int rc = query.Step();
+    if (rc == SQLITE_DONE) return Status::Ok();
+    if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read body");
+    std::string data = query.ColumnText(0);
+    if (query.ColumnText(1) == "zstd") {
+      std::string plain;
+      status = Decompress(data.data(), data.size(), &plain);
+      if (!status.ok()) return status;
+      data = std::move(plain);
+    }
+    excerpt->assign(data.substr(0, kExcerptBytes));
+    return Status::Ok();
   }
 
   // Statement keeps its handle private, but Next reads columns straight

@@ -1,1 +1,177 @@
+// Renderers: every format carries the figures and their denominators, JSON
+// holds every number, and crawled content cannot escape its context.
+#include "robotscan/report/render.h"
+
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "hostile_fixture.h"
+#include "report_fixture.h"
+#include "robotscan/report/report.h"
+
+namespace robotscan::report {
+namespace {
+
+Report BuildFrom(const std::vector<storage::FetchRecord>& records) {
+  const std::string path = testing::MakeTempDir() + "/crawl.sqlite";
+  testing::WriteDatabase(path, records);
+  Report report;
+  const storage::Status status =
+      BuildReportFromDatabase(path, ReportOptions{}, &report);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return report;
+}
+
+TEST(RenderJsonTest, HoldsEveryNumberWithItsDenominator) {
+  const Report report = BuildFrom(testing::StudyFixture());
+  const auto json = nlohmann::json::parse(RenderReport(report, Format::kJson));
+  EXPECT_EQ(json["domains"], 14);
+  const auto& all = json["outcomes"][kStratumCount - 1];
+  EXPECT_EQ(all["stratum"], "all");
+  EXPECT_EQ(all["domains"], 14);
+  EXPECT_EQ(all["categories"]["robots-txt-with-rules"]["count"], 6);
+  EXPECT_EQ(all["categories"]["robots-txt-with-rules"]["denominator"], 14);
+  EXPECT_EQ(all["no_response_by_error"]["dns"]["denominator"], 2);
+  EXPECT_EQ(json["outcomes"][0]["domains"], 4);
+  EXPECT_EQ(json["walled_gardens"]["sites"]["count"], 1);
+  EXPECT_EQ(json["walled_gardens"]["sites"]["denominator"], 7);
+  EXPECT_EQ(json["walled_gardens"]["best_ranked"][0]["domain"], "a.com");
+  EXPECT_EQ(json["banned_agents"]["most_banned"][0]["token"], "gptbot");
+  EXPECT_EQ(json["banned_agents"]["most_banned"][0]["full_ban"]["count"], 2);
+  const auto& crawlers = json["blocking_matrix"]["crawlers"];
+  ASSERT_EQ(crawlers.size(), report.blocking.crawlers.size());
+  for (std::size_t i = 0; i < crawlers.size(); ++i) {
+    const CrawlerBlocking& c = report.blocking.crawlers[i];
+    EXPECT_EQ(crawlers[i]["agent"], c.agent);
+    EXPECT_EQ(crawlers[i]["full"]["count"], c.full.count) << c.agent;
+    EXPECT_EQ(crawlers[i]["partial"]["count"], c.partial.count) << c.agent;
+    EXPECT_EQ(crawlers[i]["singled_out"]["count"], c.singled_out.count);
+    EXPECT_EQ(crawlers[i]["named"]["count"], c.named.count);
+    EXPECT_EQ(crawlers[i]["full"]["denominator"], 7);
+  }
+  EXPECT_EQ(json["comment_findings"]["findings"][0]["domains"], 2);
+  const auto& facts = json["file_facts"];
+  EXPECT_EQ(facts["files"], 7);
+  EXPECT_EQ(facts["size_bytes"]["max"], 512000);
+  EXPECT_EQ(facts["truncated"]["count"], 1);
+  EXPECT_EQ(facts["line_endings"]["crlf"]["count"], 1);
+  EXPECT_EQ(facts["bom"]["count"], 1);
+  EXPECT_EQ(facts["not_utf8"]["count"], 1);
+  EXPECT_EQ(facts["crawl_delay"]["count"], 1);
+  EXPECT_EQ(facts["sitemap_lines"], 1);
+  EXPECT_EQ(facts["shared_files"][0]["domains"]["count"], 2);
+  EXPECT_EQ(facts["shared_files"][0]["domains"]["denominator"], 8);
+  EXPECT_EQ(facts["unknown_keys"][0]["key"], "foo");
+}
+
+TEST(RenderTextTest, NamesDenominatorsAndFigures) {
+  const Report report = BuildFrom(testing::StudyFixture());
+  for (const Format format : {Format::kText, Format::kMarkdown}) {
+    const std::string text = RenderReport(report, format);
+    EXPECT_NE(text.find("14 domains in the crawl database"), std::string::npos);
+    EXPECT_NE(text.find("1 of 7 robots.txt files (14.3%)"), std::string::npos);
+    EXPECT_NE(text.find("gptbot"), std::string::npos);
+    EXPECT_NE(text.find("GPTBot"), std::string::npos);
+    EXPECT_NE(text.find("3 (42.9%)"), std::string::npos);  // GPTBot full.
+    EXPECT_NE(text.find("robots.txt files"), std::string::npos);
+    EXPECT_NE(text.find("5-10 s"), std::string::npos);
+    EXPECT_NE(text.find("Visit our careers page"), std::string::npos);
+    // Every table states its denominator.
+    std::size_t denominators = 0;
+    const std::string table_mark =
+        format == Format::kText ? "[denominator: " : "(denominator: ";
+    for (std::size_t at = text.find(table_mark); at != std::string::npos;
+         at = text.find(table_mark, at + 1)) {
+      ++denominators;
+    }
+    EXPECT_EQ(denominators, 15u) << static_cast<int>(format);
+  }
+}
+
+TEST(RenderTextTest, TerminalEscapesAreNeutralised) {
+  std::vector<storage::FetchRecord> rows = {testing::MakeFetch(
+      "esc.example", 1, 200,
+      "# jobs \x1b]0;owned\x07\x1b[2J here\nUser-agent: *\nDisallow: /\n")};
+  const Report report = BuildFrom(rows);
+  const std::string text = RenderReport(report, Format::kText);
+  EXPECT_NE(text.find("jobs"), std::string::npos);
+  EXPECT_EQ(text.find('\x1b'), std::string::npos);
+  EXPECT_EQ(text.find('\x07'), std::string::npos);
+}
+
+TEST(RenderHtmlTest, EscapesEveryPieceOfCrawledContent) {
+  const Report report = BuildFrom(testing::HostileFixture());
+  const std::string html = RenderReport(report, Format::kHtml);
+  // The payloads were really in the report's figures...
+  ASSERT_FALSE(report.comments.findings.empty());
+  ASSERT_FALSE(report.banned_agents.most_banned.empty());
+  EXPECT_NE(html.find("&lt;script&gt;document.title=&#39;PWNED&#39;"),
+            std::string::npos);
+  EXPECT_NE(html.find("&quot;&gt;&lt;img src=x onerror="), std::string::npos);
+  // ...and appear nowhere as markup.
+  EXPECT_EQ(html.find("<script>document"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("onerror=\"document"), std::string::npos);
+  // Exactly one script element: the page's own, with its nonce.
+  std::size_t scripts = 0;
+  for (std::size_t at = html.find("<script"); at != std::string::npos;
+       at = html.find("<script", at + 1)) {
+    ++scripts;
+  }
+  EXPECT_EQ(scripts, 1u);
+  EXPECT_NE(html.find("<script nonce=\""), std::string::npos);
+  // Self-contained: no URL the browser would fetch.
+  EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("href=\"http"), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+}
+
+TEST(RenderHtmlTest, HasChartsAndSortableTables) {
+  const std::string html =
+      RenderReport(BuildFrom(testing::StudyFixture()), Format::kHtml);
+  std::size_t charts = 0;
+  for (std::size_t at = html.find("<svg class=\"chart\"");
+       at != std::string::npos;
+       at = html.find("<svg class=\"chart\"", at + 1)) {
+    ++charts;
+  }
+  EXPECT_EQ(charts, 5u);  // Outcomes, agents, matrix, sizes, crawl-delay.
+  EXPECT_NE(html.find("<table class=\"sortable\">"), std::string::npos);
+  EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
+}
+
+TEST(RenderMarkdownTest, EscapesTableSyntaxAndMarkup) {
+  const Report report = BuildFrom(testing::HostileFixture());
+  const std::string md = RenderReport(report, Format::kMarkdown);
+  EXPECT_EQ(md.find("<script>"), std::string::npos);
+  EXPECT_EQ(md.find("<img"), std::string::npos);
+  EXPECT_NE(md.find("&lt;script&gt;"), std::string::npos);
+}
+
+TEST(EscapeHtmlTest, EscapesTheFiveCharactersAndControls) {
+  EXPECT_EQ(EscapeHtml("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(EscapeHtml(std::string("a\0b", 3)),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(EscapeHtml("line\nnext\ttab"), "line\nnext\ttab");
+}
+
+TEST(FormatNameTest, ParsesTheFourFormats) {
+  Format format;
+  EXPECT_TRUE(ParseFormatName("text", &format));
+  EXPECT_EQ(format, Format::kText);
+  EXPECT_TRUE(ParseFormatName("markdown", &format));
+  EXPECT_EQ(format, Format::kMarkdown);
+  EXPECT_TRUE(ParseFormatName("json", &format));
+  EXPECT_EQ(format, Format::kJson);
+  EXPECT_TRUE(ParseFormatName("html", &format));
+  EXPECT_EQ(format, Format::kHtml);
+  EXPECT_FALSE(ParseFormatName("pdf", &format));
+}
+
+}  // namespace
+}  // namespace robotscan::report

@@ -1,1 +1,328 @@
+// Every figure of the report on the hand-written StudyFixture, derived by
+// hand from its rows (report_fixture.cc), plus the classification helpers.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "report_fixture.h"
+#include "robotscan/report/report.h"
+#include "robotscan/robots/lint.h"
+#include "robotscan/storage/latest_fetch_reader.h"
+
+namespace robotscan::report {
+namespace {
+
+using testing::MakeFetch;
+using testing::MakeTempDir;
+using testing::StudyFixture;
+using testing::WriteDatabase;
+
+constexpr std::size_t kAll = kStratumCount - 1;
+
+std::size_t O(Outcome outcome) { return static_cast<std::size_t>(outcome); }
+std::size_t E(NetworkError error) { return static_cast<std::size_t>(error); }
+
+void ExpectShare(const Share& share, std::int64_t count,
+                 std::int64_t denominator, const std::string& what) {
+  EXPECT_EQ(share.count, count) << what;
+  EXPECT_EQ(share.denominator, denominator) << what;
+}
+
+class StudyReportTest : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    path_ = MakeTempDir() + "/crawl.sqlite";
+    WriteDatabase(path_, StudyFixture(), /*compress_bodies=*/GetParam());
+    const storage::Status status =
+        BuildReportFromDatabase(path_, ReportOptions{}, &report_);
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  std::string path_;
+  Report report_;
+};
+
+TEST_P(StudyReportTest, OutcomesByStratum) {
+  const OutcomeTable& t = report_.outcomes;
+  EXPECT_EQ(report_.domains, 14);
+  const std::array<std::int64_t, kStratumCount> domains = {4, 11, 12, 13, 14};
+  EXPECT_EQ(t.domains, domains);
+  // Top 1k: a, b (rules), c (404), d (DNS).
+  EXPECT_EQ(t.counts[0][O(Outcome::kWithRules)], 2);
+  EXPECT_EQ(t.counts[0][O(Outcome::kAllowAll)], 1);
+  EXPECT_EQ(t.counts[0][O(Outcome::kNoResponse)], 1);
+  EXPECT_EQ(t.no_response_by_error[0][E(NetworkError::kDns)], 1);
+  // Top 10k adds e (403), h (no rules), j (redirects), k, jobs.ch, m, n.
+  EXPECT_EQ(t.counts[1][O(Outcome::kHttpForbidden)], 1);
+  EXPECT_EQ(t.counts[1][O(Outcome::kNoRules)], 1);
+  EXPECT_EQ(t.counts[1][O(Outcome::kRedirectUnresolved)], 1);
+  EXPECT_EQ(t.counts[1][O(Outcome::kWithRules)], 6);
+  EXPECT_EQ(t.counts[2][O(Outcome::kHttpDefer)], 1);
+  EXPECT_EQ(t.counts[3][O(Outcome::kNotRobotsTxt)], 1);
+  EXPECT_EQ(t.counts[3][O(Outcome::kHttpDefer)], 1);
+  // All adds the unranked i.com (timeout).
+  const std::array<std::int64_t, kOutcomeCount> all = {
+      /*no response*/ 2, /*redirect*/ 1,
+      /*forbidden*/ 1,   /*defer*/ 1,
+      /*allow all*/ 1,   /*other*/ 0,
+      /*not robots*/ 1,  /*no rules*/ 1,
+      /*rules*/ 6};
+  EXPECT_EQ(t.counts[kAll], all);
+  EXPECT_EQ(t.no_response_by_error[kAll][E(NetworkError::kDns)], 1);
+  EXPECT_EQ(t.no_response_by_error[kAll][E(NetworkError::kTimeout)], 1);
+  EXPECT_EQ(t.no_response_by_error[3][E(NetworkError::kTimeout)], 0);
+  for (std::size_t s = 0; s < kStratumCount; ++s) {
+    std::int64_t sum = 0;
+    for (std::int64_t n : t.counts[s]) sum += n;
+    EXPECT_EQ(sum, t.domains[s]) << StratumName(s);
+  }
+}
+
+TEST_P(StudyReportTest, WalledGardens) {
+  const WalledGardens& w = report_.walled_gardens;
+  ExpectShare(w.sites, 1, 7, "walled gardens");
+  ExpectShare(w.bingbot_allowed, 0, 1, "bingbot");
+  ExpectShare(w.duckduckbot_allowed, 0, 1, "duckduckbot");
+  ASSERT_EQ(w.best_ranked.size(), 1u);
+  EXPECT_EQ(w.best_ranked[0].domain, "a.com");
+  EXPECT_EQ(w.best_ranked[0].rank, 1);
+  EXPECT_FALSE(w.best_ranked[0].bingbot_allowed);
+}
+
+TEST_P(StudyReportTest, BannedAgents) {
+  const BannedAgents& b = report_.banned_agents;
+  EXPECT_EQ(b.files, 7);
+  EXPECT_EQ(b.distinct_tokens, 3);  // gptbot, ccbot, googlebot
+  EXPECT_EQ(b.untracked_mentions, 0);
+  ASSERT_EQ(b.most_banned.size(), 1u);
+  EXPECT_EQ(b.most_banned[0].token, "gptbot");
+  ExpectShare(b.most_banned[0].full_ban, 2, 7, "gptbot full");
+  EXPECT_EQ(b.most_banned[0].named, 2);
+  ASSERT_EQ(b.most_restricted.size(), 1u);
+  EXPECT_EQ(b.most_restricted[0].token, "ccbot");
+  ExpectShare(b.most_restricted[0].partial, 2, 7, "ccbot partial");
+}
+
+TEST_P(StudyReportTest, BlockingMatrix) {
+  const BlockingMatrix& m = report_.blocking;
+  EXPECT_EQ(m.files, 7);
+  ASSERT_EQ(m.crawlers.size(), DefaultCrawlers().size());
+  struct Expected {
+    const char* agent;
+    std::int64_t full, partial, singled_out, named;
+  };
+  // a.com's * bans everyone but Googlebot; jobs.ch, m.com and n.com's *
+  // groups disallow a path; b.com and k.com ban GPTBot and restrict CCBot.
+  const Expected expected[] = {
+      {"Googlebot", 0, 3, 0, 1},  {"Bingbot", 1, 3, 0, 0},
+      {"GPTBot", 3, 3, 2, 2},     {"CCBot", 1, 5, 0, 2},
+      {"ClaudeBot", 1, 3, 0, 0},  {"MJ12bot", 1, 3, 0, 0},
+      {"ia_archiver", 1, 3, 0, 0}};
+  for (const Expected& e : expected) {
+    const auto it = std::find_if(
+        m.crawlers.begin(), m.crawlers.end(),
+        [&](const CrawlerBlocking& c) { return c.agent == e.agent; });
+    ASSERT_NE(it, m.crawlers.end()) << e.agent;
+    ExpectShare(it->full, e.full, 7, std::string(e.agent) + " full");
+    ExpectShare(it->partial, e.partial, 7, std::string(e.agent) + " partial");
+    ExpectShare(it->singled_out, e.singled_out, 7,
+                std::string(e.agent) + " singled out");
+    ExpectShare(it->named, e.named, 7, std::string(e.agent) + " named");
+  }
+}
+
+TEST_P(StudyReportTest, CommentFindings) {
+  const CommentFindings& c = report_.comments;
+  ExpectShare(c.files_with_comments, 6, 7, "files with comments");
+  // b.com and k.com; "jobs.ch" only names itself.
+  ExpectShare(c.files_with_findings, 2, 7, "files with findings");
+  EXPECT_EQ(c.distinct_findings, 1);
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_EQ(c.findings[0].text, "We're hiring!\nVisit our careers page");
+  EXPECT_EQ(c.findings[0].domain, "b.com");
+  EXPECT_EQ(c.findings[0].rank, 2);
+  EXPECT_EQ(c.findings[0].domains, 2);
+}
+
+TEST_P(StudyReportTest, FileFacts) {
+  const FileFacts& f = report_.facts;
+  EXPECT_EQ(f.files, 7);
+  std::vector<std::int64_t> sizes;
+  std::map<std::string, std::int64_t> codes;
+  for (const storage::FetchRecord& r : StudyFixture()) {
+    if (r.http_status != 200 || r.domain == "g.com") continue;
+    sizes.push_back(static_cast<std::int64_t>(r.body.size()));
+    std::set<std::string> distinct;
+    for (const auto& d : robots::LintRobotsTxt(r.body)) distinct.insert(d.code);
+    for (const auto& code : distinct) ++codes[code];
+  }
+  ASSERT_EQ(sizes.size(), 7u);
+  std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(f.size_p50, sizes[3]);  // Nearest rank: ceil(0.5 * 7) = 4th.
+  EXPECT_EQ(f.size_p90, sizes[6]);
+  EXPECT_EQ(f.size_p99, sizes[6]);
+  EXPECT_EQ(f.size_max, 512000);
+  ASSERT_EQ(f.size_buckets.size(), 7u);
+  EXPECT_EQ(f.size_buckets[0].share.count, 0);
+  // a (57 B), h (45 B), jobs.ch (80 B), m (82 B) are at most 100 bytes;
+  // b and k (the 136-byte shared body) are in 101 B-1 KiB.
+  EXPECT_EQ(f.size_buckets[1].share.count, 4);
+  EXPECT_EQ(f.size_buckets[2].share.count, 2);
+  EXPECT_EQ(f.size_buckets[6].share.count, 1);  // n.com
+  ExpectShare(f.truncated, 1, 7, "truncated");
+  ExpectShare(f.lf, 5, 7, "lf");
+  ExpectShare(f.crlf, 1, 7, "crlf");
+  ExpectShare(f.cr, 1, 7, "cr");
+  ExpectShare(f.mixed_endings, 0, 7, "mixed");
+  ExpectShare(f.no_line_end, 0, 7, "none");
+  ExpectShare(f.bom, 1, 7, "bom");
+  ExpectShare(f.not_utf8, 1, 7, "not utf-8");
+  ExpectShare(f.crawl_delay, 1, 7, "crawl-delay");
+  ExpectShare(f.crawl_delay_values[3].share, 1, 1, "delay 5-10 s");
+  EXPECT_EQ(f.crawl_delay_values[3].label, "5-10 s");
+  ExpectShare(f.sitemap, 1, 7, "sitemap");
+  EXPECT_EQ(f.sitemap_lines, 1);
+  ExpectShare(f.sitemaps_per_file[0].share, 6, 7, "0 sitemaps");
+  ExpectShare(f.sitemaps_per_file[1].share, 1, 7, "1 sitemap");
+  ExpectShare(f.host, 1, 7, "host");
+  ExpectShare(f.clean_param, 1, 7, "clean-param");
+  ExpectShare(f.unknown_directive, 1, 7, "unknown directive");
+  ASSERT_EQ(f.unknown_keys.size(), 1u);
+  EXPECT_EQ(f.unknown_keys[0].key, "foo");
+  EXPECT_EQ(f.unknown_keys[0].count, 1);
+  ASSERT_FALSE(codes.empty());
+  ASSERT_EQ(f.lint_codes.size(), codes.size());
+  for (const KeyCount& code : f.lint_codes) {
+    EXPECT_EQ(code.count, codes[code.key]) << code.key;
+  }
+  const std::vector<std::pair<std::string, std::int64_t>> tokens = {
+      {"ccbot", 2}, {"gptbot", 2}, {"googlebot", 1}};
+  ASSERT_EQ(f.agent_tokens.size(), tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    EXPECT_EQ(f.agent_tokens[i].key, tokens[i].first);
+    EXPECT_EQ(f.agent_tokens[i].count, tokens[i].second);
+  }
+  // 2xx bodies: a, b, g (HTML), h, k, jobs.ch, m, n.
+  EXPECT_EQ(f.two_xx_bodies, 8);
+  ASSERT_EQ(f.shared_files.size(), 1u);
+  ExpectShare(f.shared_files[0].domains, 2, 8, "template");
+  EXPECT_EQ(f.shared_files[0].example_domain, "b.com");
+  EXPECT_EQ(f.shared_files[0].example_rank, 2);
+  EXPECT_EQ(f.shared_files[0].sha256.size(), 64u);
+  EXPECT_EQ(f.shared_files[0].excerpt.substr(0, 18), "User-agent: GPTBot");
+}
+
+INSTANTIATE_TEST_SUITE_P(PlainAndCompressedBodies, StudyReportTest,
+                         ::testing::Bool());
+
+TEST(ClassifyFetchTest, CategoriesFromStatusErrorAndBody) {
+  struct Case {
+    const char* id;
+    storage::FetchRecord record;
+    Outcome expected;
+  };
+  const Case cases[] = {
+      {"401", MakeFetch("x", 1, 401), Outcome::kHttpForbidden},
+      {"429", MakeFetch("x", 1, 429), Outcome::kHttpDefer},
+      {"500", MakeFetch("x", 1, 500), Outcome::kHttpDefer},
+      {"410", MakeFetch("x", 1, 410), Outcome::kAllowAll},
+      {"loop", MakeFetch("x", 1, 302, "", "", "redirect_loop"),
+       Outcome::kRedirectUnresolved},
+      {"reset", MakeFetch("x", 1, 0, "", "", "reset"), Outcome::kNoResponse},
+      {"100", MakeFetch("x", 1, 100), Outcome::kOtherStatus},
+      {"json", MakeFetch("x", 1, 200, "{}", "application/json"),
+       Outcome::kNotRobotsTxt},
+      {"html sniffed", MakeFetch("x", 1, 200, "\n <html><p>x", "text/plain"),
+       Outcome::kNotRobotsTxt},
+      {"empty", MakeFetch("x", 1, 200, ""), Outcome::kNoRules},
+      {"sitemap only", MakeFetch("x", 1, 200, "Sitemap: /s.xml"),
+       Outcome::kNoRules},
+      {"rules", MakeFetch("x", 1, 200, "User-agent: *\nDisallow: /x"),
+       Outcome::kWithRules},
+      {"no content type", MakeFetch("x", 1, 200, "User-agent: *\nAllow: /", ""),
+       Outcome::kWithRules},
+  };
+  for (const Case& c : cases) {
+    storage::LatestFetchRow row;
+    row.http_status = c.record.http_status;
+    row.error = c.record.error_class;
+    row.body = c.record.body;
+    row.content_type = c.record.content_type;
+    EXPECT_EQ(ClassifyFetch(row), c.expected) << c.id;
+  }
+}
+
+TEST(MentionsJobsTest, WordsAndStems) {
+  EXPECT_TRUE(MentionsJobs("We are HIRING engineers"));
+  EXPECT_TRUE(MentionsJobs("see /careers"));
+  EXPECT_TRUE(MentionsJobs("Jobs: https://x/jobs"));
+  EXPECT_TRUE(MentionsJobs("recruiting SEO people"));
+  EXPECT_FALSE(MentionsJobs("snobjob and jobber"));
+  EXPECT_FALSE(MentionsJobs("robots file for example.com"));
+  EXPECT_FALSE(MentionsJobs(""));
+}
+
+TEST(ReportBuilderTest, BoundedKeyMapsCountWhatTheyCannotTrack) {
+  ReportOptions options;
+  options.max_distinct_keys = 2;
+  options.crawlers = {"Googlebot"};
+  ReportBuilder builder(options);
+  storage::LatestFetchRow row;
+  row.http_status = 200;
+  for (int i = 0; i < 4; ++i) {
+    row.domain = "d" + std::to_string(i) + ".com";
+    row.rank = i + 1;
+    row.body = "User-agent: agent" +
+               std::string(1, static_cast<char>('a' + i)) + "\nDisallow: /\n";
+    row.body_sha256 = "sha" + std::to_string(i);
+    builder.AddFetch(row);
+  }
+  const Report report = builder.Finish({});
+  EXPECT_EQ(report.banned_agents.distinct_tokens, 2);
+  EXPECT_EQ(report.banned_agents.untracked_mentions, 2);
+  EXPECT_EQ(report.blocking.files, 4);
+  EXPECT_EQ(report.blocking.crawlers[0].full.count, 0);  // No * group.
+}
+
+TEST(ReportBuilderTest, CacheEvictionGivesTheSameFigures) {
+  std::vector<storage::LatestFetchRow> rows;
+  for (int i = 0; i < 30; ++i) {
+    storage::LatestFetchRow row;
+    row.domain = "d" + std::to_string(i) + ".com";
+    row.rank = i + 1;
+    row.http_status = 200;
+    row.body = i % 3 == 0 ? "User-agent: *\nDisallow: /\n\n"
+                            "User-agent: Googlebot\nAllow: /\n"
+                          : "User-agent: GPTBot\nDisallow: /\n# jobs here\n";
+    row.body_sha256 = i % 3 == 0 ? "one" : "two";
+    rows.push_back(row);
+  }
+  ReportOptions small;
+  small.max_cached_bodies = 1;
+  ReportBuilder evicting(small);
+  ReportBuilder caching{ReportOptions{}};
+  for (const auto& row : rows) {
+    evicting.AddFetch(row);
+    caching.AddFetch(row);
+  }
+  const Report a = evicting.Finish({});
+  const Report b = caching.Finish({});
+  EXPECT_EQ(a.banned_agents.most_banned[0].full_ban.count, 20);
+  EXPECT_EQ(b.banned_agents.most_banned[0].full_ban.count, 20);
+  EXPECT_EQ(a.comments.files_with_findings.count, 20);
+  EXPECT_EQ(b.comments.findings[0].domains, 20);
+  EXPECT_EQ(a.walled_gardens.sites.count, b.walled_gardens.sites.count);
+  EXPECT_EQ(a.walled_gardens.sites.count, 10);
+}
+
+TEST(LatestFetchReaderTest, RejectsAFileWithoutTheView) {
+  const std::string dir = MakeTempDir();
+  auto reader = storage::LatestFetchReader::Open(dir + "/missing.sqlite");
+  EXPECT_FALSE(reader.ok());
+}
+
+}  // namespace
+}  // namespace robotscan::report

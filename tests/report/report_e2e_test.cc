@@ -1,1 +1,162 @@
+// End to end: the built `robotscan report` on fixture databases, in every
+// format, and the HTML page in headless Chromium (labelled slow).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "hostile_fixture.h"
+#include "report_fixture.h"
+
+namespace robotscan::report {
+namespace {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs a shell command (arguments are test-controlled paths, quoted).
+CommandResult RunShell(const std::string& command) {
+  CommandResult result;
+  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+    result.output.append(buffer, n);
+  }
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+std::string Quote(const std::string& text) { return "'" + text + "'"; }
+
+std::string ReportCommand(const std::string& db, const std::string& format,
+                          const std::string& out) {
+  return Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) + " --format " +
+         format + " --out " + Quote(out);
+}
+
+TEST(ReportCommandTest, WritesEveryFormat) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::WriteDatabase(db, testing::StudyFixture());
+  for (const std::string format : {"text", "markdown", "json", "html"}) {
+    const std::string out = dir + "/report." + format;
+    const CommandResult result = RunShell(ReportCommand(db, format, out));
+    EXPECT_EQ(result.exit_code, 0) << format << ": " << result.output;
+    EXPECT_TRUE(result.output.empty()) << result.output;
+    const std::string text = ReadFile(out);
+    EXPECT_NE(text.find("gptbot"), std::string::npos) << format;
+    if (format == "json") {
+      EXPECT_EQ(nlohmann::json::parse(text)["domains"], 14);
+    }
+  }
+  // Default: text on stdout.
+  const CommandResult result =
+      RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db));
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("1. Outcome categories"), std::string::npos);
+}
+
+TEST(ReportCommandTest, AgentsAndTopFlags) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::WriteDatabase(db, testing::StudyFixture());
+  const CommandResult result =
+      RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) +
+               " --format json --agents GPTBot,FooBot --top 1");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto json = nlohmann::json::parse(result.output);
+  ASSERT_EQ(json["blocking_matrix"]["crawlers"].size(), 2u);
+  EXPECT_EQ(json["blocking_matrix"]["crawlers"][1]["agent"], "FooBot");
+  EXPECT_EQ(json["blocking_matrix"]["crawlers"][0]["full"]["count"], 3);
+  EXPECT_EQ(json["file_facts"]["agent_tokens"].size(), 1u);
+}
+
+TEST(ReportCommandTest, UsageAndInputErrorsExitTwo) {
+  const std::string dir = testing::MakeTempDir();
+  CommandResult result = RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " +
+                                  Quote(dir + "/absent.sqlite"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("robotscan report:"), std::string::npos);
+  { std::ofstream(dir + "/notadb.sqlite") << "hello"; }
+  result = RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " +
+                    Quote(dir + "/notadb.sqlite"));
+  EXPECT_EQ(result.exit_code, 2);
+  result = RunShell(Quote(ROBOTSCAN_BINARY) + " report --db x --format pdf");
+  EXPECT_EQ(result.exit_code, 2);
+  result = RunShell(Quote(ROBOTSCAN_BINARY) + " report");
+  EXPECT_EQ(result.exit_code, 2);
+}
+
+// Headless Chromium on the hostile fixture's page. The page script marks
+// <html data-ready="1"> when it ran, so "no payload ran" is not just "no
+// script ran".
+TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
+  const CommandResult probe = RunShell("command -v chromium");
+  ASSERT_EQ(probe.exit_code, 0)
+      << "chromium is required (scripts/bootstrap --extras installs it)";
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  const std::string page = dir + "/report.html";
+  auto rows = testing::HostileFixture();
+  for (auto& row : testing::StudyFixture()) rows.push_back(std::move(row));
+  rows.back().domain = "n2.com";  // Keep domains distinct across fixtures.
+  for (std::size_t i = 5; i < rows.size(); ++i) rows[i].rank += 10;
+  testing::WriteDatabase(db, rows);
+  ASSERT_EQ(RunShell(ReportCommand(db, "html", page)).exit_code, 0);
+
+  const std::string chromium =
+      "timeout 90 chromium --headless --no-sandbox --disable-gpu "
+      "--disable-quic --no-first-run --disable-background-networking "
+      "--disable-component-update --disable-sync --user-data-dir=" +
+      Quote(dir + "/profile") + " ";
+  const CommandResult dom =
+      RunShell(chromium + "--dump-dom " + Quote("file://" + page));
+  ASSERT_EQ(dom.exit_code, 0) << dom.output;
+  const std::string& html = dom.output;
+  EXPECT_NE(html.find("data-ready=\"1\""), std::string::npos)
+      << "the page's own script did not run";
+  EXPECT_EQ(html.find("data-pwned=\"1\""), std::string::npos);
+  EXPECT_EQ(html.find("PWNED</title>"), std::string::npos);
+  EXPECT_NE(html.find("<title>robotscan report</title>"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  // The payload is on the page, as text.
+  EXPECT_NE(html.find("&lt;script&gt;document.title="), std::string::npos);
+  // Charts: five SVGs with bars.
+  std::size_t charts = 0;
+  for (std::size_t at = html.find("<svg class=\"chart\"");
+       at != std::string::npos;
+       at = html.find("<svg class=\"chart\"", at + 1)) {
+    ++charts;
+  }
+  EXPECT_EQ(charts, 5u);
+  EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
+
+  const std::string png = dir + "/page.png";
+  const CommandResult shot =
+      RunShell(chromium + "--screenshot=" + Quote(png) +
+               " --window-size=1280,2000 " + Quote("file://" + page));
+  ASSERT_EQ(shot.exit_code, 0) << shot.output;
+  const std::string image = ReadFile(png);
+  ASSERT_GT(image.size(), 20'000u);  // A blank page compresses to ~5 KB.
+  EXPECT_EQ(image.substr(1, 3), "PNG");
+}
+
+}  // namespace
+}  // namespace robotscan::report

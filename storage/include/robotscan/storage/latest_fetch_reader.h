@@ -48,6 +48,9 @@ struct LatestFetchRow {
   int redirects = 0;
   std::int64_t bytes = 0;  // Decoded body size as stored.
   bool truncated = false;
+  // A 304 answer to a conditional re-crawl: `body` is the earlier copy,
+  // still current.
+  bool not_modified = false;
   std::string content_type;  // Content-Type header of the final response.
   std::string body;          // Decoded body, decompressed if needed.
   std::string body_sha256;   // Lower-case hex; empty when there is no body.
@@ -79,7 +82,8 @@ class LatestFetchReader {
   // once every row was read. Rows come in no particular order.
   virtual Status Next(LatestFetchRow* row, bool* has_row) = 0;
 
-  // Bodies served by at least `min_domains` domains with a 2xx status, most
+  // Bodies served by at least `min_domains` domains with a 2xx status (or a
+  // 304 that kept an earlier 2xx body), most
   // shared first, at most `limit` of them (SQLite groups them on disk, so
   // memory does not grow with the number of distinct bodies).
   virtual Status FindSharedBodies(std::int64_t min_domains, std::int64_t limit,

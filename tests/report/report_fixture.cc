@@ -1,0 +1,109 @@
+#include "report_fixture.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace robotscan::report::testing {
+
+storage::FetchRecord MakeFetch(std::string domain, std::int64_t rank,
+                               int http_status, std::string body,
+                               std::string content_type, std::string error) {
+  storage::FetchRecord record;
+  record.url = "https://" + domain + "/robots.txt";
+  record.final_url = record.url;
+  record.domain = std::move(domain);
+  record.rank = rank;
+  record.http_status = http_status;
+  record.error_class = std::move(error);
+  if (http_status >= 200 && http_status <= 299) {
+    record.access = "success";
+  } else if (http_status == 0 || http_status >= 500 ||
+             !record.error_class.empty()) {
+    record.access = record.error_class == "too_many_redirects" ||
+                            record.error_class == "redirect_loop"
+                        ? "unavailable"
+                        : "unreachable";
+  } else {
+    record.access = "unavailable";
+  }
+  record.body = std::move(body);
+  record.content_type = std::move(content_type);
+  record.fetched_at = "2026-11-30T12:00:00.000Z";
+  return record;
+}
+
+std::string MakeTempDir() {
+  static std::atomic<int> counter{0};
+  const char* base = std::getenv("TEST_TMPDIR");
+  std::filesystem::path dir =
+      std::filesystem::path(base != nullptr ? base : "/tmp") /
+      ("robotscan_report_" + std::to_string(::getpid()) + "_" +
+       std::to_string(counter++));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+void WriteDatabase(const std::string& path,
+                   const std::vector<storage::FetchRecord>& records,
+                   bool compress_bodies) {
+  storage::StoreOptions options;
+  options.compress_bodies = compress_bodies;
+  auto store = storage::CrawlStore::Open(path, options);
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  std::int64_t run = 0;
+  storage::RunInfo info;
+  info.started_at = "2026-11-30T12:00:00Z";
+  info.tool_version = "test";
+  ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+  const storage::Status status = store.value()->AppendFetches(run, records);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_TRUE(
+      store.value()->FinishRun(run, "finished", "2026-11-30T12:01:00Z").ok());
+}
+
+std::vector<storage::FetchRecord> StudyFixture() {
+  const std::string shared_body =
+      "User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\n"
+      "Disallow: /private\n\nUser-agent: *\nAllow: /\n"
+      "# We're hiring!\n#   Visit our careers page\n";
+  std::string big = "User-agent: *\nDisallow: /a\n";
+  while (big.size() < 512000) big += "# padding line of the big file\n";
+  big.resize(512000);
+  std::vector<storage::FetchRecord> rows = {
+      MakeFetch("a.com", 1, 200,
+                "User-agent: *\nDisallow: /\n\nUser-agent: Googlebot\n"
+                "Allow: /\n"),
+      MakeFetch("b.com", 2, 200, shared_body),
+      MakeFetch("c.com", 50, 404, "not found", "text/html"),
+      MakeFetch("d.com", 500, 0, "", "", "dns_nxdomain"),
+      MakeFetch("e.com", 2000, 403, "", "text/html"),
+      MakeFetch("f.com", 20000, 503, "", "text/html"),
+      MakeFetch("g.com", 200000, 200,
+                "<!DOCTYPE html><html><body>Welcome</body></html>",
+                "text/html; charset=utf-8"),
+      MakeFetch("h.com", 3000, 200,
+                "# just a comment\nSitemap: https://h.com/s.xml\n"),
+      MakeFetch("i.com", 0, 0, "", "", "timeout"),
+      MakeFetch("j.com", 1500, 301, "", "", "too_many_redirects"),
+      MakeFetch("k.com", 4000, 200, shared_body),
+      MakeFetch("jobs.ch", 6000, 200,
+                "\xEF\xBB\xBF# jobs.ch robots file\r\nUser-agent: *\r\n"
+                "Disallow: /admin\r\nCrawl-delay: 10\r\n"),
+      MakeFetch("m.com", 7000, 200,
+                "User-agent: *\rDisallow: /tmp\rHost: m.com\r"
+                "Clean-param: ref /\rFoo: bar\r# caf\xE9\r"),
+      MakeFetch("n.com", 8000, 200, big),
+  };
+  rows.back().truncated = true;
+  rows[9].redirects = 6;
+  return rows;
+}
+
+}  // namespace robotscan::report::testing

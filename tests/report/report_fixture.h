@@ -1,0 +1,37 @@
+// Hand-written crawl databases for the report tests: rows go through the
+// storage library's own writer (CrawlStore::AppendFetches), so the report
+// reads exactly what a crawl leaves behind.
+#ifndef ROBOTSCAN_TESTS_REPORT_REPORT_FIXTURE_H_
+#define ROBOTSCAN_TESTS_REPORT_REPORT_FIXTURE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "robotscan/storage/crawl_store.h"
+
+namespace robotscan::report::testing {
+
+// A fetch with the fields the report reads; the access class follows
+// RFC 9309 from the status and error.
+storage::FetchRecord MakeFetch(std::string domain, std::int64_t rank,
+                               int http_status, std::string body = "",
+                               std::string content_type = "text/plain",
+                               std::string error = "");
+
+// A fresh directory under the test temp dir, unique per call.
+std::string MakeTempDir();
+
+// Writes `records` as one crawl run into a new database at `path`.
+// Fails the current test on any storage error.
+void WriteDatabase(const std::string& path,
+                   const std::vector<storage::FetchRecord>& records,
+                   bool compress_bodies = false);
+
+// The fixture every exact-figure test uses (see report_builder_test.cc for
+// the expected value of every figure, derived by hand from these rows).
+std::vector<storage::FetchRecord> StudyFixture();
+
+}  // namespace robotscan::report::testing
+
+#endif  // ROBOTSCAN_TESTS_REPORT_REPORT_FIXTURE_H_
