@@ -246,19 +246,38 @@ class Analyzer {
                      [](const AttackCandidate& a, const AttackCandidate& b) {
                        return Rank(a) > Rank(b);
                      });
-    // Keep the order but make sure both causes get tried when available.
+    // Keep the order, but spread the budget over the different loops (and
+    // both causes) before spending it on variations of the same one.
     if (candidates.size() > budget_.max_candidates) {
-      std::vector<AttackCandidate> kept;
-      int search = 0, backtracking = 0;
-      const std::size_t per_kind = budget_.max_candidates / 2;
-      for (AttackCandidate& c : candidates) {
-        int& used = c.uses_search_loop ? search : backtracking;
-        if (static_cast<std::size_t>(used) < per_kind) {
-          ++used;
-          kept.push_back(std::move(c));
+      auto loop_key = [](const AttackCandidate& c) {
+        int key = c.uses_search_loop ? -2 : -1;
+        if (!c.loop_states.empty() && !c.loop_states.front().empty()) {
+          key = *std::min_element(c.loop_states.front().begin(),
+                                  c.loop_states.front().end()) *
+                    2 +
+                (c.uses_search_loop ? 1 : 0);
         }
+        return key;
+      };
+      std::vector<AttackCandidate> kept;
+      std::vector<bool> taken(candidates.size(), false);
+      for (int round = 0; kept.size() < budget_.max_candidates; ++round) {
+        std::set<int> keys_this_round;
+        bool any = false;
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+          if (taken[i] || kept.size() >= budget_.max_candidates) continue;
+          if (!keys_this_round.insert(loop_key(candidates[i])).second) continue;
+          taken[i] = true;
+          any = true;
+          kept.push_back(candidates[i]);
+        }
+        if (!any) break;
       }
       candidates = std::move(kept);
+      std::stable_sort(candidates.begin(), candidates.end(),
+                       [](const AttackCandidate& x, const AttackCandidate& y) {
+                         return Rank(x) > Rank(y);
+                       });
     }
     for (AttackCandidate& candidate : candidates) {
       candidate.suffixes = FailingSuffixes(candidate);
@@ -399,7 +418,84 @@ class Analyzer {
         }
       }
     }
+    // Words that lead from the match start into a loop while the same loop
+    // keeps reading them: the pumps of search-restart polynomials whose
+    // loop is entered through a literal (`&quot;[a-z&;]*x` with "&quot;").
+    if (search_loop_) {
+      for (Word& word : SearchEntryWords()) add(std::move(word));
+    }
     return words;
+  }
+
+  // For each loop S: BFS over pairs (p, q), p walking from the initial
+  // state, q staying inside S, both reading the same character, until p
+  // enters S. Bounded by the work budget.
+  std::vector<Word> SearchEntryWords() {
+    std::vector<Word> found;
+    std::map<int, std::vector<int>> loops;
+    for (std::size_t s = 1; s < nfa_.states.size(); ++s) {
+      if (cyclic_[s]) loops[state_component_[s]].push_back(static_cast<int>(s));
+    }
+    const std::size_t n = nfa_.states.size();
+    for (const auto& loop : loops) {
+      const std::vector<int>& members = loop.second;
+      std::vector<bool> inside(n, false);
+      for (const int m : members) inside[m] = true;
+      // Start q at every member at once: a multi-source BFS.
+      std::map<std::pair<int, int>, std::pair<std::pair<int, int>, int>> parent;
+      std::vector<std::pair<int, int>> queue;
+      for (const int m : members) {
+        parent[{0, m}] = {{-1, -1}, -1};
+        queue.push_back({0, m});
+      }
+      bool done = false;
+      for (std::size_t head = 0; head < queue.size() && !done; ++head) {
+        if (++work_ > budget_.max_work || queue.size() > 20000) break;
+        const auto [p, q] = queue[head];
+        for (const int p2 : nfa_.states[p].next) {
+          for (const int q2 : nfa_.states[q].next) {
+            if (!inside[q2]) continue;
+            const int m = SharedMinterm(p2, q2);
+            if (m < 0 || parent.count({p2, q2}) != 0) continue;
+            parent[{p2, q2}] = {{p, q}, m};
+            if (inside[p2]) {
+              Word word;
+              for (std::pair<int, int> at{p2, q2}; at.first >= 0;) {
+                const auto& link = parent[at];
+                if (link.second < 0) break;
+                word.push_back(link.second);
+                at = link.first;
+              }
+              std::reverse(word.begin(), word.end());
+              if (word.size() > 1) found.push_back(std::move(word));
+              done = true;
+              break;
+            }
+            queue.push_back({p2, q2});
+          }
+          if (done) break;
+        }
+      }
+    }
+    return found;
+  }
+
+  // The most common minterm both states read, or -1.
+  int SharedMinterm(int a, int b) const {
+    const auto& x = minterms_.accepted_by_state[a];
+    const auto& y = minterms_.accepted_by_state[b];
+    int best = -1;
+    for (std::size_t w = 0; w < x.size(); ++w) {
+      std::uint64_t both = x[w] & y[w];
+      while (both != 0) {
+        const int m = static_cast<int>(w * 64) + __builtin_ctzll(both);
+        both &= both - 1;
+        if (best < 0 || minterms_.popularity[m] > minterms_.popularity[best]) {
+          best = m;
+        }
+      }
+    }
+    return best;
   }
 
   // BFS over the automaton (without the search loop) from `from` to `to`.

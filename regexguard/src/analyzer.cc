@@ -195,8 +195,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       attempts.push_back({Attack{prefix, pump, ToUtf8(suffix)}, &candidate});
     }
     if (!candidate.suffixes.empty()) {
-      for (const std::u32string& alternative :
-           candidate.alternative_prefixes) {
+      for (const std::u32string& alternative : candidate.alternative_prefixes) {
         attempts.push_back({Attack{ToUtf8(alternative), pump,
                                    ToUtf8(candidate.suffixes.front())},
                             &candidate});

@@ -129,6 +129,12 @@ class Builder {
           nfa_.has_unmodelled_loops = true;
         }
         Fragment body = Visit(*node.children[0]);
+        if (node.lookbehind && !node.negated) {
+          // `(?<=X)` needs X in the input just before this point: model it
+          // as X read here, so that attacks spell it (the search-restart
+          // pump of `(?<=This is).*?(?=sentence)` is "This is...").
+          return body;
+        }
         side_branch_ends_.insert(side_branch_ends_.end(), body.last.begin(),
                                  body.last.end());
         Fragment result;
