@@ -19,9 +19,9 @@ TEST(WholeCorpus, PrecisionRecallAndAttacksReverify) {
   ASSERT_EQ(corpus->size(), 928u);
   // A generous time budget: verdicts then depend on counted steps only, not
   // on how loaded the CI machine is.
-  AnalyzeOptions options;
-  options.time_budget_seconds = 5.0;
-  const auto results = eval::AnalyseCorpus(*corpus, options, 2);
+  AnalyzeOptions analyze_options;
+  analyze_options.time_budget_seconds = 5.0;
+  const auto results = eval::AnalyseCorpus(*corpus, analyze_options, 2);
   const eval::Evaluation e = eval::Evaluate(*corpus, results);
   std::cout << eval::FormatEvaluation(e);
 
