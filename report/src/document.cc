@@ -114,7 +114,7 @@ Section WalledGardenSection(const Report& report) {
       Sentence(walled.duckduckbot_allowed, "") + ".");
   Table table;
   table.caption = "Best-ranked walled gardens";
-  table.denominator = "-";
+  table.denominator = "none (a ranked list)";
   table.headers = {"Rank", "Domain", "Bingbot may fetch /",
                    "DuckDuckBot may fetch /"};
   for (const WalledGarden& garden : walled.best_ranked) {
@@ -227,7 +227,7 @@ Section CommentsSection(const Report& report) {
            : "."));
   Table table;
   table.caption = "Job adverts in comments, best-ranked first";
-  table.denominator = "-";
+  table.denominator = "none (a ranked list)";
   table.headers = {"Comment", "Rank", "Domain", "Domains with this block"};
   table.preformatted_first_column = true;
   for (const CommentFinding& finding : comments.findings) {
@@ -387,6 +387,30 @@ Document BuildDocument(const Report& report) {
       Sentence({files, report.domains}, "domains") +
       " serve a robots.txt file (2xx, not HTML), the denominator of parts "
       "2 to 6.");
+  document.highlights.push_back(
+      {FormatCount(report.domains), "domains crawled", "rows of latest_fetch"});
+  document.highlights.push_back(
+      {FormatPercent({files, report.domains}), "serve a robots.txt",
+       "of " + FormatCount(report.domains) + " domains"});
+  const std::string of_files = "of " + FormatCount(files) + " robots.txt files";
+  document.highlights.push_back({FormatPercent(report.walled_gardens.sites),
+                                 "are walled gardens", of_files});
+  // The most fully blocked named crawler.
+  const CrawlerBlocking* most_blocked = nullptr;
+  for (const CrawlerBlocking& crawler : report.blocking.crawlers) {
+    if (most_blocked == nullptr ||
+        crawler.full.count > most_blocked->full.count) {
+      most_blocked = &crawler;
+    }
+  }
+  if (most_blocked != nullptr) {
+    document.highlights.push_back({FormatPercent(most_blocked->full),
+                                   "fully block " + most_blocked->agent,
+                                   of_files});
+  }
+  document.highlights.push_back(
+      {FormatCount(report.comments.files_with_findings.count),
+       "files advertise jobs in comments", of_files});
   document.sections.push_back(OutcomesSection(report));
   document.sections.push_back(WalledGardenSection(report));
   document.sections.push_back(BannedAgentsSection(report));

@@ -50,9 +50,17 @@ struct Section {
   std::vector<Block> blocks;
 };
 
+// A headline figure: "59.9%" / "serve a robots.txt" / "of 20,000 domains".
+struct Highlight {
+  std::string value;
+  std::string label;
+  std::string denominator;
+};
+
 struct Document {
   std::string title;
   std::vector<std::string> summary;
+  std::vector<Highlight> highlights;
   std::vector<Section> sections;
 };
 

@@ -48,6 +48,11 @@ svg text{font:12px system-ui,-apple-system,"DejaVu Sans",sans-serif;fill:#1d2330
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:12px;color:var(--muted);margin:0 0 6px}
 .legend i{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:5px;vertical-align:-1px}
 .empty{color:var(--muted);font-style:italic}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:16px 0 4px}
+.card{background:rgba(255,255,255,.07);border:1px solid rgba(255,255,255,.12);border-radius:8px;padding:10px 16px;min-width:170px}
+.card b{display:block;font-size:24px;font-weight:650;color:#fff}
+.card span{display:block;color:#dfe6f5}
+.card small{display:block;color:#9fb0cc;font-size:11px}
 )css";
 
 // Sorts a table by the clicked column: numeric cells by data-v, text by
@@ -75,6 +80,9 @@ document.documentElement.setAttribute('data-ready','1');
 constexpr const char* kPalette[] = {"#c0392b", "#e67e22", "#8e44ad", "#d35400",
                                     "#f1c40f", "#7f8c8d", "#95a5a6", "#5dade2",
                                     "#2f6fde", "#27ae60"};
+
+// One-series charts (distributions) are not categories: one calm colour.
+constexpr const char* kSingleSeriesColor = "#2f6fde";
 
 std::string Number(double value) {
   char buffer[32];
@@ -143,8 +151,9 @@ void AppendChart(const BarChart& chart, std::string* out) {
       *out += "<rect class=\"bar\" x=\"" + Number(x) + "\" y=\"" +
               std::to_string(y) + "\" width=\"" + Number(width) +
               "\" height=\"18\" rx=\"2\" fill=\"" +
-              kPalette[s % std::size(kPalette)] + "\"><title>" +
-              EscapeHtml(bar.label) + ": " +
+              (chart.series.size() == 1 ? kSingleSeriesColor
+                                        : kPalette[s % std::size(kPalette)]) +
+              "\"><title>" + EscapeHtml(bar.label) + ": " +
               EscapeHtml(chart.series[s % chart.series.size()]) + " " +
               Percent(bar.percents[s]) + "</title></rect>";
       x += width;
@@ -260,7 +269,13 @@ std::string RenderHtml(const Document& document) {
   for (const std::string& line : document.summary) {
     out += "<p>" + EscapeHtml(line) + "</p>";
   }
-  out += "</header><nav>";
+  out += "<div class=\"cards\">";
+  for (const Highlight& highlight : document.highlights) {
+    out += "<div class=\"card\"><b>" + EscapeHtml(highlight.value) +
+           "</b><span>" + EscapeHtml(highlight.label) + "</span><small>" +
+           EscapeHtml(highlight.denominator) + "</small></div>";
+  }
+  out += "</div></header><nav>";
   for (const Section& section : document.sections) {
     out += "<a href=\"#" + EscapeHtml(section.id) + "\">" +
            EscapeHtml(section.title) + "</a>";

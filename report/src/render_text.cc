@@ -98,6 +98,12 @@ std::string RenderText(const Document& document) {
   std::string out =
       document.title + "\n" + std::string(document.title.size(), '=') + "\n";
   for (const std::string& line : document.summary) out += line + "\n";
+  out += "\n";
+  for (const Highlight& highlight : document.highlights) {
+    out += "  " + highlight.value + "  " +
+           SanitizeForTerminal(highlight.label) + " (" + highlight.denominator +
+           ")\n";
+  }
   for (const Section& section : document.sections) {
     out += "\n" + section.title + "\n" +
            std::string(DisplayWidth(section.title), '-') + "\n";
@@ -154,6 +160,12 @@ std::string RenderMarkdown(const Document& document) {
   for (const std::string& line : document.summary) {
     out += EscapeMarkdown(line) + "\n\n";
   }
+  for (const Highlight& highlight : document.highlights) {
+    out += "- **" + EscapeMarkdown(highlight.value) + "** " +
+           EscapeMarkdown(highlight.label) + " (" +
+           EscapeMarkdown(highlight.denominator) + ")\n";
+  }
+  out += "\n";
   for (const Section& section : document.sections) {
     out += "## " + section.title + "\n\n";
     for (const std::string& paragraph : section.paragraphs) {
