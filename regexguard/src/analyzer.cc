@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
@@ -186,6 +187,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
     std::uint64_t probe_steps = 0;
     std::size_t probe_length = 0;
     bool exponential_plausible = false;
+    double probe_exponent = 0;  // local growth exponent between probes
   };
   std::vector<Attempt> attempts;
   for (const internal::AttackCandidate& candidate : ambiguity.candidates) {
@@ -233,18 +235,43 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   // promising first: a super-linear attack already does far more work
   // there than a linear one, and full measurements are the expensive part.
   internal::RunLimits probe_limits = limits.run;
-  probe_limits.max_steps = std::min<std::uint64_t>(limits.run.max_steps, 50000);
+  probe_limits.max_steps = std::min<std::uint64_t>(limits.run.max_steps, 20000);
   for (Attempt& attempt : attempts) {
     const bool exponential =
         attempt.candidate->growth == internal::SuspectedGrowth::kExponential;
     const std::size_t pump_length =
         std::max<std::size_t>(attempt.attack.pump.size(), 1);
     const std::size_t n =
-        exponential ? 12 : std::max<std::size_t>(4, 256 / pump_length);
+        exponential ? 12 : std::max<std::size_t>(4, 128 / pump_length);
     const std::string subject = attempt.attack.Build(n);
     attempt.probe_length = subject.size();
-    attempt.probe_steps =
-        engine->CountSteps(subject, anchored, global, probe_limits).steps;
+    const internal::StepCount at_n =
+        engine->CountSteps(subject, anchored, global, probe_limits);
+    attempt.probe_steps = at_n.steps;
+    // A second probe at half the pumps gives a local growth exponent to
+    // rank by; when the first hit the cap, step down until one fits.
+    std::size_t high = n;
+    internal::StepCount high_count = at_n;
+    for (int down = 0; down < 2 && high_count.budget_exceeded && high > 2;
+         ++down) {
+      high /= 2;
+      high_count = engine->CountSteps(attempt.attack.Build(high), anchored,
+                                      global, probe_limits);
+    }
+    if (high >= 2) {
+      const internal::StepCount low_count = engine->CountSteps(
+          attempt.attack.Build(high / 2), anchored, global, probe_limits);
+      const double ratio =
+          static_cast<double>(std::max<std::uint64_t>(high_count.steps, 1)) /
+          static_cast<double>(std::max<std::uint64_t>(low_count.steps, 1));
+      // Still over the cap after stepping down: the pump is too long to
+      // measure a trend with, so such attempts go last.
+      attempt.probe_exponent =
+          high_count.budget_exceeded
+              ? 0.5
+              : std::log2(ratio) / std::log2(static_cast<double>(high) /
+                                             static_cast<double>(high / 2));
+    }
     if (exponential) {
       // Six more pumps multiply an exponential's work by at least ~6 (base
       // 1.35); a polynomial of degree below 5 grows less from 12 to 18.
@@ -265,11 +292,18 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   auto suspected_exponential = [](const Attempt& a) {
     return a.exponential_plausible;
   };
+  // Steeply growing probes first: most attacks that will be confirmed show
+  // an exponent well above 1 already between the two probes.
+  auto steep = [](const Attempt& a) { return a.probe_exponent >= 1.15; };
   std::stable_sort(attempts.begin(), attempts.end(),
                    [&](const Attempt& a, const Attempt& b) {
                      if (promising(a) != promising(b)) return promising(a);
                      if (suspected_exponential(a) != suspected_exponential(b)) {
                        return suspected_exponential(a);
+                     }
+                     if (steep(a) != steep(b)) return steep(a);
+                     if (a.probe_exponent != b.probe_exponent) {
+                       return a.probe_exponent > b.probe_exponent;
                      }
                      return a.probe_steps > b.probe_steps;
                    });

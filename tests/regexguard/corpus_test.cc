@@ -28,10 +28,10 @@ TEST(WholeCorpus, PrecisionRecallAndAttacksReverify) {
   // Floors measured on this corpus (see bench/RESULTS.md); a regression
   // below them fails the build.
   EXPECT_GE(e.overall.Precision(), 0.995);
-  EXPECT_GE(e.overall.Recall(), 0.97);
+  EXPECT_GE(e.overall.Recall(), 0.985);
   EXPECT_GE(e.advisories.Recall(), 0.97);
   EXPECT_GE(e.by_complexity.at("exponential").Recall(), 0.95);
-  EXPECT_GE(e.by_cause.at("search-restart").Recall(), 0.96);
+  EXPECT_GE(e.by_cause.at("search-restart").Recall(), 0.98);
   EXPECT_LE(e.median_seconds, 0.010);
 
   std::size_t reverified = 0;

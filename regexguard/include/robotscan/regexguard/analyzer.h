@@ -134,7 +134,7 @@ struct AnalyzeOptions {
   std::size_t max_nfa_states = 3000;
   std::size_t max_nfa_edges = 300000;
   // Distinct attack candidates verified dynamically, at most.
-  std::size_t max_candidates = 12;
+  std::size_t max_candidates = 24;
   // PCRE2 work budget for one run (callouts), and the longest subject tried.
   std::uint64_t max_steps_per_run = 500000;
   std::size_t max_subject_length = 20000;
