@@ -14,8 +14,12 @@ GrowthPoint Run(CompiledPcre2& engine, const Attack& attack, std::size_t n,
                 bool anchored, bool global, const GrowthLimits& limits,
                 bool* timed_out) {
   const std::string subject = attack.Build(n);
+  const auto start = std::chrono::steady_clock::now();
   const StepCount count =
       engine.CountSteps(subject, anchored, global, limits.run);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (count.timed_out) *timed_out = true;
   GrowthPoint point;
   point.pump_count = n;
@@ -25,6 +29,7 @@ GrowthPoint Run(CompiledPcre2& engine, const Attack& attack, std::size_t n,
   // count so far is a lower bound.
   point.step_budget_exceeded = count.budget_exceeded || count.other_limit;
   point.matched = count.matched;
+  point.seconds = seconds;
   return point;
 }
 

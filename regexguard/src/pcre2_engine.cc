@@ -75,8 +75,18 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
     return Error{ErrorCode::kEngineError, "out of memory for PCRE2 match data",
                  std::nullopt};
   }
+  Pcre2JitStack jit_stack;
+  if (config == EngineConfig::kPcre2Jit) {
+    // Deep backtracking needs more than the JIT's default 32 KiB machine
+    // stack; 8 MiB matches the interpreter's depth limit in practice.
+    jit_stack.reset(
+        pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, nullptr));
+    if (jit_stack) {
+      pcre2_jit_stack_assign(context.get(), nullptr, jit_stack.get());
+    }
+  }
   return CompiledPcre2(std::move(code), std::move(match_data),
-                       std::move(context), config);
+                       std::move(context), std::move(jit_stack), config);
 }
 
 StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,

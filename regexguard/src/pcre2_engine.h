@@ -44,6 +44,10 @@ using Pcre2Code = std::unique_ptr<pcre2_code, Pcre2CodeDeleter>;
 using Pcre2MatchData = std::unique_ptr<pcre2_match_data, Pcre2MatchDataDeleter>;
 using Pcre2MatchContext =
     std::unique_ptr<pcre2_match_context, Pcre2MatchContextDeleter>;
+struct Pcre2JitStackDeleter {
+  void operator()(pcre2_jit_stack* stack) const { pcre2_jit_stack_free(stack); }
+};
+using Pcre2JitStack = std::unique_ptr<pcre2_jit_stack, Pcre2JitStackDeleter>;
 
 struct StepCount {
   std::uint64_t steps = 0;
@@ -82,15 +86,18 @@ class CompiledPcre2 {
 
  private:
   CompiledPcre2(Pcre2Code code, Pcre2MatchData match_data,
-                Pcre2MatchContext context, EngineConfig config)
+                Pcre2MatchContext context, Pcre2JitStack jit_stack,
+                EngineConfig config)
       : code_(std::move(code)),
         match_data_(std::move(match_data)),
         context_(std::move(context)),
+        jit_stack_(std::move(jit_stack)),
         config_(config) {}
 
   Pcre2Code code_;
   Pcre2MatchData match_data_;
   Pcre2MatchContext context_;
+  Pcre2JitStack jit_stack_;  // JIT only: the default 32 KiB is too small
   EngineConfig config_;
 };
 

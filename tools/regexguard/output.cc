@@ -56,7 +56,8 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
                         {"length", p.subject_length},
                         {"steps", p.steps},
                         {"exceeded", p.step_budget_exceeded},
-                        {"matched", p.matched}});
+                        {"matched", p.matched},
+                        {"seconds", p.seconds}});
     }
     steps[name] = std::move(points);
     engines[name] = {

@@ -76,6 +76,8 @@ struct GrowthPoint {
   std::uint64_t steps = 0;            // callouts seen, all start positions
   bool step_budget_exceeded = false;  // `steps` is then a lower bound
   bool matched = false;
+  // Wall time of the run, for information only: verdicts never use it.
+  double seconds = 0;
 };
 
 struct EngineMeasurement {
