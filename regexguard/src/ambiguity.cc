@@ -1,6 +1,7 @@
 #include "ambiguity.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -488,7 +489,7 @@ class Analyzer {
     for (std::size_t w = 0; w < x.size(); ++w) {
       std::uint64_t both = x[w] & y[w];
       while (both != 0) {
-        const int m = static_cast<int>(w * 64) + __builtin_ctzll(both);
+        const int m = static_cast<int>(w * 64) + std::countr_zero(both);
         both &= both - 1;
         if (best < 0 || minterms_.popularity[m] > minterms_.popularity[best]) {
           best = m;
@@ -753,22 +754,7 @@ class Analyzer {
         }
       }
       auto shared_minterm = [&](int a, int b) {
-        const auto& x = minterms_.accepted_by_state[states[a]];
-        const auto& y = minterms_.accepted_by_state[states[b]];
-        int best = -1;
-        for (std::size_t w = 0; w < x.size(); ++w) {
-          std::uint64_t both = x[w] & y[w];
-          while (both != 0) {
-            const int bit = __builtin_ctzll(both);
-            both &= both - 1;
-            const int m = static_cast<int>(w * 64) + bit;
-            if (best < 0 ||
-                minterms_.popularity[m] > minterms_.popularity[best]) {
-              best = m;
-            }
-          }
-        }
-        return best;
+        return SharedMinterm(states[a], states[b]);
       };
       std::vector<std::vector<int>> successors(n * n);
       bool over_budget = false;
