@@ -55,8 +55,8 @@ struct DomainJob {
   std::size_t start_index = 0;
   std::string url;  // Current request.
   int redirects = 0;
-  int retries_used = 0;
-  int attempts = 0;
+  int retries_used = 0;   // For the current URL.
+  int retries_total = 0;  // For the whole domain.
   std::vector<std::string> visited;
   CurlEasy easy;
   CurlStringList connect_to;
@@ -72,6 +72,7 @@ struct DomainJob {
   Clock::time_point dns_started;
   FetchRecord record;
   std::unique_ptr<boost::asio::steady_timer> retry_timer;
+  char error_buffer[CURL_ERROR_SIZE] = {};
 };
 
 std::string TrimHeaderValue(std::string_view v) {
@@ -154,7 +155,8 @@ std::size_t OnBodyBytes(char* data, std::size_t size, std::size_t count,
 double MicrosToMillis(curl_off_t us) { return static_cast<double>(us) / 1000; }
 
 // Error classes (docs/crawler.md): what kind of failure, not libcurl's words.
-std::string ClassifyCurlError(CURL* easy, CURLcode code) {
+std::string ClassifyCurlError(CURL* easy, CURLcode code,
+                              std::string_view detail) {
   switch (code) {
     case CURLE_COULDNT_CONNECT: {
       long os_errno = 0;
@@ -179,6 +181,10 @@ std::string ClassifyCurlError(CURL* easy, CURLcode code) {
     case CURLE_SSL_ENGINE_INITFAILED:
       return "tls";
     case CURLE_RECV_ERROR:
+      // libcurl reports broken chunked framing as a receive error too; its
+      // detail names the chunk, a reset names the connection.
+      if (detail.find("chunk") != std::string_view::npos) return "protocol";
+      return "reset";
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:
@@ -698,8 +704,9 @@ class Crawl {
     job->ip = ip;
     job->connect_to.Clear();
     job->request_headers.Clear();
-    ++job->attempts;
 
+    job->error_buffer[0] = '\0';
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, job->error_buffer);
     curl_easy_setopt(easy, CURLOPT_URL, job->url.c_str());
     curl_easy_setopt(easy, CURLOPT_PRIVATE, job);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
@@ -741,8 +748,7 @@ class Crawl {
       curl_easy_setopt(easy, CURLOPT_CONNECT_TO, job->connect_to.get());
     }
     job->request_headers.Append("Accept: text/plain, */*;q=0.8");
-    if (job->previous && job->redirects == 0 && job->start_index == 0 &&
-        job->previous->has_body) {
+    if (job->previous && job->redirects == 0 && job->previous->has_body) {
       if (!job->previous->etag.empty()) {
         job->request_headers.Append("If-None-Match: " + job->previous->etag);
       }
@@ -813,6 +819,7 @@ class Crawl {
   void ScheduleRetry(DomainJob* job,
                      std::optional<std::chrono::milliseconds> retry_after) {
     ++job->retries_used;
+    ++job->retries_total;
     auto delay =
         options_.retry_delay * (1 << std::min(job->retries_used - 1, 10));
     // Jitter (0.5x-1.5x) so that retries of one provider's sites spread out.
@@ -861,15 +868,18 @@ class Crawl {
 
     const bool cut_by_us = code == CURLE_WRITE_ERROR && job->truncated;
     if (code != CURLE_OK && !cut_by_us) {
-      const std::string message = curl_easy_strerror(code);
+      // libcurl's detailed message when it left one, else the generic one.
+      const std::string message = job->error_buffer[0] != '\0'
+                                      ? job->error_buffer
+                                      : curl_easy_strerror(code);
       if (status > 0) {
         // A response began but the transfer failed (reset mid-body, bad
         // chunking, stall): keep the status, it is still a network error.
-        FailStepWithStatus(job, ClassifyCurlError(easy, code), message,
+        FailStepWithStatus(job, ClassifyCurlError(easy, code, message), message,
                            static_cast<int>(status));
         return;
       }
-      FailStep(job, ClassifyCurlError(easy, code), message);
+      FailStep(job, ClassifyCurlError(easy, code, message), message);
       return;
     }
 
@@ -955,7 +965,8 @@ class Crawl {
               bool redirects_unresolved = false) {
     FetchRecord& r = job->record;
     r.redirects = job->redirects;
-    r.attempts = std::max(1, job->attempts);
+    r.attempts = 1 + job->retries_total;
+    r.ip = job->ip;
     r.fetched_at = FormatIso8601(std::chrono::system_clock::now());
     const ResponseHeaders& h = job->headers;
     if (r.http_status > 0) {

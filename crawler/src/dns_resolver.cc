@@ -42,7 +42,15 @@ std::string JoinServers(const std::vector<std::string>& servers) {
 DnsResolver::DnsResolver(boost::asio::io_context& io, const DnsOptions& options)
     : io_(io), options_(options), timer_(io) {
   ares_options opts{};
-  int mask = ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES;
+  int mask = ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES |
+             ARES_OPT_FLAGS;
+  // List entries are fully qualified: never append resolv.conf's search
+  // domains (that would turn one NXDOMAIN into several queries and report
+  // the last suffix's answer).
+  // NOCHECKRESP: hand SERVFAIL/REFUSED answers back as such; otherwise
+  // c-ares 1.18 marks the server failed and reports "could not contact DNS
+  // servers", losing the classification (the crawl retries instead).
+  opts.flags = ARES_FLAG_NOSEARCH | ARES_FLAG_NOCHECKRESP;
   opts.sock_state_cb = &OnSocketState;
   opts.sock_state_cb_data = this;
   opts.timeout = static_cast<int>(options_.timeout.count());

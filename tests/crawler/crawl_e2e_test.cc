@@ -1,0 +1,422 @@
+// End-to-end tests: the built `robotscan crawl` against the loopback test
+// servers (HTTP, HTTPS, DNS), checking the database row by row.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crawl_test_util.h"
+#include "test_dns_server.h"
+#include "test_http_server.h"
+
+namespace robotscan::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kBinary = ROBOTSCAN_BINARY;
+
+class CrawlE2eTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_dir_ = new TempDir();
+    server_ = new TestHttpServer(server_dir_->path());
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete server_dir_;
+  }
+
+  // Flags that send every host to the test server (no DNS involved).
+  std::vector<std::string> ToTestServer() const {
+    return {"--connect-to",
+            ":80:127.0.0.1:" + std::to_string(server_->http_port()),
+            "--connect-to",
+            ":443:127.0.0.1:" + std::to_string(server_->https_port()),
+            "--allow-private-addresses",
+            "--cacert",
+            server_->cert_file()};
+  }
+
+  ProcessResult Crawl(const std::string& list_text,
+                      std::vector<std::string> extra,
+                      std::chrono::milliseconds deadline = 60s) {
+    WriteFile(list_, list_text);
+    std::vector<std::string> args = {"crawl", "--db", db_, list_};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return RunProcess(kBinary, args, dir_.path(), deadline);
+  }
+
+  std::string Row(const std::string& domain, const std::string& columns) {
+    return QueryOne(db_, "SELECT " + columns +
+                             " FROM latest_fetch WHERE domain = '" + domain +
+                             "'");
+  }
+
+  // Every step of a domain's newest fetch, for failure messages.
+  std::string Steps(const std::string& domain) {
+    std::string out;
+    for (const std::string& row :
+         Query(db_,
+               "SELECT s.url, s.http_status, s.error_class, "
+               "s.error_message FROM fetch_step s JOIN latest_fetch f ON "
+               "f.fetch_id = s.fetch_id WHERE f.domain = '" +
+                   domain + "' ORDER BY s.seq")) {
+      out += "\n  step: " + row;
+    }
+    return out;
+  }
+
+  static TempDir* server_dir_;
+  static TestHttpServer* server_;
+  TempDir dir_;
+  std::string db_ = dir_.File("crawl.sqlite");
+  std::string list_ = dir_.File("list.csv");
+};
+
+TempDir* CrawlE2eTest::server_dir_ = nullptr;
+TestHttpServer* CrawlE2eTest::server_ = nullptr;
+
+struct Expected {
+  const char* domain;
+  // http_status|access|error|redirects|truncated|bytes|final_url
+  const char* row;
+};
+
+// RFC 9309 §2.3.1: the access class of each fault, and what is recorded.
+TEST_F(CrawlE2eTest, FaultMatrixRowByRow) {
+  const Expected expected[] = {
+      {"ok.test", "200|success|NULL|0|0|33|https://ok.test/robots.txt"},
+      {"s204.test", "204|success|NULL|0|0|0|https://s204.test/robots.txt"},
+      {"s301.test", "301|unavailable|NULL|0|0|0|https://s301.test/robots.txt"},
+      {"s401.test", "401|unavailable|NULL|0|0|0|https://s401.test/robots.txt"},
+      {"s403.test", "403|unavailable|NULL|0|0|0|https://s403.test/robots.txt"},
+      {"s404.test", "404|unavailable|NULL|0|0|0|https://s404.test/robots.txt"},
+      {"s410.test", "410|unavailable|NULL|0|0|0|https://s410.test/robots.txt"},
+      {"s429.test", "429|unavailable|NULL|0|0|0|https://s429.test/robots.txt"},
+      {"s500.test", "500|unreachable|NULL|0|0|0|https://s500.test/robots.txt"},
+      {"s503.test", "503|unreachable|NULL|0|0|0|https://s503.test/robots.txt"},
+      {"redir5.test", "200|success|NULL|5|0|33|https://redir5.test/hop5"},
+      {"redir6.test",
+       "302|unavailable|too_many_redirects|6|0|0|https://redir6.test/hop5"},
+      {"loop.test",
+       "301|unavailable|redirect_loop|2|0|0|https://loop.test/again"},
+      {"cross.test", "200|success|NULL|1|0|33|http://ok.test/robots.txt"},
+      {"ftp.test",
+       "301|unavailable|redirect_scheme|1|0|0|https://ftp.test/robots.txt"},
+      {"relative.test",
+       "200|success|NULL|1|0|33|https://relative.test/robots2.txt"},
+      {"huge.test", "200|success|NULL|0|1|512000|https://huge.test/robots.txt"},
+      {"gzip.test", "200|success|NULL|0|0|33|https://gzip.test/robots.txt"},
+      {"bomb.test", "200|success|NULL|0|1|512000|https://bomb.test/robots.txt"},
+      {"badgzip.test",
+       "200|unreachable|protocol|0|0|0|https://badgzip.test/robots.txt"},
+      {"slowstart.test",
+       "200|success|NULL|0|0|33|https://slowstart.test/robots.txt"},
+      {"trickle.test",
+       "200|success|NULL|0|0|23|https://trickle.test/robots.txt"},
+      {"stall.test", "NULL|unreachable|timeout|0|0|0|NULL"},
+      {"resetbefore.test", "NULL|unreachable|reset|0|0|0|NULL"},
+      {"resetduring.test",
+       "200|unreachable|reset|0|0|0|https://resetduring.test/robots.txt"},
+      {"badchunk.test",
+       "200|unreachable|protocol|0|0|0|https://badchunk.test/robots.txt"},
+      {"soft404.test",
+       "200|success|NULL|0|0|77|https://soft404.test/robots.txt"},
+      {"bom.test", "200|success|NULL|0|0|32|https://bom.test/robots.txt"},
+      {"cronly.test", "200|success|NULL|0|0|28|https://cronly.test/robots.txt"},
+      {"latin1.test", "200|success|NULL|0|0|30|https://latin1.test/robots.txt"},
+      {"empty.test", "200|success|NULL|0|0|0|https://empty.test/robots.txt"},
+      {"notls.test", "200|success|NULL|0|0|33|http://notls.test/robots.txt"},
+      {"nothere.test",
+       "404|unavailable|NULL|0|0|0|https://nothere.test/robots.txt"},
+  };
+  std::string list;
+  int rank = 0;
+  for (const Expected& e : expected) {
+    list += std::to_string(++rank) + "," + e.domain + "\n";
+  }
+  std::vector<std::string> flags = ToTestServer();
+  for (const char* f :
+       {"--timeout", "3s", "--connect-timeout", "2s", "--retries", "0",
+        "--concurrency", "64", "--log-json", "events.jsonl"}) {
+    flags.push_back(f);
+  }
+  flags.back() = dir_.File("events.jsonl");
+  const ProcessResult run = Crawl(list, flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  EXPECT_LT(run.seconds, 20) << "stalls must end at the timeout";
+
+  rank = 0;
+  for (const Expected& e : expected) {
+    ++rank;
+    EXPECT_EQ(Row(e.domain,
+                  "http_status, access, error, redirects, truncated, bytes, "
+                  "final_url"),
+              e.row)
+        << e.domain << Steps(e.domain);
+    EXPECT_EQ(Row(e.domain, "rank, url"),
+              std::to_string(rank) + "|https://" + e.domain + "/robots.txt")
+        << e.domain;
+  }
+  // Bodies are stored byte for byte (BOM, CR-only, Latin-1 kept as sent).
+  EXPECT_EQ(Row("bom.test", "hex(body)"),
+            "EFBBBF557365722D6167656E743A202A0A446973616C6C6F773A202F626F6D0A");
+  EXPECT_EQ(Row("cronly.test", "body"), "User-agent: *\rDisallow: /cr\r");
+  EXPECT_EQ(Row("latin1.test", "hex(substr(body, -3))"), "66E90A");
+  EXPECT_EQ(Row("gzip.test", "body, content_encoding"),
+            std::string(TestHttpServer::kRobotsBody) + "|gzip");
+  EXPECT_EQ(Row("empty.test", "body IS NULL, body"), "0|");
+  EXPECT_EQ(Row("s404.test", "body IS NULL"), "1");
+  EXPECT_EQ(Row("soft404.test", "content_type"), "text/html; charset=utf-8");
+  EXPECT_EQ(Row("huge.test", "length(body)"), "512000");
+  // The whole chain is recorded, hop by hop.
+  EXPECT_EQ(
+      Query(db_,
+            "SELECT s.seq, s.url, s.http_status, s.location FROM "
+            "fetch_step s JOIN latest_fetch f ON f.fetch_id = "
+            "s.fetch_id WHERE f.domain = 'redir5.test' ORDER BY s.seq"),
+      (std::vector<std::string>{"0|https://redir5.test/robots.txt|301|/hop1",
+                                "1|https://redir5.test/hop1|302|/hop2",
+                                "2|https://redir5.test/hop2|302|/hop3",
+                                "3|https://redir5.test/hop3|302|/hop4",
+                                "4|https://redir5.test/hop4|302|/hop5",
+                                "5|https://redir5.test/hop5|200|NULL"}));
+  // https failed at TLS, http answered: both steps kept.
+  EXPECT_EQ(
+      Query(db_,
+            "SELECT s.url, s.http_status, s.error_class FROM fetch_step "
+            "s JOIN latest_fetch f ON f.fetch_id = s.fetch_id WHERE "
+            "f.domain = 'notls.test' ORDER BY s.seq"),
+      (std::vector<std::string>{"https://notls.test/robots.txt|NULL|tls",
+                                "http://notls.test/robots.txt|200|NULL"}));
+  EXPECT_EQ(Row("ok.test", "ip, strategy, attempts, tls_ms > 0, total_ms > 0"),
+            "127.0.0.1|https,http|1|1|1");
+  // Identical bodies (ok, cross, redir5, ...) are stored once.
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM body WHERE data = CAST('" +
+                              std::string(TestHttpServer::kRobotsBody) +
+                              "' AS BLOB)"),
+            "1");
+  const std::string log = ReadFile(dir_.File("events.jsonl"));
+  std::size_t fetch_events = 0;
+  for (std::size_t p = 0;
+       (p = log.find("\"event\":\"fetch\"", p)) != std::string::npos; ++p) {
+    ++fetch_events;
+  }
+  EXPECT_EQ(fetch_events, std::size(expected));
+  EXPECT_NE(log.find("\"event\":\"summary\""), std::string::npos);
+}
+
+TEST_F(CrawlE2eTest, HttpToHttpsAndCrossHostRedirects) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(), {"--schemes", "http"});
+  const ProcessResult run = Crawl("1,tohttps.test\n2,cross.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("tohttps.test", "http_status, access, redirects, final_url"),
+            "200|success|1|https://tohttps.test/robots.txt")
+      << Steps("tohttps.test");
+  EXPECT_EQ(Row("cross.test", "http_status, redirects, final_url, strategy"),
+            "200|1|http://ok.test/robots.txt|http");
+}
+
+TEST_F(CrawlE2eTest, RetriesHonourRetryAfter) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(), {"--retries", "1", "--retry-delay", "100ms"});
+  const int before = server_->RequestsFor("s503.test");
+  const ProcessResult run = Crawl("1,retry503.test\n2,s503.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("retry503.test", "http_status, access, attempts"),
+            "200|success|2");
+  EXPECT_EQ(Row("s503.test", "http_status, access, attempts, retry_after"),
+            "503|unreachable|2|1");
+  EXPECT_EQ(server_->RequestsFor("s503.test") - before, 2);
+  EXPECT_GE(run.seconds, 1.0) << "Retry-After: 1 must be waited for";
+}
+
+TEST_F(CrawlE2eTest, PrivateAddressesAreBlockedByDefault) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.erase(
+      std::find(flags.begin(), flags.end(), "--allow-private-addresses"));
+  const int before = server_->RequestsFor("ok.test");
+  const ProcessResult run = Crawl("1,ok.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("ok.test", "http_status, access, error, ip"),
+            "NULL|unreachable|blocked_address|127.0.0.1");
+  EXPECT_EQ(server_->RequestsFor("ok.test"), before) << "no request sent";
+}
+
+TEST_F(CrawlE2eTest, TopSkipDuplicatesAndMalformedLines) {
+  const ProcessResult run = Crawl(
+      "1,ok.test\n2,bad line\n3,OK.test.\n4,s404.test\n5,s500.test\n", [&] {
+        auto f = ToTestServer();
+        f.insert(f.end(), {"--skip", "1", "--top", "2", "--retries", "0"});
+        return f;
+      }());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Query(db_, "SELECT domain, rank FROM latest_fetch ORDER BY rank"),
+            (std::vector<std::string>{"ok.test|3", "s404.test|4"}));
+  EXPECT_NE(run.err.find("list.csv:2: skipped"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("malformed lines 1"), std::string::npos) << run.out;
+}
+
+TEST_F(CrawlE2eTest, RerunSkipsDoneDomainsAndRecrawlIsConditional) {
+  const auto flags = ToTestServer();
+  const int before = server_->RequestsFor("etag.test");
+  ASSERT_EQ(Crawl("1,etag.test\n2,ok.test\n", flags).exit_code, 0);
+  EXPECT_EQ(server_->RequestsFor("etag.test") - before, 1);
+  const ProcessResult again = Crawl("1,etag.test\n2,ok.test\n", flags);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(server_->RequestsFor("etag.test") - before, 1) << "no refetch";
+  EXPECT_NE(again.out.find("already in the database 2"), std::string::npos)
+      << again.out;
+
+  auto recrawl = flags;
+  recrawl.insert(recrawl.end(), {"--recrawl-older-than", "0s"});
+  ASSERT_EQ(Crawl("1,etag.test\n", recrawl).exit_code, 0);
+  EXPECT_EQ(server_->RequestsFor("etag.test") - before, 2);
+  EXPECT_NE(server_->LastRequestFor("etag.test").find("If-None-Match: \"v1\""),
+            std::string::npos);
+  EXPECT_NE(server_->LastRequestFor("etag.test")
+                .find("If-Modified-Since: Wed, 21 Oct 2015 07:28:00 GMT"),
+            std::string::npos);
+  EXPECT_EQ(
+      Row("etag.test", "http_status, not_modified, access, body, etag"),
+      "304|1|success|" + std::string(TestHttpServer::kRobotsBody) + "|\"v1\"");
+  EXPECT_EQ(QueryOne(db_,
+                     "SELECT count(*) FROM fetch f JOIN domain d ON "
+                     "d.id = f.domain_id WHERE d.name = 'etag.test'"),
+            "2")
+      << "history is kept";
+}
+
+TEST_F(CrawlE2eTest, ResolvesThroughDnsServerAndClassifiesFailures) {
+  TestDnsServer dns;
+  const std::vector<std::string> flags = {
+      "--dns-server",
+      "127.0.0.1:" + std::to_string(dns.port()),
+      "--dns-timeout",
+      "300ms",
+      "--dns-tries",
+      "1",
+      "--retries",
+      "0",
+      "--connect-to",
+      ":80::" + std::to_string(server_->http_port()),
+      "--connect-to",
+      ":443::" + std::to_string(server_->https_port()),
+      "--cacert",
+      server_->cert_file(),
+      "--allow-private-addresses"};
+  const ProcessResult run = Crawl(
+      "1,ok.test\n2,nx.test\n3,servfail.test\n4,timeout.test\n", flags, 30s);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("ok.test", "http_status, access, ip, dns_ms >= 0"),
+            "200|success|127.0.0.1|1");
+  EXPECT_EQ(Row("nx.test", "http_status, access, error"),
+            "NULL|unreachable|dns_nxdomain");
+  EXPECT_EQ(Row("servfail.test", "access, error"), "unreachable|dns_servfail")
+      << Row("servfail.test", "error_message");
+  EXPECT_EQ(Row("timeout.test", "access, error"), "unreachable|dns_timeout");
+  // DNS failures do not fall back to http: one host, one answer.
+  EXPECT_EQ(QueryOne(db_,
+                     "SELECT count(*) FROM fetch_step s JOIN latest_fetch "
+                     "f ON f.fetch_id = s.fetch_id WHERE f.domain = "
+                     "'nx.test'"),
+            "1");
+  EXPECT_GE(dns.queries(), 4);
+}
+
+TEST_F(CrawlE2eTest, PerIpLimitBoundsConcurrentConnections) {
+  std::string list;
+  for (int i = 1; i <= 24; ++i) {
+    list += std::to_string(i) + ",delay200.n" + std::to_string(i) + ".test\n";
+  }
+  auto flags = ToTestServer();
+  flags.insert(flags.end(),
+               {"--per-ip-limit", "3", "--concurrency", "24", "--insecure"});
+  const ProcessResult run = Crawl(list, flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(QueryOne(db_,
+                     "SELECT count(*) FROM latest_fetch WHERE access = "
+                     "'success'"),
+            "24");
+  // 24 requests of 200 ms, 3 at a time: at least 8 rounds.
+  EXPECT_GE(run.seconds, 1.5);
+}
+
+TEST_F(CrawlE2eTest, SignalsStopCleanlyAndRerunCompletes) {
+  std::string list = "1,ok.test\n";
+  for (int i = 2; i <= 10; ++i) {
+    list += std::to_string(i) + ",stall" + std::to_string(i) + ".test\n";
+  }
+  WriteFile(list_, list);
+  auto flags = ToTestServer();
+  flags.insert(flags.end(), {"--timeout", "20s", "--insecure"});
+  std::vector<std::string> args = {"crawl", "--db", db_, list_};
+  args.insert(args.end(), flags.begin(), flags.end());
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const pid_t pid =
+        StartProcess(kBinary, args, dir_.File("out.txt"), dir_.File("err.txt"));
+    std::this_thread::sleep_for(1000ms);
+    kill(pid, sig);
+    bool timed_out = false;
+    const auto start = std::chrono::steady_clock::now();
+    const int code = WaitProcess(pid, 10s, &timed_out);
+    EXPECT_FALSE(timed_out);
+    EXPECT_EQ(code, 128 + sig) << ReadFile(dir_.File("err.txt"));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+  }
+  EXPECT_EQ(Query(db_, "SELECT status FROM crawl_run ORDER BY id"),
+            (std::vector<std::string>{"interrupted", "interrupted"}));
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM fetch"), "1")
+      << "only ok.test finished; abandoned transfers leave no record";
+}
+
+// SIGKILL at random moments, then resume: every domain ends with exactly one
+// record and the file is intact.
+TEST_F(CrawlE2eTest, SlowCrashAndResumeKeepsExactlyOneRecordPerDomain) {
+  constexpr int kDomains = 400;
+  std::mt19937 random(12345);
+  std::uniform_int_distribution<int> delay(0, 120);
+  std::string list;
+  for (int i = 1; i <= kDomains; ++i) {
+    list += std::to_string(i) + ",delay" + std::to_string(delay(random)) +
+            ".n" + std::to_string(i) + ".test\n";
+  }
+  WriteFile(list_, list);
+  auto flags = ToTestServer();
+  flags.insert(flags.end(), {"--concurrency", "16", "--quiet", "--insecure"});
+  std::vector<std::string> args = {"crawl", "--db", db_, list_};
+  args.insert(args.end(), flags.begin(), flags.end());
+  std::uniform_int_distribution<int> kill_after(50, 600);
+  int killed = 0;
+  for (int round = 0; round < 6; ++round) {
+    const pid_t pid =
+        StartProcess(kBinary, args, dir_.File("out.txt"), dir_.File("err.txt"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(kill_after(random)));
+    kill(pid, SIGKILL);
+    bool timed_out = false;
+    if (WaitProcess(pid, 10s, &timed_out) == 128 + SIGKILL) ++killed;
+  }
+  EXPECT_GE(killed, 3) << "the crawl should still be running when killed";
+  const ProcessResult final_run = RunProcess(kBinary, args, dir_.path(), 120s);
+  ASSERT_EQ(final_run.exit_code, 0) << final_run.err;
+  EXPECT_EQ(QueryOne(db_, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM latest_fetch"),
+            std::to_string(kDomains));
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM fetch"),
+            std::to_string(kDomains))
+      << "a domain was fetched twice";
+  EXPECT_EQ(QueryOne(db_,
+                     "SELECT count(*) FROM latest_fetch WHERE access = "
+                     "'success'"),
+            std::to_string(kDomains));
+  EXPECT_GE(std::stoi(QueryOne(db_, "SELECT count(*) FROM crawl_run")), 7);
+}
+
+}  // namespace
+}  // namespace robotscan::testing

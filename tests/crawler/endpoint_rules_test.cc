@@ -1,0 +1,103 @@
+#include "endpoint_rules.h"
+
+#include <gtest/gtest.h>
+
+namespace robotscan::crawler {
+namespace {
+
+TEST(EndpointRulesTest, ConnectToWildcardsAndMapping) {
+  std::vector<ConnectToRule> rules(2);
+  std::string error;
+  ASSERT_TRUE(ParseConnectToRule("a.test:443:b.test:8443", &rules[0], &error));
+  ASSERT_TRUE(ParseConnectToRule("::127.0.0.1:8080", &rules[1], &error));
+  std::string host = "a.test";
+  int port = 443;
+  EXPECT_TRUE(ApplyConnectTo(rules, &host, &port));
+  EXPECT_EQ(host, "b.test");
+  EXPECT_EQ(port, 8443);
+  host = "other.test";
+  port = 80;
+  EXPECT_TRUE(ApplyConnectTo(rules, &host, &port));
+  EXPECT_EQ(host, "127.0.0.1");
+  EXPECT_EQ(port, 8080);
+}
+
+TEST(EndpointRulesTest, ConnectToKeepsHostOrPortWhenEmpty) {
+  std::vector<ConnectToRule> rules(1);
+  std::string error;
+  ASSERT_TRUE(ParseConnectToRule(":443::9443", &rules[0], &error));
+  std::string host = "x.test";
+  int port = 443;
+  EXPECT_TRUE(ApplyConnectTo(rules, &host, &port));
+  EXPECT_EQ(host, "x.test");
+  EXPECT_EQ(port, 9443);
+  port = 80;
+  EXPECT_FALSE(ApplyConnectTo(rules, &host, &port));
+}
+
+TEST(EndpointRulesTest, ConnectToIpv6Target) {
+  ConnectToRule rule;
+  std::string error;
+  ASSERT_TRUE(ParseConnectToRule("a.test:80:[::1]:8080", &rule, &error));
+  EXPECT_EQ(rule.to_host, "::1");
+  EXPECT_EQ(rule.to_port, 8080);
+}
+
+TEST(EndpointRulesTest, RejectsMalformedRules) {
+  ConnectToRule c;
+  ResolveRule r;
+  std::string error;
+  EXPECT_FALSE(ParseConnectToRule("a.test:80", &c, &error));
+  EXPECT_FALSE(ParseConnectToRule("a:99999:b:1", &c, &error));
+  EXPECT_FALSE(ParseResolveRule("a.test:80", &r, &error));
+  EXPECT_FALSE(ParseResolveRule("a.test:80:not-an-ip", &r, &error));
+  EXPECT_FALSE(ParseResolveRule("a.test:x:127.0.0.1", &r, &error));
+}
+
+TEST(EndpointRulesTest, ResolveRules) {
+  std::vector<ResolveRule> rules(1);
+  std::string error;
+  ASSERT_TRUE(ParseResolveRule("A.test:443:127.0.0.2,[::1]", &rules[0], &error))
+      << error;
+  EXPECT_EQ(rules[0].addresses, (std::vector<std::string>{"127.0.0.2", "::1"}));
+  EXPECT_NE(FindResolveRule(rules, "a.test", 443), nullptr);
+  EXPECT_EQ(FindResolveRule(rules, "a.test", 80), nullptr);
+}
+
+TEST(EndpointRulesTest, PublicAddressPolicy) {
+  struct Case {
+    const char* address;
+    bool is_public;
+  };
+  const Case cases[] = {
+      {"8.8.8.8", true},
+      {"93.184.216.34", true},
+      {"127.0.0.1", false},
+      {"10.1.2.3", false},
+      {"172.16.0.1", false},
+      {"172.32.0.1", true},
+      {"192.168.1.1", false},
+      {"169.254.169.254", false},
+      {"100.64.0.1", false},
+      {"0.0.0.0", false},
+      {"224.0.0.1", false},
+      {"255.255.255.255", false},
+      {"198.18.0.1", false},
+      {"::1", false},
+      {"::", false},
+      {"fe80::1", false},
+      {"fd00::1", false},
+      {"ff02::1", false},
+      {"::ffff:127.0.0.1", false},
+      {"::ffff:8.8.8.8", true},
+      {"2001:db8::1", false},
+      {"2606:4700::1111", true},
+      {"not an ip", false},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(IsPublicAddress(c.address), c.is_public) << c.address;
+  }
+}
+
+}  // namespace
+}  // namespace robotscan::crawler
