@@ -38,13 +38,31 @@ storage::FetchRecord MakeFetch(std::string domain, std::int64_t rank,
   return record;
 }
 
+namespace {
+
+std::filesystem::path TempRoot() {
+  const char* base = std::getenv("TEST_TMPDIR");
+  return std::filesystem::path(base != nullptr ? base : "/tmp") /
+         ("robotscan_report_" + std::to_string(::getpid()));
+}
+
+// Removes every directory MakeTempDir made once the tests are over.
+class RemoveTempRoot : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(TempRoot(), ignored);
+  }
+};
+
+[[maybe_unused]] const ::testing::Environment* const kRemoveTempRoot =
+    ::testing::AddGlobalTestEnvironment(new RemoveTempRoot);
+
+}  // namespace
+
 std::string MakeTempDir() {
   static std::atomic<int> counter{0};
-  const char* base = std::getenv("TEST_TMPDIR");
-  std::filesystem::path dir =
-      std::filesystem::path(base != nullptr ? base : "/tmp") /
-      ("robotscan_report_" + std::to_string(::getpid()) + "_" +
-       std::to_string(counter++));
+  const std::filesystem::path dir = TempRoot() / std::to_string(counter++);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
