@@ -23,12 +23,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const std::size_t eol = input.find('\n');
   const std::string_view header = input.substr(0, eol);
-  const std::string_view body =
-      eol == std::string_view::npos ? std::string_view() : input.substr(eol + 1);
+  const std::string_view body = eol == std::string_view::npos
+                                    ? std::string_view()
+                                    : input.substr(eol + 1);
   const std::size_t tab = header.find('\t');
   const std::string_view agent = header.substr(0, tab);
-  const std::string_view url =
-      tab == std::string_view::npos ? std::string_view("/") : header.substr(tab + 1);
+  const std::string_view url = tab == std::string_view::npos
+                                   ? std::string_view("/")
+                                   : header.substr(tab + 1);
 
   ParseOptions google;
   google.compat = Compat::kGoogle;
@@ -39,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   // at a line end; fuzz inputs stay below it).
   if (body.size() <= robotscan::robots::kMinParseLimitBytes &&
       allowed != robotscan::robots::testing::ReferenceAllowedGoogle(body, agent,
-                                                                   url)) {
+                                                                    url)) {
     std::fprintf(stderr, "fast matcher and reference disagree\n");
     std::abort();
   }
