@@ -46,13 +46,30 @@ int CurlAsioDriver::OnSocket(CURL* /*easy*/, curl_socket_t socket, int what,
 
 int CurlAsioDriver::OnTimer(CURLM* /*multi*/, long timeout_ms, void* self) {
   auto* driver = static_cast<CurlAsioDriver*>(self);
-  if (timeout_ms < 0) {
-    driver->timer_.cancel();
+  // Re-arming a steady_timer costs a timerfd_settime system call, and
+  // libcurl moves its deadline after nearly every event. An early wake-up
+  // is harmless (libcurl finds nothing due and tells us the real deadline),
+  // so the timer is only moved earlier, never later, and "now" is a post.
+  if (timeout_ms < 0) return 0;  // Let an armed timer fire spuriously.
+  if (timeout_ms == 0) {
+    if (!driver->timeout_posted_) {
+      driver->timeout_posted_ = true;
+      boost::asio::post(driver->io_, [driver] {
+        driver->timeout_posted_ = false;
+        driver->Act(CURL_SOCKET_TIMEOUT, 0);
+      });
+    }
     return 0;
   }
-  driver->timer_.expires_after(std::chrono::milliseconds(timeout_ms));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  if (driver->timer_armed_ && driver->timer_deadline_ <= deadline) return 0;
+  driver->timer_armed_ = true;
+  driver->timer_deadline_ = deadline;
+  driver->timer_.expires_at(deadline);
   driver->timer_.async_wait([driver](const boost::system::error_code& ec) {
     if (ec) return;  // Cancelled or re-armed.
+    driver->timer_armed_ = false;
     driver->Act(CURL_SOCKET_TIMEOUT, 0);
   });
   return 0;
@@ -114,9 +131,7 @@ void CurlAsioDriver::ArmWrite(const std::shared_ptr<SocketWatch>& watch) {
 }
 
 void CurlAsioDriver::Act(curl_socket_t socket, int select_bits) {
-  acting_ = true;
   curl_multi_socket_action(multi_.get(), socket, select_bits, &running_);
-  acting_ = false;
   DrainFinished();
 }
 

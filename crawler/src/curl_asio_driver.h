@@ -3,8 +3,9 @@
 //   * CURLMOPT_SOCKETFUNCTION tells us which socket wants which events; each
 //     socket gets a context (curl_multi_assign) that is dropped on
 //     CURL_POLL_REMOVE, which libcurl sends before it closes the socket;
-//   * CURLMOPT_TIMERFUNCTION only (re)arms one steady_timer; libcurl is
-//     called from the timer's handler, never from inside its own callback;
+//   * CURLMOPT_TIMERFUNCTION only (re)arms one steady_timer (or posts a
+//     handler for "now"); libcurl is called from the handler, never from
+//     inside its own callback;
 //   * each async_wait is re-armed after its event as long as libcurl still
 //     wants that direction.
 // Asio's async_wait on epoll re-arms the descriptor (EPOLL_CTL_MOD), so a
@@ -19,6 +20,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -76,9 +78,9 @@ class CurlAsioDriver {
   boost::asio::steady_timer timer_;
   std::unordered_map<curl_socket_t, std::shared_ptr<SocketWatch>> sockets_;
   int running_ = 0;
-  // Set while we are inside curl_multi_socket_action: guards against
-  // handling finished transfers re-entrantly.
-  bool acting_ = false;
+  bool timer_armed_ = false;
+  std::chrono::steady_clock::time_point timer_deadline_;
+  bool timeout_posted_ = false;
 };
 
 }  // namespace robotscan::crawler

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Crawler throughput benchmark, loopback only (127.0.0.1), bounded in time.
+#
+# Serves one robots.txt from nginx on 127.0.0.1 and crawls N synthetic
+# domains (d1.bench ... dN.bench, all pinned to that server with
+# --connect-to), side by side with:
+#   * curl --parallel --parallel-max C fetching the same URLs;
+#   * wrk -H "Connection: close" (the server's ceiling for one new
+#     connection per request);
+# and a slow-host scenario: 0.5% of the domains answer after 5 s (half) or
+# never (half, ended by the 10 s timeout).
+# Prints domains/s, CPU seconds and peak RSS for each.
+#
+#   bench/crawler/run_bench.sh [--domains N] [--concurrency C] [--big N]
+#                              [--build DIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+domains=100000
+concurrency=1000
+big=0          # also crawl a list this long (RSS vs length); 0: skip
+build=build/bench
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --domains) domains="$2"; shift 2 ;;
+    --concurrency) concurrency="$2"; shift 2 ;;
+    --big) big="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    *) echo "run_bench.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+bin="$build/tools/robotscan/robotscan"
+if [ ! -x "$bin" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DROBOTSCAN_BUILD_TESTS=OFF -DROBOTSCAN_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build "$build" --target robotscan -j "$(nproc)"
+fi
+
+work=$(mktemp -d /tmp/robotscan-bench.XXXXXX)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$((20000 + RANDOM % 20000))
+slow_port=$((port + 1))
+mkdir -p "$work/www" "$work/logs"
+printf 'User-agent: *\nDisallow: /private\n' > "$work/www/robots.txt"
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/logs/error.log error;
+events { worker_connections 16384; multi_accept on; }
+worker_rlimit_nofile 65536;
+http {
+  access_log off;
+  keepalive_timeout 0;
+  client_body_temp_path $work/logs;
+  proxy_temp_path $work/logs;
+  fastcgi_temp_path $work/logs;
+  uwsgi_temp_path $work/logs;
+  scgi_temp_path $work/logs;
+  server {
+    listen 127.0.0.1:$port backlog=8192 reuseport;
+    root $work/www;
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf" -p "$work"
+python3 bench/crawler/slow_server.py --port "$slow_port" --lifetime 1800 &
+pids+=($!)
+sleep 0.5
+ulimit -n "$(ulimit -Hn)"
+
+make_list() {  # make_list N FILE
+  awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,d%d.bench\n", i, i }' > "$2"
+}
+
+# measure LABEL COMMAND...: prints "LABEL wall_s cpu_s maxrss_mb"
+measure() {
+  local label="$1"; shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" || {
+    echo "!! $label failed"; tail -5 "$work/err.txt"; }
+  read -r wall user sys rss < "$work/time.txt"
+  awk -v l="$label" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v n="$domains" \
+    'BEGIN { printf "%-34s %8.2f s %9.0f /s  cpu %6.2f s  peak RSS %6.1f MB\n", l, w, n / w, u + s, r / 1024 }'
+}
+
+# crawl_args LIST DB [extra flags]: sets CRAWL to the robotscan command.
+crawl_args() {
+  local list="$1" db="$2"; shift 2
+  # Extra flags first: per-host --connect-to rules must precede the
+  # catch-all one (the first matching rule wins, as in curl).
+  CRAWL=("$bin" crawl --db "$db" "$list" "$@" --connect-to "::127.0.0.1:$port"
+         --allow-private-addresses --schemes http --per-ip-limit 0
+         --concurrency "$concurrency" --quiet)
+}
+
+echo "== robotscan crawl benchmark: $domains domains, concurrency $concurrency, $(nproc) cores =="
+make_list "$domains" "$work/list.csv"
+awk -F, '{ printf "url = \"http://%s/robots.txt\"\noutput = \"/dev/null\"\n", $2 }' \
+  "$work/list.csv" > "$work/curl.cfg"
+
+crawl_args "$work/list.csv" "$work/a.sqlite"
+measure "robotscan crawl" "${CRAWL[@]}"
+rows=$(sqlite3 "$work/a.sqlite" "select count(*) from latest_fetch where access='success'")
+echo "   ($rows of $domains rows with access=success)"
+measure "curl --parallel --parallel-max $concurrency" \
+  curl --silent --parallel --parallel-immediate --parallel-max "$concurrency" \
+  --connect-to "::127.0.0.1:$port" --config "$work/curl.cfg"
+wrk_out=$(wrk -t1 -c"$concurrency" -d10s -H "Connection: close" \
+  "http://127.0.0.1:$port/robots.txt" 2>&1 || true)
+wrk_rps=$(echo "$wrk_out" | awk '/Requests\/sec/ { print $2 }')
+echo "wrk Connection: close (ceiling)    $wrk_rps req/s"
+
+# Slow hosts: 0.5% of the list, half delayed 5 s, half stalled until the
+# 10 s timeout, spread through the list.
+slow=$((domains / 200))
+connect=()
+awk -v n="$domains" -v s="$slow" 'BEGIN {
+  step = int(n / s);
+  for (i = 1; i <= n; i++) {
+    if (i % step == 0 && k < s) { k++; printf "%d,%s%d.bench\n", i, (k % 2 ? "delay" : "stall"), i }
+    else printf "%d,d%d.bench\n", i, i
+  } }' > "$work/slow.csv"
+while read -r host; do
+  connect+=(--connect-to "$host:80:127.0.0.1:$slow_port")
+done < <(awk -F, '$2 ~ /^(delay|stall)/ { print $2 }' "$work/slow.csv")
+crawl_args "$work/slow.csv" "$work/b.sqlite" --timeout 10s --retries 0 "${connect[@]}"
+measure "robotscan crawl, 0.5% slow hosts" "${CRAWL[@]}"
+sqlite3 "$work/b.sqlite" "select '   outcomes: ' || group_concat(n, ', ') from (select access || ' ' || count(*) as n from latest_fetch group by access)"
+
+if [ "$big" -gt 0 ]; then
+  make_list "$big" "$work/big.csv"
+  saved=$domains; domains=$big
+  crawl_args "$work/big.csv" "$work/c.sqlite"
+  measure "robotscan crawl ($big domains)" "${CRAWL[@]}"
+  domains=$saved
+fi
