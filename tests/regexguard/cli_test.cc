@@ -114,6 +114,7 @@ TEST(CliTest, FileInputKeepsInputOrderInJsonLines) {
   EXPECT_EQ(rows[0]["id"], "one");
   EXPECT_EQ(rows[0]["verdict"], "polynomial");
   EXPECT_EQ(rows[0]["degree"], 2);
+  EXPECT_EQ(rows[0]["complexity"], "polynomial(2)");
   EXPECT_EQ(rows[1]["id"], "two");
   EXPECT_EQ(rows[1]["verdict"], "safe");
   EXPECT_EQ(rows[2]["id"], "three");

@@ -42,6 +42,22 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
   out["degree"] = report.verdict == Verdict::kPolynomial
                       ? nlohmann::json(report.degree)
                       : nlohmann::json(nullptr);
+  // One word for the growth class: "exponential", "polynomial(2)",
+  // "linear" (safe) or "unknown".
+  switch (report.verdict) {
+    case Verdict::kExponential:
+      out["complexity"] = "exponential";
+      break;
+    case Verdict::kPolynomial:
+      out["complexity"] = "polynomial(" + std::to_string(report.degree) + ")";
+      break;
+    case Verdict::kSafe:
+      out["complexity"] = "linear";
+      break;
+    case Verdict::kUnknown:
+      out["complexity"] = "unknown";
+      break;
+  }
   out["cause"] = report.cause == Cause::kNone
                      ? nlohmann::json(nullptr)
                      : nlohmann::json(std::string(CauseName(report.cause)));

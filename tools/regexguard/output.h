@@ -5,10 +5,11 @@
 //   verdict  string   "exponential" | "polynomial" | "safe" | "unknown"
 //   degree   int|null polynomial degree (2 = quadratic), else null
 //   attack   {prefix, pump, suffix} strings, or null
-//   steps    {config: [{n, length, steps, exceeded}]} measured PCRE2 steps
-//            per pump count, for "pcre2", "pcre2-naive", "pcre2-jit"
-// plus cause, dialect, engines, re2, culprits, explanation, fix_hints,
-// reason, error, id and line when known.
+//   steps    {config: [{n, length, steps, exceeded, matched, seconds}]}
+//            PCRE2 steps per pump count, for "pcre2", "pcre2-naive",
+//            "pcre2-jit" (seconds: informational wall time)
+// plus complexity ("polynomial(2)", ...), cause, dialect, engines, re2,
+// culprits, explanation, fix_hints, reason, error, id and line when known.
 #ifndef ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
 #define ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
 
