@@ -1,10 +1,13 @@
-// make_synthetic_crawl DB N [SEED]: writes a crawl database of N domains
-// with a realistic mix of outcomes (shares close to those published for the
-// top million: ~8% no response, ~25% 404, ~55% robots.txt files) and of
-// bodies: two thirds of the files are shared templates (CMS defaults,
-// hosting providers, AI-blocking lists), one third are per-site files with
-// the domain's own sitemap, paths, groups, crawl-delays, job adverts,
+// make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE]: writes a crawl database
+// of N domains with a realistic mix of outcomes (shares close to those
+// published for the top million: ~8% no response, ~25% 404, ~55% robots.txt
+// files) and of bodies: two thirds of the files are shared templates (CMS
+// defaults, hosting providers, AI-blocking lists), one third are per-site files
+// with the domain's own sitemap, paths, groups, crawl-delays, job adverts,
 // BOMs, CRLF endings, typos. Deterministic for a given seed.
+// TEMPLATE_PERMILLE (default 650) is the share of robots.txt files drawn
+// from the templates, per mille; 0 makes every file distinct (the report's
+// worst case: nothing to share between domains).
 //
 // Rows go through CrawlStore::AppendFetches in batches of 5,000, as the
 // crawler writes them.
@@ -145,7 +148,8 @@ std::string UniqueBody(const std::string& domain, std::mt19937_64& rng) {
   return body;
 }
 
-FetchRecord MakeRecord(std::int64_t rank, std::mt19937_64& rng) {
+FetchRecord MakeRecord(std::int64_t rank, int template_permille,
+                       std::mt19937_64& rng) {
   std::uniform_int_distribution<int> permille(0, 999);
   FetchRecord r;
   r.domain = "site" + std::to_string(rank) + ".example";
@@ -193,7 +197,7 @@ FetchRecord MakeRecord(std::int64_t rank, std::mt19937_64& rng) {
   } else {
     r.http_status = 200;
     r.access = "success";
-    if (permille(rng) < 650) {
+    if (permille(rng) < template_permille) {
       // Zipf-like choice: the first templates are the most common.
       std::geometric_distribution<int> pick(0.35);
       r.body = kTemplates[pick(rng) % kTemplateCount];
@@ -208,11 +212,14 @@ FetchRecord MakeRecord(std::int64_t rank, std::mt19937_64& rng) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: make_synthetic_crawl DB N [SEED]\n");
+    std::fprintf(
+        stderr,
+        "usage: make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE]\n");
     return 2;
   }
   const std::int64_t count = std::atoll(argv[2]);
   std::mt19937_64 rng(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
+  const int template_permille = argc > 4 ? std::atoi(argv[4]) : 650;
   auto store = robotscan::storage::CrawlStore::Open(argv[1], {});
   if (!store.ok()) {
     std::fprintf(stderr, "%s\n", store.status().message().c_str());
@@ -225,7 +232,7 @@ int main(int argc, char** argv) {
   if (!store.value()->BeginRun(info, &run).ok()) return 1;
   std::vector<FetchRecord> batch;
   for (std::int64_t rank = 1; rank <= count; ++rank) {
-    batch.push_back(MakeRecord(rank, rng));
+    batch.push_back(MakeRecord(rank, template_permille, rng));
     if (batch.size() == 5000 || rank == count) {
       const auto status = store.value()->AppendFetches(run, batch);
       if (!status.ok()) {

@@ -62,12 +62,13 @@ ordered_json OutcomesJson(const OutcomeTable& table) {
           ShareJson(
               {table.no_response_by_error[s][e], table.counts[s][no_response]});
     }
-    strata.push_back(
-        {{"stratum", StratumName(s)},
-         {"max_rank", s < kStratumLimits.size() ? kStratumLimits[s] : 0},
-         {"domains", table.domains[s]},
-         {"categories", std::move(categories)},
-         {"no_response_by_error", std::move(errors)}});
+    strata.push_back({{"stratum", StratumName(s)},
+                      {"max_rank", s < kStratumLimits.size()
+                                       ? ordered_json(kStratumLimits[s])
+                                       : ordered_json(nullptr)},
+                      {"domains", table.domains[s]},
+                      {"categories", std::move(categories)},
+                      {"no_response_by_error", std::move(errors)}});
   }
   return strata;
 }
@@ -164,6 +165,7 @@ std::string RenderJson(const Report& report) {
       {"clean_param", ShareJson(facts.clean_param)},
       {"unknown_directive", ShareJson(facts.unknown_directive)},
       {"unknown_keys", KeysJson(facts.unknown_keys, facts.files)},
+      {"untracked_unknown_keys", facts.untracked_unknown_keys},
       {"lint_error", ShareJson(facts.lint_error)},
       {"lint_codes", KeysJson(facts.lint_codes, facts.files)},
       {"agent_tokens", KeysJson(facts.agent_tokens, facts.files)},

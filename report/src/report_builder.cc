@@ -111,6 +111,8 @@ class BoundedCounter {
     return all;
   }
 
+  std::int64_t untracked() const { return untracked_; }
+
  private:
   std::size_t max_keys_;
   std::unordered_map<std::string, std::int64_t> counts_;
@@ -655,6 +657,7 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   facts.clean_param = {s.clean_param, files};
   facts.unknown_directive = {s.unknown_directive, files};
   facts.unknown_keys = s.unknown_keys.Top(top);
+  facts.untracked_unknown_keys = s.unknown_keys.untracked();
   facts.lint_error = {s.lint_error, files};
   facts.lint_codes = s.lint_codes.Top(top);
   for (const AgentRestriction& agent :

@@ -49,7 +49,7 @@ FROM latest_fetch lf
 constexpr char kSelectSharedBodies[] = R"sql(
 SELECT body_sha256, count(*) AS n, max(bytes),
        min(CASE WHEN rank > 0 THEN rank ELSE 9223372036854775807 END) AS best,
-       domain, substr(body, 1, 512)
+       domain
 FROM latest_fetch
 WHERE (http_status BETWEEN 200 AND 299 OR not_modified = 1)
   AND body_sha256 IS NOT NULL
@@ -151,7 +151,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
     query.BindInt(2, limit);
     while (true) {
       const int rc = query.Step();
-      if (rc == SQLITE_DONE) return Status::Ok();
+      if (rc == SQLITE_DONE) break;
       if (rc != SQLITE_ROW) {
         return StatusFromSqlite(db_.get(), rc, "find shared bodies");
       }
@@ -162,17 +162,18 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       const std::int64_t best = query.ColumnInt(3);
       body.example_rank = best == INT64_MAX ? 0 : best;
       body.example_domain = query.ColumnText(4);
-      body.excerpt = query.ColumnText(5);
-      if (body.excerpt.empty() && body.bytes > 0) {
-        // Compressed: the view has no plain bytes to cut an excerpt from.
-        Status read = ReadExcerpt(body.sha256, &body.excerpt);
-        if (!read.ok()) return read;
-      }
+      // Excerpts are read afterwards, for the few bodies listed: asking the
+      // GROUP BY for one would read every body of the view a second time.
       bodies->push_back(std::move(body));
     }
+    for (SharedBody& body : *bodies) {
+      Status read = ReadExcerpt(body.sha256, &body.excerpt);
+      if (!read.ok()) return read;
+    }
+    return Status::Ok();
   }
 
-  // The first kExcerptBytes of a body stored compressed, by hex SHA-256.
+  // The first kExcerptBytes of a body (decompressed), by hex SHA-256.
   Status ReadExcerpt(const std::string& sha256_hex, std::string* excerpt) {
     std::string digest;
     for (std::size_t i = 0; i + 1 < sha256_hex.size(); i += 2) {

@@ -216,11 +216,12 @@ struct FileFacts {
   Share host;
   Share clean_param;
   Share unknown_directive;
-  std::vector<KeyCount> unknown_keys;  // Files using each key.
-  Share lint_error;                    // Files with a lint error.
-  std::vector<KeyCount> lint_codes;    // Files with each code.
-  std::vector<KeyCount> agent_tokens;  // Files naming each token.
-  std::int64_t two_xx_bodies = 0;      // Denominator of shared_files.
+  std::vector<KeyCount> unknown_keys;       // Files using each key.
+  std::int64_t untracked_unknown_keys = 0;  // Beyond max_distinct_keys.
+  Share lint_error;                         // Files with a lint error.
+  std::vector<KeyCount> lint_codes;         // Files with each code.
+  std::vector<KeyCount> agent_tokens;       // Files naming each token.
+  std::int64_t two_xx_bodies = 0;           // Denominator of shared_files.
   std::vector<SharedFile> shared_files;
 };
 
