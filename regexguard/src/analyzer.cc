@@ -350,6 +350,47 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
               "PCRE2 (" +
                   std::to_string(report.candidates_tried) + " candidates, " +
                   std::to_string(attempts.size()) + " attack shapes tried)";
+    if (!out_of_time && primary == EngineConfig::kPcre2Default) {
+      // PCRE2's optimisations may be what saves the pattern: say so when the
+      // naive backtracker (Python, JavaScript, Java) explodes on it.
+      Result<internal::CompiledPcre2> naive = internal::CompiledPcre2::Compile(
+          pcre2_pattern, EngineConfig::kPcre2Naive);
+      // Rank the shapes again, by the naive backtracker's work at 128 chars.
+      std::vector<std::pair<std::uint64_t, const Attempt*>> ranked;
+      for (const Attempt& attempt : attempts) {
+        if (!naive) break;
+        const std::size_t n = std::max<std::size_t>(
+            4, 128 / std::max<std::size_t>(attempt.attack.pump.size(), 1));
+        ranked.emplace_back(naive
+                                ->CountSteps(attempt.attack.Build(n), anchored,
+                                             global, probe_limits)
+                                .steps,
+                            &attempt);
+      }
+      std::stable_sort(
+          ranked.begin(), ranked.end(),
+          [](const auto& a, const auto& b) { return a.first > b.first; });
+      int tries = 0;
+      for (const auto& [probe_steps, ranked_attempt] : ranked) {
+        const Attempt& attempt = *ranked_attempt;
+        if (++tries > 3 || Clock::now() > deadline) break;
+        const EngineMeasurement m = internal::MeasureGrowth(
+            *naive, attempt.attack, anchored, global, limits);
+        if (!Explodes(m)) continue;
+        const std::string growth =
+            m.growth == Growth::kExponential
+                ? std::string("exponentially")
+                : "polynomially (degree " + std::to_string(m.degree) + ")";
+        report.unknown_reason +=
+            "; PCRE2 as shipped survives, but a naive backtracker (Python, "
+            "JavaScript, Java) grows " +
+            growth + " on prefix " + internal::Quote(attempt.attack.prefix) +
+            " + pump " + internal::Quote(attempt.attack.pump) + " * n + " +
+            "suffix " + internal::Quote(attempt.attack.suffix) +
+            ": analyse with that language's --dialect";
+        break;
+      }
+    }
     return report;
   }
 

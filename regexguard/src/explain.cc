@@ -17,7 +17,7 @@ std::string Slice(const std::string& pattern, SourceSpan span) {
 }
 
 // Shows a string the way a reader can type it back.
-std::string Quote(const std::string& text) {
+std::string QuoteText(const std::string& text) {
   std::string out = "\"";
   for (const unsigned char c : text) {
     switch (c) {
@@ -82,6 +82,8 @@ const Node* EnclosingLoop(const Nfa& nfa, const std::vector<int>& states,
 }
 
 }  // namespace
+
+std::string Quote(const std::string& text) { return QuoteText(text); }
 
 void Explain(const Nfa& nfa, const AttackCandidate& candidate,
              AnalysisReport* report) {

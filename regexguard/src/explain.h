@@ -3,6 +3,8 @@
 #ifndef ROBOTSCAN_REGEXGUARD_SRC_EXPLAIN_H_
 #define ROBOTSCAN_REGEXGUARD_SRC_EXPLAIN_H_
 
+#include <string>
+
 #include "ambiguity.h"
 #include "nfa.h"
 #include "robotscan/regexguard/analyzer.h"
@@ -11,6 +13,9 @@ namespace robotscan::regexguard::internal {
 
 void Explain(const Nfa& nfa, const AttackCandidate& candidate,
              AnalysisReport* report);
+
+// `text` in double quotes with C-style escapes for control characters.
+std::string Quote(const std::string& text);
 
 }  // namespace robotscan::regexguard::internal
 
