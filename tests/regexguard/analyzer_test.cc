@@ -117,6 +117,14 @@ TEST(AnalyzerTest, DefaultPcre2CanBeSafeWhereTheNaiveBacktrackerIsNot) {
   EXPECT_TRUE(default_measured);
 }
 
+TEST(AnalyzerTest, PcreDialectNamesTheNaiveBacktrackerWhenOnlyItExplodes) {
+  const AnalysisReport report = Analyse("^\\d+\\d+!$", Dialect::kPcre);
+  EXPECT_EQ(report.verdict, Verdict::kUnknown);
+  EXPECT_FALSE(report.attack.has_value());
+  EXPECT_NE(report.unknown_reason.find("naive backtracker"), std::string::npos)
+      << report.unknown_reason;
+}
+
 TEST(AnalyzerTest, VerdictsAreDeterministic) {
   const char* patterns[] = {"^(\\w+\\s?)+$", "\\s*#?\\s*$",
                             "^[a-z]+\\d*[a-z]*\\d+$"};
