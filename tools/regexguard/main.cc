@@ -165,7 +165,9 @@ int main(int argc, char** argv) {
                    "dotnet")
       ->check(CLI::IsMember({"pcre", "php", "python", "javascript", "js",
                              "java", "ruby", "go", "dotnet"}));
-  check->add_option("--flags", flags.flags, "Flag letters among imsxu");
+  check->add_option("--flags", flags.flags,
+                    "Flag letters among imsxu, plus g when the pattern is "
+                    "used for all matches (replace-all, split, finditer)");
   check->add_option("--format", flags.format, "text (default), json, sarif")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   check
