@@ -79,6 +79,14 @@ std::string RenderJson(const Report& report) {
   ordered_json root;
   root["domains"] = report.domains;
   root["generic_agent"] = report.generic_agent;
+  // What the denominators of the shares below are, by name.
+  root["denominators"] = {
+      {"domains", "rows of latest_fetch (per stratum in outcomes)"},
+      {"robots_txt_files",
+       "2xx answers that are not HTML or a non-text MIME type: " +
+           std::to_string(report.facts.files)},
+      {"two_xx_bodies", "domains with a 2xx body (shared_files): " +
+                            std::to_string(report.facts.two_xx_bodies)}};
   root["outcomes"] = OutcomesJson(report.outcomes);
 
   const WalledGardens& walled = report.walled_gardens;
