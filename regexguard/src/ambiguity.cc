@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "unicode.h"
@@ -859,37 +860,71 @@ class Analyzer {
   std::vector<std::u32string> FailingSuffixes(const AttackCandidate& c) const {
     std::u32string text = c.prefix + c.pump + c.pump;
     const std::vector<int> alive = Simulate(text, search_loop_);
-    std::vector<std::pair<long, char32_t>> scored;
-    auto score = [&](char32_t ch) {
-      long value = 0;
-      std::set<int> after;
-      for (const int from : alive) {
-        for (const int to : nfa_.states[from].next) {
-          if (nfa_.states[to].chars.Contains(ch)) after.insert(to);
+    // Scores every character by what stays alive after it from `from`:
+    // accepting states weigh most (the match would succeed), then the
+    // number of states (fewer is a quicker, cleaner failure).
+    auto rank = [&](const std::vector<int>& from) {
+      std::vector<std::tuple<long, char32_t, std::vector<int>>> scored;
+      auto score = [&](char32_t ch) {
+        std::set<int> after;
+        for (const int state : from) {
+          for (const int to : nfa_.states[state].next) {
+            if (nfa_.states[to].chars.Contains(ch)) after.insert(to);
+          }
         }
-      }
-      for (const int s : after) value += nfa_.accepting[s] ? 100000 : 1;
-      scored.emplace_back(value, ch);
+        long value = 0;
+        for (const int state : after) {
+          value += nfa_.accepting[state] ? 100000 : 1;
+        }
+        scored.emplace_back(value, ch,
+                            std::vector<int>(after.begin(), after.end()));
+      };
+      if (minterms_.outside) score(*minterms_.outside);
+      for (const char32_t rep : minterms_.representative) score(rep);
+      std::stable_sort(scored.begin(), scored.end(),
+                       [](const auto& x, const auto& y) {
+                         return std::get<0>(x) < std::get<0>(y);
+                       });
+      return scored;
     };
-    if (minterms_.outside) score(*minterms_.outside);
-    for (const char32_t rep : minterms_.representative) score(rep);
-    std::stable_sort(
-        scored.begin(), scored.end(),
-        [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto scored = rank(alive);
     std::vector<std::u32string> suffixes;
-    for (const auto& [value, ch] : scored) {
+    auto add = [&](std::u32string suffix) {
+      if (std::find(suffixes.begin(), suffixes.end(), suffix) ==
+          suffixes.end()) {
+        suffixes.push_back(std::move(suffix));
+      }
+    };
+    for (const auto& [value, ch, after] : scored) {
       if (suffixes.size() >= 2) break;
       if (std::find(c.pump.begin(), c.pump.end(), ch) != c.pump.end()) {
         continue;  // reading more pump is not a way to fail
       }
-      suffixes.push_back(std::u32string(1, ch));
+      add(std::u32string(1, ch));
+    }
+    // When no single character kills every path, two can: `;` ends the
+    // loop of `([^;]+;?)+$` and `!` then fails the next iteration. Try the
+    // best few first characters and keep the pair leaving the least alive.
+    if (!scored.empty() && !std::get<2>(scored.front()).empty()) {
+      long best_value = std::get<0>(scored.front());
+      std::u32string best_pair;
+      int tried = 0;
+      for (const auto& [value, ch, after] : scored) {
+        if (std::find(c.pump.begin(), c.pump.end(), ch) != c.pump.end()) {
+          continue;
+        }
+        if (++tried > 6) break;
+        const auto second = rank(after);
+        if (!second.empty() && std::get<0>(second.front()) < best_value) {
+          best_value = std::get<0>(second.front());
+          best_pair = std::u32string{ch, std::get<1>(second.front())};
+        }
+      }
+      if (!best_pair.empty()) add(best_pair);
     }
     for (const char32_t fallback : {U'!', U'\n'}) {
-      if (suffixes.size() >= 3) break;
-      const std::u32string s(1, fallback);
-      if (std::find(suffixes.begin(), suffixes.end(), s) == suffixes.end()) {
-        suffixes.push_back(s);
-      }
+      if (suffixes.size() >= 4) break;
+      add(std::u32string(1, fallback));
     }
     return suffixes;
   }
