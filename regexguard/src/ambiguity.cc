@@ -401,6 +401,10 @@ class Analyzer {
       component_done[component] = true;
       std::optional<Word> cycle = ShortestCycle(static_cast<int>(s));
       if (cycle && cycle->size() > 1) add(*cycle);
+      // The same cycle spelled with the rarest characters: the common ones
+      // may belong to a class the next loop does not read.
+      std::optional<Word> rare_cycle = ShortestCycle(static_cast<int>(s), true);
+      if (rare_cycle && rare_cycle->size() > 1) add(*rare_cycle);
       std::optional<Word> entry = ShortestPathWord(0, static_cast<int>(s));
       if (entry && entry->size() > 1) {
         add(*entry);
@@ -518,11 +522,14 @@ class Analyzer {
     return std::nullopt;
   }
 
-  std::optional<Word> ShortestCycle(int state) {
+  std::optional<Word> ShortestCycle(int state, bool rare = false) {
+    const auto pick = [&](int s) {
+      return rare ? LeastPopularMinterm(s) : PreferredMinterm(s);
+    };
     std::vector<int> parent(nfa_.states.size(), -2);
     std::vector<int> queue;
     for (const int next : nfa_.states[state].next) {
-      if (next == state) return Word{PreferredMinterm(state)};
+      if (next == state) return Word{pick(state)};
       if (parent[next] == -2 &&
           state_component_[next] == state_component_[state]) {
         parent[next] = state;
@@ -534,8 +541,8 @@ class Analyzer {
       ++work_;
       for (const int next : nfa_.states[current].next) {
         if (next == state) {
-          Word word = WordAlong(parent, state, current);
-          word.push_back(PreferredMinterm(state));
+          Word word = WordAlong(parent, state, current, rare);
+          word.push_back(pick(state));
           return word;
         }
         if (parent[next] != -2 ||
