@@ -360,9 +360,18 @@ struct ReportBuilder::State {
       std::string key = StripDomain(block, row.domain);
       if (!MentionsJobs(key)) continue;
       any = true;
-      CommentEntry* entry = BoundedCounter::Find(
-          &comments, key, options.max_distinct_keys, &untracked_comments);
-      if (entry == nullptr) continue;
+      // Keyed by a 64-bit hash of the whole normalised block: blocks are up
+      // to 2,000 bytes, and cutting keys would merge distinct adverts.
+      const std::uint64_t hash = std::hash<std::string>{}(key);
+      auto it = comments.find(hash);
+      if (it == comments.end()) {
+        if (comments.size() >= options.max_comment_findings) {
+          ++untracked_comments;
+          continue;
+        }
+        it = comments.emplace(hash, CommentEntry{}).first;
+      }
+      CommentEntry* entry = &it->second;
       if (entry->domains == 0 || RankKey(row.rank) < RankKey(entry->rank) ||
           (RankKey(row.rank) == RankKey(entry->rank) &&
            row.domain < entry->domain)) {
@@ -466,7 +475,7 @@ struct ReportBuilder::State {
   std::int64_t untracked_agents = 0;
   std::vector<CrawlerCounts> crawlers;
 
-  std::unordered_map<std::string, CommentEntry> comments;
+  std::unordered_map<std::uint64_t, CommentEntry> comments;
   std::int64_t untracked_comments = 0;
   std::int64_t files_with_comments = 0, files_with_findings = 0;
 

@@ -287,6 +287,32 @@ TEST(ReportBuilderTest, BoundedKeyMapsCountWhatTheyCannotTrack) {
   EXPECT_EQ(report.blocking.crawlers[0].full.count, 0);  // No * group.
 }
 
+TEST(ReportBuilderTest, CommentFindingsStopAtTheirBudget) {
+  ReportOptions options;
+  options.max_comment_findings = 2;
+  ReportBuilder builder(options);
+  storage::LatestFetchRow row;
+  row.http_status = 200;
+  for (int i = 0; i < 5; ++i) {
+    row.domain = "d" + std::to_string(i) + ".com";
+    row.rank = i + 1;
+    // Distinct adverts that share a long prefix must stay distinct.
+    row.body = "# " + std::string(150, 'x') + " jobs: team " +
+               std::to_string(i % 3) + "\nUser-agent: *\nDisallow: /x\n";
+    row.body_sha256 = "sha" + std::to_string(i);
+    builder.AddFetch(row);
+  }
+  const Report report = builder.Finish({});
+  EXPECT_EQ(report.comments.files_with_findings.count, 5);
+  EXPECT_EQ(report.comments.distinct_findings, 2);   // Teams 0 and 1.
+  EXPECT_EQ(report.comments.untracked_findings, 1);  // Team 2 (d2.com).
+  ASSERT_EQ(report.comments.findings.size(), 2u);
+  EXPECT_EQ(report.comments.findings[0].domain, "d0.com");
+  EXPECT_EQ(report.comments.findings[0].domains, 2);  // d0, d3.
+  EXPECT_EQ(report.comments.findings[1].domain, "d1.com");
+  EXPECT_EQ(report.comments.findings[1].domains, 2);  // d1, d4.
+}
+
 TEST(ReportBuilderTest, CacheEvictionGivesTheSameFigures) {
   std::vector<storage::LatestFetchRow> rows;
   for (int i = 0; i < 30; ++i) {

@@ -65,6 +65,8 @@ struct ReportOptions {
   // Memory budgets: distinct free-text keys tracked per map, and distinct
   // bodies whose analysis is cached (the cache is emptied when full).
   std::size_t max_distinct_keys = 200'000;
+  // Distinct job-advert comment blocks kept (each up to 2,000 bytes).
+  std::size_t max_comment_findings = 20'000;
   std::size_t max_cached_bodies = 20'000;
 };
 
@@ -182,7 +184,7 @@ struct CommentFindings {
   Share files_with_comments;  // Denominator: robots.txt files.
   Share files_with_findings;  // Denominator: robots.txt files.
   std::int64_t distinct_findings = 0;
-  std::int64_t untracked_findings = 0;   // Beyond max_distinct_keys.
+  std::int64_t untracked_findings = 0;   // Beyond max_comment_findings.
   std::vector<CommentFinding> findings;  // Best rank first, up to 4 x top.
 };
 
