@@ -387,6 +387,14 @@ Document BuildDocument(const Report& report) {
       Sentence({files, report.domains}, "domains") +
       " serve a robots.txt file (2xx, not HTML), the denominator of parts "
       "2 to 6.");
+  if (!report.first_fetched_at.empty()) {
+    document.summary.push_back(
+        "Fetched between " + report.first_fetched_at + " and " +
+        report.last_fetched_at + "; rules read with robotscan's " +
+        (report.compat == robots::Compat::kGoogle ? "Google-compatible"
+                                                  : "RFC 9309") +
+        " matcher.");
+  }
   document.highlights.push_back(
       {FormatCount(report.domains), "domains crawled", "rows of latest_fetch"});
   document.highlights.push_back(

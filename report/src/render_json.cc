@@ -78,6 +78,9 @@ ordered_json OutcomesJson(const OutcomeTable& table) {
 std::string RenderJson(const Report& report) {
   ordered_json root;
   root["domains"] = report.domains;
+  root["first_fetched_at"] = report.first_fetched_at;
+  root["last_fetched_at"] = report.last_fetched_at;
+  root["compat"] = robots::CompatName(report.compat);
   root["generic_agent"] = report.generic_agent;
   // What the denominators of the shares below are, by name.
   root["denominators"] = {

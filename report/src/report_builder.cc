@@ -455,6 +455,7 @@ struct ReportBuilder::State {
   std::unordered_map<std::string, std::shared_ptr<const BodyAnalysis>> cache;
 
   std::int64_t domains = 0;
+  std::string first_fetched_at, last_fetched_at;
   OutcomeTable outcomes;
   std::int64_t robots_files = 0;
   std::int64_t two_xx_bodies = 0;
@@ -497,6 +498,13 @@ ReportBuilder::~ReportBuilder() = default;
 void ReportBuilder::AddFetch(const storage::LatestFetchRow& row) {
   State& s = *state_;
   ++s.domains;
+  // ISO 8601 UTC timestamps order as strings.
+  if (!row.fetched_at.empty()) {
+    if (s.first_fetched_at.empty() || row.fetched_at < s.first_fetched_at) {
+      s.first_fetched_at = row.fetched_at;
+    }
+    if (row.fetched_at > s.last_fetched_at) s.last_fetched_at = row.fetched_at;
+  }
   if (HasRobotsBody(row) && !row.body_sha256.empty()) {
     ++s.two_xx_bodies;
   }
@@ -541,6 +549,9 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   const std::size_t top = s.options.top;
   report.domains = s.domains;
   report.generic_agent = s.options.generic_agent;
+  report.compat = s.options.compat;
+  report.first_fetched_at = s.first_fetched_at;
+  report.last_fetched_at = s.last_fetched_at;
   report.outcomes = s.outcomes;
 
   WalledGardens& walled = report.walled_gardens;

@@ -28,6 +28,8 @@ TEST(RenderJsonTest, HoldsEveryNumberWithItsDenominator) {
   const Report report = BuildFrom(testing::StudyFixture());
   const auto json = nlohmann::json::parse(RenderReport(report, Format::kJson));
   EXPECT_EQ(json["domains"], 14);
+  EXPECT_EQ(json["compat"], "rfc");
+  EXPECT_EQ(json["last_fetched_at"], "2026-11-30T12:30:00.000Z");
   const auto& all = json["outcomes"][kStratumCount - 1];
   EXPECT_EQ(all["stratum"], "all");
   EXPECT_EQ(all["domains"], 14);
@@ -71,6 +73,9 @@ TEST(RenderTextTest, NamesDenominatorsAndFigures) {
   for (const Format format : {Format::kText, Format::kMarkdown}) {
     const std::string text = RenderReport(report, format);
     EXPECT_NE(text.find("14 domains in the crawl database"), std::string::npos);
+    EXPECT_NE(text.find("Fetched between 2026-11-30T11:00:00.000Z and "
+                        "2026-11-30T12:30:00.000Z"),
+              std::string::npos);
     EXPECT_NE(text.find("1 of 7 robots.txt files (14.3%)"), std::string::npos);
     EXPECT_NE(text.find("gptbot"), std::string::npos);
     EXPECT_NE(text.find("GPTBot"), std::string::npos);

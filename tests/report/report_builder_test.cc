@@ -48,6 +48,8 @@ class StudyReportTest : public ::testing::TestWithParam<bool> {
 TEST_P(StudyReportTest, OutcomesByStratum) {
   const OutcomeTable& t = report_.outcomes;
   EXPECT_EQ(report_.domains, 14);
+  EXPECT_EQ(report_.first_fetched_at, "2026-11-30T11:00:00.000Z");  // d.com
+  EXPECT_EQ(report_.last_fetched_at, "2026-11-30T12:30:00.000Z");   // n.com
   const std::array<std::int64_t, kStratumCount> domains = {4, 11, 12, 13, 14};
   EXPECT_EQ(t.domains, domains);
   // Top 1k: a, b (rules), c (404), d (DNS).

@@ -120,6 +120,8 @@ std::vector<storage::FetchRecord> StudyFixture() {
       MakeFetch("n.com", 8000, 200, big),
   };
   rows.back().truncated = true;
+  rows.back().fetched_at = "2026-11-30T12:30:00.000Z";
+  rows[3].fetched_at = "2026-11-30T11:00:00.000Z";
   rows[9].redirects = 6;
   return rows;
 }

@@ -229,6 +229,9 @@ struct FileFacts {
 
 struct Report {
   std::int64_t domains = 0;
+  // Oldest and newest fetched_at of the rows (ISO 8601 UTC); empty if none.
+  std::string first_fetched_at, last_fetched_at;
+  robots::Compat compat = robots::Compat::kRfc9309;
   std::string generic_agent;
   OutcomeTable outcomes;
   WalledGardens walled_gardens;
