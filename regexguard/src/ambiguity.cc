@@ -424,6 +424,26 @@ class Analyzer {
         }
       }
     }
+    // Paths from one loop to a later one: when both loops also read the
+    // path's characters, the path itself is the pump of a degree-2 chain
+    // (`[\w.]*` ... `\.\w\w+\.\w` ... `[\w.]*` pumped with ".aa.aa").
+    {
+      std::vector<int> heads;  // one state per loop
+      std::vector<bool> seen_component(nfa_.states.size(), false);
+      for (std::size_t st = 1; st < nfa_.states.size(); ++st) {
+        if (!cyclic_[st] || seen_component[state_component_[st]]) continue;
+        seen_component[state_component_[st]] = true;
+        heads.push_back(static_cast<int>(st));
+      }
+      int pairs = 0;
+      for (const int from : heads) {
+        for (const int to : heads) {
+          if (from == to || ++pairs > 64) continue;
+          std::optional<Word> path = ShortestPathWord(from, to);
+          if (path && path->size() > 1) add(*path);
+        }
+      }
+    }
     // Words that lead from the match start into a loop while the same loop
     // keeps reading them: the pumps of search-restart polynomials whose
     // loop is entered through a literal (`&quot;[a-z&;]*x` with "&quot;").
