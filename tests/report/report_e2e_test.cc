@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "hostile_fixture.h"
 #include "report_fixture.h"
@@ -147,6 +149,59 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
   }
   EXPECT_EQ(charts, 5u);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
+
+  // Sorting: a harness page (same directory; file access allowed between
+  // files) clicks the "Full block" header of the blocking matrix twice and
+  // prints the column's values after each click.
+  const std::string harness = dir + "/harness.html";
+  robotscan::report::testing::WriteTextFile(harness, R"html(<!DOCTYPE html>
+<html><body><pre id="out">not run</pre>
+<iframe id="f" src="report.html" width="1200" height="600"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var d = this.contentDocument, lines = [];
+  d.querySelectorAll('table.sortable').forEach(function (t) {
+    var ths = t.querySelectorAll('th');
+    for (var i = 0; i < ths.length; ++i) {
+      if (ths[i].textContent !== 'Full block') continue;
+      ['asc', 'desc'].forEach(function (order) {
+        ths[i].click();
+        var values = [];
+        t.tBodies[0].querySelectorAll('tr').forEach(function (r) {
+          values.push(r.cells[i].getAttribute('data-v'));
+        });
+        lines.push(order + ':' + values.join(','));
+      });
+    }
+  });
+  document.getElementById('out').textContent = lines.join(' ');
+});
+</script></body></html>)html");
+  const CommandResult sorted =
+      RunShell(chromium + "--allow-file-access-from-files --dump-dom " +
+               Quote("file://" + harness));
+  ASSERT_EQ(sorted.exit_code, 0) << sorted.output;
+  const std::size_t asc = sorted.output.find("asc:");
+  const std::size_t desc = sorted.output.find(" desc:");
+  ASSERT_NE(asc, std::string::npos) << sorted.output;
+  ASSERT_NE(desc, std::string::npos) << sorted.output;
+  auto parse = [](std::string list) {
+    std::vector<double> values;
+    std::stringstream stream(list);
+    for (std::string item; std::getline(stream, item, ',');) {
+      values.push_back(std::stod(item));
+    }
+    return values;
+  };
+  const std::vector<double> ascending =
+      parse(sorted.output.substr(asc + 4, desc - asc - 4));
+  const std::size_t desc_end = sorted.output.find('<', desc);
+  const std::vector<double> descending =
+      parse(sorted.output.substr(desc + 6, desc_end - desc - 6));
+  ASSERT_EQ(ascending.size(), 17u);
+  EXPECT_TRUE(std::is_sorted(ascending.begin(), ascending.end()));
+  EXPECT_TRUE(std::is_sorted(descending.rbegin(), descending.rend()));
+  EXPECT_LT(ascending.front(), ascending.back());  // Not all equal.
 
   const std::string png = dir + "/page.png";
   const CommandResult shot =

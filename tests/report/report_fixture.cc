@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -66,6 +67,13 @@ std::string MakeTempDir() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
+}
+
+void WriteTextFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  ASSERT_TRUE(out.good()) << "cannot write " << path;
 }
 
 void WriteDatabase(const std::string& path,

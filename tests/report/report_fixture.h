@@ -19,6 +19,9 @@ storage::FetchRecord MakeFetch(std::string domain, std::int64_t rank,
                                std::string content_type = "text/plain",
                                std::string error = "");
 
+// Writes `text` to `path` (replacing it); fails the test if it cannot.
+void WriteTextFile(const std::string& path, const std::string& text);
+
 // A fresh directory under the test temp dir, unique per call.
 std::string MakeTempDir();
 
