@@ -69,7 +69,6 @@ struct DomainJob {
   std::string ip;
   std::string held_ip;  // Per-IP slot currently held.
   double dns_ms = -1;
-  Clock::time_point dns_started;
   FetchRecord record;
   std::unique_ptr<boost::asio::steady_timer> retry_timer;
   char error_buffer[CURL_ERROR_SIZE] = {};

@@ -330,6 +330,53 @@ TEST_F(CrawlE2eTest, ResolvesThroughDnsServerAndClassifiesFailures) {
   EXPECT_GE(dns.queries(), 4);
 }
 
+TEST_F(CrawlE2eTest, WwwFallbackAfterNxdomainSkipsTheSameHost) {
+  TestDnsServer dns;
+  const std::vector<std::string> flags = {
+      "--dns-server",
+      "127.0.0.1:" + std::to_string(dns.port()),
+      "--www-fallback",
+      "--retries",
+      "0",
+      "--connect-to",
+      ":80::" + std::to_string(server_->http_port()),
+      "--connect-to",
+      ":443::" + std::to_string(server_->https_port()),
+      "--cacert",
+      server_->cert_file(),
+      "--allow-private-addresses"};
+  // nx.test does not exist; www.nx.test resolves (first label "www").
+  const ProcessResult run = Crawl("1,nx.test\n", flags, 30s);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("nx.test", "http_status, access, final_url, strategy"),
+            "200|success|https://www.nx.test/robots.txt|https,http,www")
+      << Steps("nx.test");
+  // http://nx.test is not tried after its NXDOMAIN: same host, same answer.
+  EXPECT_EQ(Query(db_,
+                  "SELECT s.url, s.error_class FROM fetch_step s JOIN "
+                  "latest_fetch f ON f.fetch_id = s.fetch_id WHERE "
+                  "f.domain = 'nx.test' ORDER BY s.seq"),
+            (std::vector<std::string>{"https://nx.test/robots.txt|dns_nxdomain",
+                                      "https://www.nx.test/robots.txt|NULL"}));
+}
+
+TEST_F(CrawlE2eTest, RateLimitSpacesOutNewDomains) {
+  std::string list;
+  for (int i = 1; i <= 12; ++i) {
+    list += std::to_string(i) + ",d" + std::to_string(i) + ".test\n";
+  }
+  auto flags = ToTestServer();
+  flags.insert(flags.end(), {"--rate", "10", "--insecure"});
+  const ProcessResult run = Crawl(list, flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(QueryOne(db_,
+                     "SELECT count(*) FROM latest_fetch WHERE access = "
+                     "'success'"),
+            "12");
+  // 12 domains at 10/s with a burst of 1: at least 1.1 s.
+  EXPECT_GE(run.seconds, 1.1);
+}
+
 TEST_F(CrawlE2eTest, PerIpLimitBoundsConcurrentConnections) {
   std::string list;
   for (int i = 1; i <= 24; ++i) {

@@ -376,7 +376,7 @@ TestHttpServer::TestHttpServer(const std::string& work_dir)
         "bomb",        "badgzip",     "slowstart", "trickle", "stall",
         "resetbefore", "resetduring", "badchunk",  "soft404", "bom",
         "cronly",      "latin1",      "empty",     "notls",   "nothere",
-        "etag",        "retry503",    "www.ok"}) {
+        "etag",        "retry503",    "www.ok",    "www.nx"}) {
     names += std::string(",DNS:") + label + ".test";
   }
   const std::string command =
