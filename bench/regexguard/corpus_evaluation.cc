@@ -1,5 +1,6 @@
 #include "corpus_evaluation.h"
 
+#include <time.h>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,6 +10,16 @@
 #include <thread>
 
 namespace robotscan::regexguard::eval {
+namespace {
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) +
+         static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+}  // namespace
 
 std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
                                                    std::string* error) {
@@ -65,6 +76,7 @@ std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
       Result<PatternFlags> flags = ParseFlagLetters(corpus[i].flags);
       if (flags) options.parse.flags = *flags;
       const auto start = std::chrono::steady_clock::now();
+      const double cpu_start = ThreadCpuSeconds();
       results[i].report = AnalyzePattern(corpus[i].pattern, options);
       if (corpus[i].dialect == "portable" && results[i].report.error &&
           results[i].report.error->code == ErrorCode::kInvalidPattern) {
@@ -72,6 +84,7 @@ std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
         options.parse.dialect = Dialect::kPython;
         results[i].report = AnalyzePattern(corpus[i].pattern, options);
       }
+      results[i].cpu_seconds = ThreadCpuSeconds() - cpu_start;
       results[i].seconds = std::chrono::duration<double>(
                                std::chrono::steady_clock::now() - start)
                                .count();
@@ -123,7 +136,7 @@ std::string Line(const std::string& name, const Score& s) {
 Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
                     const std::vector<EntryResult>& results) {
   Evaluation e;
-  std::vector<double> times;
+  std::vector<double> times, cpu_times;
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     const CorpusEntry& entry = corpus[i];
     const EntryResult& result = results[i];
@@ -147,6 +160,7 @@ Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
     }
     if (result.report.verdict == Verdict::kUnknown) ++e.unknown;
     times.push_back(result.seconds);
+    cpu_times.push_back(result.cpu_seconds);
     e.total_seconds += result.seconds;
   }
   std::sort(times.begin(), times.end());
@@ -154,6 +168,9 @@ Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
     e.median_seconds = times[times.size() / 2];
     e.p90_seconds = times[times.size() * 9 / 10];
     e.max_seconds = times.back();
+    std::sort(cpu_times.begin(), cpu_times.end());
+    e.median_cpu_seconds = cpu_times[cpu_times.size() / 2];
+    e.max_cpu_seconds = cpu_times.back();
   }
   return e;
 }
@@ -171,15 +188,17 @@ std::string FormatEvaluation(const Evaluation& e) {
   for (const auto& [name, score] : e.by_origin) {
     out += Line("origin=" + name, score);
   }
-  char buffer[256];
+  char buffer[512];
   std::snprintf(buffer, sizeof buffer,
                 "  class agreement on true positives: %zu of %zu\n"
                 "  unknown verdicts: %zu\n"
                 "  time per regex: median %.2f ms, p90 %.2f ms, max %.1f ms, "
-                "sum %.1f s\n",
+                "sum %.1f s\n"
+                "  CPU time per regex: median %.2f ms, max %.1f ms\n",
                 e.class_agreement, e.overall.true_positives, e.unknown,
                 1000 * e.median_seconds, 1000 * e.p90_seconds,
-                1000 * e.max_seconds, e.total_seconds);
+                1000 * e.max_seconds, e.total_seconds,
+                1000 * e.median_cpu_seconds, 1000 * e.max_cpu_seconds);
   out += buffer;
   return out;
 }

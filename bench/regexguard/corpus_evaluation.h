@@ -37,7 +37,8 @@ Dialect DialectForCorpus(const std::string& corpus_dialect);
 
 struct EntryResult {
   AnalysisReport report;
-  double seconds = 0;
+  double seconds = 0;      // wall time
+  double cpu_seconds = 0;  // this thread's CPU time: robust to machine load
   bool predicted_vulnerable = false;
 };
 
@@ -63,7 +64,9 @@ struct Evaluation {
   std::map<std::string, Score> by_origin;
   std::size_t class_agreement = 0;  // TPs with the labelled class
   std::size_t unknown = 0;
-  double median_seconds = 0;
+  double median_seconds = 0;  // wall time per regex
+  double median_cpu_seconds = 0;
+  double max_cpu_seconds = 0;
   double p90_seconds = 0;
   double max_seconds = 0;
   double total_seconds = 0;  // sum over entries (CPU-ish)

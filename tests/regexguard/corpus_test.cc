@@ -32,7 +32,8 @@ TEST(WholeCorpus, PrecisionRecallAndAttacksReverify) {
   EXPECT_GE(e.advisories.Recall(), 0.97);
   EXPECT_GE(e.by_complexity.at("exponential").Recall(), 0.95);
   EXPECT_GE(e.by_cause.at("search-restart").Recall(), 0.98);
-  EXPECT_LE(e.median_seconds, 0.010);
+  // CPU time, not wall time: CI machines are shared.
+  EXPECT_LE(e.median_cpu_seconds, 0.010);
 
   std::size_t reverified = 0;
   for (std::size_t i = 0; i < corpus->size(); ++i) {
