@@ -58,6 +58,8 @@ std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
     return Outcome::kHttpDefer;
   }
   if (status >= 400 && status <= 499) return Outcome::kAllowAll;
+  // A final 3xx is a redirect the crawler could not follow (no Location).
+  if (status >= 300 && status <= 399) return Outcome::kRedirectUnresolved;
   return Outcome::kOtherStatus;
 }
 
@@ -233,7 +235,7 @@ std::string_view OutcomeTitle(Outcome outcome) {
     case Outcome::kAllowAll:
       return "Allow all (404, other 4xx)";
     case Outcome::kOtherStatus:
-      return "Other status (1xx, 3xx)";
+      return "Other status (1xx, >= 600)";
     case Outcome::kNotRobotsTxt:
       return "Not a robots.txt (HTML, non-text)";
     case Outcome::kNoRules:

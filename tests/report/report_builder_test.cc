@@ -235,6 +235,8 @@ TEST(ClassifyFetchTest, CategoriesFromStatusErrorAndBody) {
        Outcome::kRedirectUnresolved},
       {"reset", MakeFetch("x", 1, 0, "", "", "reset"), Outcome::kNoResponse},
       {"100", MakeFetch("x", 1, 100), Outcome::kOtherStatus},
+      {"301 without location", MakeFetch("x", 1, 301),
+       Outcome::kRedirectUnresolved},
       {"json", MakeFetch("x", 1, 200, "{}", "application/json"),
        Outcome::kNotRobotsTxt},
       {"html sniffed", MakeFetch("x", 1, 200, "\n <html><p>x", "text/plain"),

@@ -89,11 +89,12 @@ struct KeyCount {
 // Part 1. Categories are exclusive; each domain is in exactly one.
 enum class Outcome : std::uint8_t {
   kNoResponse,          // No HTTP response (by error class, see below).
-  kRedirectUnresolved,  // Too many hops, a loop, or a non-HTTP target.
+  kRedirectUnresolved,  // Too many hops, a loop, a non-HTTP target, or a
+                        // final 3xx (no usable Location).
   kHttpForbidden,       // 401, 403.
   kHttpDefer,           // 5xx, 429: crawlers must wait (disallow all).
   kAllowAll,            // 404 and every other 4xx: allow all.
-  kOtherStatus,         // 1xx, 3xx without a redirect error, >= 600.
+  kOtherStatus,         // 1xx, >= 600.
   kNotRobotsTxt,        // 2xx, but HTML or a non-text MIME type.
   kNoRules,             // 2xx robots.txt without any allow/disallow rule.
   kWithRules,           // 2xx robots.txt with at least one rule.
