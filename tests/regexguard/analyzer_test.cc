@@ -211,8 +211,13 @@ TEST(AnalyzerTest, TimeBudgetIsRespected) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  EXPECT_LT(seconds, 1.0);  // budget 0.05 s plus slack for sanitizers
-  (void)report;
+  // A budget that is ignored costs far more than this; the slack covers
+  // sanitizer builds on a loaded 2-core machine (seen: > 1 s under clang
+  // ASan at load 7), so the bound stays meaningful without timing flakes.
+  EXPECT_LT(seconds, 10.0);
+  if (report.verdict == Verdict::kUnknown) {
+    EXPECT_FALSE(report.unknown_reason.empty());
+  }
 }
 
 }  // namespace
