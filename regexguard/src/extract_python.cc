@@ -1,0 +1,296 @@
+// Python regex literal extraction: a lexer for names, strings and comments,
+// then re./regex. calls whose first argument is a plain string.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract_internal.h"
+
+namespace robotscan::regexguard::internal {
+namespace {
+
+enum class TokenKind { kName, kString, kOperator, kOther };
+
+struct Token {
+  TokenKind kind = TokenKind::kOther;
+  std::string text;  // name, operator, or decoded string value
+  std::size_t offset = 0;
+  bool formatted = false;  // f-string: its value is not known statically
+};
+
+// Decodes the body of a non-raw literal as CPython does. Invalid escapes
+// (which CPython warns about) keep their backslash, as CPython does.
+std::string DecodeEscapes(std::string_view body, bool bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      out.push_back(body[i]);
+      continue;
+    }
+    const char c = body[++i];
+    switch (c) {
+      case '\n':
+        break;  // line continuation inside the string
+      case '\r':
+        if (i + 1 < body.size() && body[i + 1] == '\n') ++i;
+        break;
+      case '\\':
+      case '\'':
+      case '"':
+        out.push_back(c);
+        break;
+      case 'a':
+        out.push_back('\a');
+        break;
+      case 'b':
+        out.push_back('\b');
+        break;
+      case 'f':
+        out.push_back('\f');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case 'v':
+        out.push_back('\v');
+        break;
+      case 'x':
+        if (i + 2 < body.size() && IsHexDigit(body[i + 1]) &&
+            IsHexDigit(body[i + 2])) {
+          AppendUtf8(static_cast<char32_t>(HexValue(body[i + 1]) * 16 +
+                                           HexValue(body[i + 2])),
+                     &out);
+          i += 2;
+        } else {
+          out += "\\x";
+        }
+        break;
+      case 'u':
+      case 'U': {
+        const std::size_t digits = c == 'u' ? 4 : 8;
+        bool ok = !bytes && i + digits < body.size();
+        for (std::size_t k = 1; ok && k <= digits; ++k) {
+          ok = IsHexDigit(body[i + k]);
+        }
+        if (!ok) {
+          out.push_back('\\');
+          out.push_back(c);
+          break;
+        }
+        char32_t value = 0;
+        for (std::size_t k = 1; k <= digits; ++k) {
+          value = value * 16 + static_cast<char32_t>(HexValue(body[i + k]));
+        }
+        AppendUtf8(value, &out);
+        i += digits;
+        break;
+      }
+      default:
+        if (c >= '0' && c <= '7') {
+          char32_t value = 0;
+          std::size_t k = 0;
+          while (k < 3 && i + k < body.size() && body[i + k] >= '0' &&
+                 body[i + k] <= '7') {
+            value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
+            ++k;
+          }
+          AppendUtf8(value, &out);
+          i += k - 1;
+        } else {
+          // Unknown escapes, and \N{NAME} (which `re` resolves itself to
+          // the same character), stay as written.
+          out.push_back('\\');
+          out.push_back(c);
+        }
+    }
+  }
+  return out;
+}
+
+bool IsStringPrefix(std::string_view name, bool* raw, bool* bytes,
+                    bool* formatted) {
+  if (name.size() > 2) return false;
+  *raw = *bytes = *formatted = false;
+  for (char c : name) {
+    switch (c) {
+      case 'r':
+      case 'R':
+        *raw = true;
+        break;
+      case 'b':
+      case 'B':
+        *bytes = true;
+        break;
+      case 'f':
+      case 'F':
+        *formatted = true;
+        break;
+      case 'u':
+      case 'U':
+        if (name.size() != 1) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return !(*bytes && *formatted);
+}
+
+// Lexes a string starting at the quote `source[*pos]`; on success appends the
+// token and moves *pos past the closing quote. Returns false when the string
+// is unterminated.
+bool LexString(std::string_view source, std::size_t start, std::size_t* pos,
+               bool raw, bool bytes, bool formatted,
+               std::vector<Token>* tokens) {
+  const char quote = source[*pos];
+  const bool triple = source.substr(*pos, 3) == std::string(3, quote);
+  const std::size_t body_begin = *pos + (triple ? 3 : 1);
+  std::size_t i = body_begin;
+  while (i < source.size()) {
+    const char c = source[i];
+    if (c == '\\') {
+      i += 2;  // even in raw strings a backslash keeps the quote open
+      continue;
+    }
+    if (!triple && c == '\n') return false;
+    if (c == quote &&
+        (!triple || source.substr(i, 3) == std::string(3, quote))) {
+      std::string_view body = source.substr(body_begin, i - body_begin);
+      Token token;
+      token.kind = TokenKind::kString;
+      token.offset = start;
+      token.formatted = formatted;
+      token.text = raw ? std::string(body) : DecodeEscapes(body, bytes);
+      tokens->push_back(std::move(token));
+      *pos = i + (triple ? 3 : 1);
+      return true;
+    }
+    ++i;
+  }
+  return false;
+}
+
+std::vector<Token> Lex(std::string_view source) {
+  std::vector<Token> tokens;
+  std::size_t i = 0;
+  while (i < source.size()) {
+    const char c = source[i];
+    if (c == '#') {
+      while (i < source.size() && source[i] != '\n') ++i;
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+               c == '\\') {
+      ++i;  // a backslash outside strings is a line continuation
+    } else if (c == '\'' || c == '"') {
+      if (!LexString(source, i, &i, false, false, false, &tokens)) break;
+    } else if (IsIdentifierByte(c) && !(c >= '0' && c <= '9')) {
+      const std::size_t begin = i;
+      while (i < source.size() && IsIdentifierByte(source[i])) ++i;
+      std::string_view name = source.substr(begin, i - begin);
+      bool raw = false;
+      bool bytes = false;
+      bool formatted = false;
+      if (i < source.size() && (source[i] == '\'' || source[i] == '"') &&
+          IsStringPrefix(name, &raw, &bytes, &formatted)) {
+        if (!LexString(source, begin, &i, raw, bytes, formatted, &tokens)) {
+          break;
+        }
+      } else {
+        tokens.push_back({TokenKind::kName, std::string(name), begin, false});
+      }
+    } else if (c >= '0' && c <= '9') {
+      const std::size_t begin = i;
+      while (i < source.size() &&
+             (IsIdentifierByte(source[i]) || source[i] == '.')) {
+        ++i;
+      }
+      tokens.push_back({TokenKind::kOther, "", begin, false});
+    } else {
+      tokens.push_back({TokenKind::kOperator, std::string(1, c), i, false});
+      ++i;
+    }
+  }
+  return tokens;
+}
+
+bool IsOperator(const std::vector<Token>& tokens, std::size_t i,
+                std::string_view op) {
+  return i < tokens.size() && tokens[i].kind == TokenKind::kOperator &&
+         tokens[i].text == op;
+}
+bool IsName(const std::vector<Token>& tokens, std::size_t i) {
+  return i < tokens.size() && tokens[i].kind == TokenKind::kName;
+}
+
+// Applies a flag named as re.X / regex.X; the A/U/L/T/DEBUG flags do not
+// change what the analyser needs.
+void ApplyFlagName(std::string_view name, PatternFlags* flags) {
+  if (name == "I" || name == "IGNORECASE") flags->case_insensitive = true;
+  if (name == "M" || name == "MULTILINE") flags->multiline = true;
+  if (name == "S" || name == "DOTALL") flags->dot_all = true;
+  if (name == "X" || name == "VERBOSE") flags->extended = true;
+}
+
+}  // namespace
+
+std::vector<RegexLiteral> ExtractPython(std::string_view source) {
+  const std::vector<Token> tokens = Lex(source);
+  std::vector<RegexLiteral> literals;
+  for (std::size_t i = 0; i + 4 < tokens.size(); ++i) {
+    if (!IsName(tokens, i) ||
+        (tokens[i].text != "re" && tokens[i].text != "regex") ||
+        (i > 0 && IsOperator(tokens, i - 1, ".")) ||
+        !IsOperator(tokens, i + 1, ".") || !IsName(tokens, i + 2) ||
+        !IsOperator(tokens, i + 3, "(") ||
+        tokens[i + 4].kind != TokenKind::kString) {
+      continue;
+    }
+    const std::string& function = tokens[i + 2].text;
+    const bool global = function == "sub" || function == "subn" ||
+                        function == "split" || function == "findall" ||
+                        function == "finditer";
+    if (!global && function != "compile" && function != "match" &&
+        function != "search" && function != "fullmatch") {
+      continue;
+    }
+    // Adjacent literals concatenate; one f-string makes the value unknown.
+    RegexLiteral literal;
+    literal.offset = tokens[i + 4].offset;
+    bool formatted = false;
+    std::size_t j = i + 4;
+    for (; j < tokens.size() && tokens[j].kind == TokenKind::kString; ++j) {
+      formatted = formatted || tokens[j].formatted;
+      literal.pattern += tokens[j].text;
+    }
+    if (formatted) continue;
+    // The pattern must be the whole first argument ("a" + x is not known).
+    if (!IsOperator(tokens, j, ",") && !IsOperator(tokens, j, ")")) continue;
+    int depth = 1;
+    for (; j < tokens.size() && depth > 0; ++j) {
+      if (IsOperator(tokens, j, "(") || IsOperator(tokens, j, "[") ||
+          IsOperator(tokens, j, "{")) {
+        ++depth;
+      } else if (IsOperator(tokens, j, ")") || IsOperator(tokens, j, "]") ||
+                 IsOperator(tokens, j, "}")) {
+        --depth;
+      } else if (IsName(tokens, j) &&
+                 (tokens[j].text == "re" || tokens[j].text == "regex") &&
+                 IsOperator(tokens, j + 1, ".") && IsName(tokens, j + 2)) {
+        ApplyFlagName(tokens[j + 2].text, &literal.flags);
+      }
+    }
+    literal.flags.global = global;
+    literal.dialect = Dialect::kPython;
+    literal.call = tokens[i].text + "." + function;
+    literals.push_back(std::move(literal));
+  }
+  return literals;
+}
+
+}  // namespace robotscan::regexguard::internal

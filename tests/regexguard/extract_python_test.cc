@@ -1,0 +1,135 @@
+// Python regex literal extraction: source literal -> pattern, location,
+// flags, and the strings that must not be taken.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "robotscan/regexguard/extract.h"
+
+namespace robotscan::regexguard {
+namespace {
+
+std::vector<RegexLiteral> Extract(const std::string& source) {
+  return ExtractRegexLiterals(source, SourceLanguage::kPython);
+}
+
+struct DecodeCase {
+  const char* id;
+  const char* source;
+  const char* pattern;
+};
+
+TEST(ExtractPythonTest, DecodesLiteralsExactly) {
+  const DecodeCase cases[] = {
+      {"raw", R"(re.compile(r'\d+\.\w'))", R"(\d+\.\w)"},
+      {"non_raw_double_backslash", R"(re.compile('\\d+'))", R"(\d+)"},
+      {"non_raw_unknown_escape_kept", R"(re.compile('\d+'))", R"(\d+)"},
+      {"newline_escape", R"(re.search("a\nb", s))", "a\nb"},
+      {"hex_and_octal", R"(re.match('\x41\101', s))", "AA"},
+      {"unicode_escape", R"(re.match('\u00e9', s))", "\xc3\xa9"},
+      {"bytes_keep_u", R"(re.match(b'\u00e9', s))", R"(\u00e9)"},
+      {"escaped_quote", R"(re.compile('it\'s'))", "it's"},
+      {"raw_escaped_quote", R"(re.compile(r'a\'b'))", R"(a\'b)"},
+      {"raw_bytes", R"(re.compile(rb'\s+$'))", R"(\s+$)"},
+      {"concatenated", R"(re.compile(r'a+' "b+" ))", "a+b+"},
+      {"line_continuation", "re.compile('a\\\nb')", "ab"},
+      {"regex_module", R"(regex.fullmatch(r'(a|a)*', s))", "(a|a)*"},
+  };
+  for (const DecodeCase& c : cases) {
+    const std::vector<RegexLiteral> found = Extract(c.source);
+    ASSERT_EQ(found.size(), 1u) << c.id;
+    EXPECT_EQ(found[0].pattern, c.pattern) << c.id;
+    EXPECT_EQ(found[0].dialect, Dialect::kPython) << c.id;
+  }
+}
+
+TEST(ExtractPythonTest, MultiLineTripleQuotedRawStringWithLocation) {
+  const std::string source =
+      "import re\n"
+      "x = 1  # re.compile('(a+)+') in a comment\n"
+      "PAT = re.compile(\n"
+      "    r'''(\n"
+      "  \\w+ ''' , re.VERBOSE | re.I)\n";
+  const std::vector<RegexLiteral> found = Extract(source);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].pattern, "(\n  \\w+ ");
+  EXPECT_EQ(found[0].line, 4u);
+  EXPECT_EQ(found[0].column, 5u);
+  EXPECT_EQ(found[0].call, "re.compile");
+  EXPECT_TRUE(found[0].flags.extended);
+  EXPECT_TRUE(found[0].flags.case_insensitive);
+  EXPECT_FALSE(found[0].flags.multiline);
+  EXPECT_FALSE(found[0].flags.global);
+}
+
+TEST(ExtractPythonTest, SkipsFStringsDocstringsAndNonConstants) {
+  const std::string source =
+      "def f(x):\n"
+      "    \"\"\"re.compile('(a+)+') in a docstring\"\"\"\n"
+      "    re.compile(f'{x}+')\n"
+      "    re.compile(r'a' f'{x}')\n"
+      "    re.compile('a' + x)\n"
+      "    other.re.compile('a')\n"
+      "    re.escape('a+')\n"
+      "    s = \"re.match('(a|a)*', t)\"\n";
+  EXPECT_TRUE(Extract(source).empty());
+}
+
+TEST(ExtractPythonTest, GlobalUseAndFlagsArgument) {
+  const std::string source =
+      "re.sub(r'\\s+$', '', text, flags=re.MULTILINE | re.DOTALL)\n"
+      "re.findall('a', t)\n"
+      "re.match('b', t, re.IGNORECASE)\n";
+  const std::vector<RegexLiteral> found = Extract(source);
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_TRUE(found[0].flags.global);
+  EXPECT_TRUE(found[0].flags.multiline);
+  EXPECT_TRUE(found[0].flags.dot_all);
+  EXPECT_EQ(found[0].line, 1u);
+  EXPECT_EQ(found[0].column, 8u);
+  EXPECT_TRUE(found[1].flags.global);
+  EXPECT_FALSE(found[1].flags.case_insensitive);
+  EXPECT_FALSE(found[2].flags.global);
+  EXPECT_TRUE(found[2].flags.case_insensitive);
+  EXPECT_EQ(found[2].line, 3u);
+}
+
+TEST(ExtractPythonTest, SuppressionOnSameOrPreviousLine) {
+  const std::string source =
+      "a = re.compile('(a+)+')  # regexguard: ignore input is bounded\n"
+      "# regexguard: ignore trusted config\n"
+      "b = re.compile('(b+)+')\n"
+      "\n"
+      "c = re.compile('(c+)+')\n"
+      "d = re.compile('(d+)+')  # regexguard: ignore only this line\n"
+      "e = re.compile('(e+)+')\n";
+  const std::vector<RegexLiteral> found = Extract(source);
+  ASSERT_EQ(found.size(), 5u);
+  ASSERT_TRUE(found[3].suppression.has_value());
+  EXPECT_FALSE(found[4].suppression.has_value());
+  ASSERT_TRUE(found[0].suppression.has_value());
+  EXPECT_EQ(*found[0].suppression, "input is bounded");
+  ASSERT_TRUE(found[1].suppression.has_value());
+  EXPECT_EQ(*found[1].suppression, "trusted config");
+  EXPECT_FALSE(found[2].suppression.has_value());
+}
+
+TEST(ExtractPythonTest, UnterminatedStringStopsQuietly) {
+  const std::vector<RegexLiteral> found =
+      Extract("re.compile('a+')\nre.compile('oops\n");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].pattern, "a+");
+}
+
+TEST(ExtractLanguageTest, LanguageForPath) {
+  EXPECT_EQ(LanguageForPath("a/b.py"), SourceLanguage::kPython);
+  EXPECT_EQ(LanguageForPath("x.tsx"), SourceLanguage::kJavaScript);
+  EXPECT_EQ(LanguageForPath("m.mjs"), SourceLanguage::kJavaScript);
+  EXPECT_EQ(LanguageForPath("main.go"), SourceLanguage::kGo);
+  EXPECT_EQ(LanguageForPath("README.md"), std::nullopt);
+  EXPECT_EQ(LanguageForPath("py"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace robotscan::regexguard
