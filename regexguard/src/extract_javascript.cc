@@ -402,6 +402,7 @@ std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
     if (tokens[i].kind == TokenKind::kRegex) {
       literal.pattern = tokens[i].text;
       literal.flags = FlagsFromLetters(tokens[i].flags);
+      literal.anchored = tokens[i].flags.find('y') != std::string::npos;
       literal.call = "/.../" + tokens[i].flags;
     } else if (tokens[i].kind == TokenKind::kName &&
                tokens[i].text == "RegExp" && IsPunct(tokens, i + 1, "(") &&
@@ -415,6 +416,7 @@ std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
       }
       literal.pattern = tokens[i + 2].text;
       literal.flags = FlagsFromLetters(letters);
+      literal.anchored = letters.find('y') != std::string::npos;
       literal.call = "RegExp";
       i += 2;
     } else {

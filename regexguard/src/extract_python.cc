@@ -286,6 +286,7 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
       }
     }
     literal.flags.global = global;
+    literal.anchored = function == "match" || function == "fullmatch";
     literal.dialect = Dialect::kPython;
     literal.call = tokens[i].text + "." + function;
     literals.push_back(std::move(literal));

@@ -90,9 +90,12 @@ TEST(ExtractJavaScriptTest, FlagsAndGlobalUse) {
       "a = s.replace(/^\\s*|\\s*$/g, '');\n"
       "b = s.split(/\\s*,\\s*/);\n"
       "c = s.replace(/x/i, 'y');\n"
-      "d = new RegExp('a+', 'gmsu');\n";
+      "d = new RegExp('a+', 'gmsu');\n"
+      "e = /b+/y;\n";
   const std::vector<RegexLiteral> found = Extract(source);
-  ASSERT_EQ(found.size(), 4u);
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_FALSE(found[3].anchored);
+  EXPECT_TRUE(found[4].anchored);
   EXPECT_EQ(found[0].pattern, "^\\s*|\\s*$");
   EXPECT_TRUE(found[0].flags.global);
   EXPECT_EQ(found[0].column, 15u);

@@ -90,6 +90,8 @@ TEST(ExtractPythonTest, GlobalUseAndFlagsArgument) {
   EXPECT_EQ(found[0].column, 8u);
   EXPECT_TRUE(found[1].flags.global);
   EXPECT_FALSE(found[1].flags.case_insensitive);
+  EXPECT_FALSE(found[1].anchored);
+  EXPECT_TRUE(found[2].anchored);  // re.match: one attempt at the start
   EXPECT_FALSE(found[2].flags.global);
   EXPECT_TRUE(found[2].flags.case_insensitive);
   EXPECT_EQ(found[2].line, 3u);

@@ -4,6 +4,9 @@
 //   regexguard check --file patterns.txt|patterns.jsonl|- [--jobs N]
 //       [--format text|json|sarif] [--timeout-per-regex SECONDS]
 //
+//   regexguard scan [PATH...] [--format text|json] [--fail-level error|warning]
+//       (see scan.h)
+//
 //   exit 0: no findings; 1: at least one exponential/polynomial finding;
 //   2: usage error, unreadable input, or (without findings) an invalid
 //   pattern.
@@ -23,6 +26,7 @@
 #include "input.h"
 #include "output.h"
 #include "robotscan/regexguard/analyzer.h"
+#include "scan.h"
 
 namespace {
 
@@ -187,6 +191,27 @@ int main(int argc, char** argv) {
     }
     exit_code = RunCheck(flags);
   });
+  rg::cli::ScanFlags scan_flags;
+  CLI::App* scan = app.add_subcommand(
+      "scan",
+      "Find regex literals in source files (Python, JavaScript, "
+      "TypeScript, Go) and report the dangerous ones");
+  scan->add_option("paths", scan_flags.paths,
+                   "Files or directories (default: .); .git, node_modules, "
+                   "vendor, third_party and hidden folders are skipped");
+  scan->add_option("--format", scan_flags.format, "text (default), json")
+      ->check(CLI::IsMember({"text", "json"}));
+  scan->add_option("--fail-level", scan_flags.fail_level,
+                   "Lowest severity that makes the exit status 1: error "
+                   "(default) or warning")
+      ->check(CLI::IsMember({"error", "warning"}));
+  scan->add_option("--timeout-per-regex", scan_flags.timeout_seconds,
+                   "Analysis budget per distinct pattern in seconds")
+      ->check(CLI::PositiveNumber);
+  scan->add_option("--jobs,-j", scan_flags.jobs,
+                   "Patterns analysed in parallel")
+      ->check(CLI::Range(1u, 256u));
+  scan->callback([&] { exit_code = rg::cli::RunScan(scan_flags); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

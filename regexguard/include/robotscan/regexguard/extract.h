@@ -62,6 +62,10 @@ struct RegexLiteral {
   std::size_t column = 0;
   std::size_t offset = 0;
   std::string call;  // how it is used: "re.compile", "/.../", "RegExp", ...
+  // Each use tries one match at the subject start (Python re.match and
+  // re.fullmatch, the JavaScript sticky flag y), not a search: the
+  // search loop cannot add work.
+  bool anchored = false;
   // True for engines that cannot backtrack (Go): report for information.
   bool informational = false;
   // Set when "regexguard: ignore <reason>" is on the literal's line or the

@@ -1,0 +1,125 @@
+// End-to-end tests of `regexguard scan`: directory walking, skipped
+// folders, suppression, compiler-style output and exit codes.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+#ifdef REGEXGUARD_CLI_PATH
+
+namespace fs = std::filesystem;
+
+struct ScanRun {
+  int exit_code = -1;
+  std::string out;
+};
+
+ScanRun RunScan(const std::string& arguments) {
+  ScanRun run;
+  const std::string command =
+      std::string(REGEXGUARD_CLI_PATH) + " scan " + arguments + " 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer;
+  std::size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    run.out.append(buffer.data(), n);
+  }
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+void WriteFile(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << content;
+}
+
+class ScanCliTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    root_ =
+        fs::path(testing::TempDir()) /
+        ("regexguard_scan_" +
+         std::string(
+             testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  std::string Root() const { return root_.string(); }
+  fs::path root_;
+};
+
+TEST_F(ScanCliTest, ReportsVulnerableRegexWithLocationAndAttack) {
+  WriteFile(root_ / "app.py",
+            "import re\n"
+            "\n"
+            "NAME = re.compile(r'^(a+)+$')\n");
+  const ScanRun run = RunScan(Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  const std::string location = (root_ / "app.py").string() + ":3:19: ";
+  EXPECT_NE(run.out.find(location + "error: exponential"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find(location + "note: attack: "), std::string::npos)
+      << run.out;
+}
+
+TEST_F(ScanCliTest, SafeSuppressedSkippedAndBinaryFilesPass) {
+  WriteFile(root_ / "ok.py", "import re\nre.match(r'\\d+$', s)\n");
+  WriteFile(root_ / "quiet.py",
+            "import re\n"
+            "# regexguard: ignore input is at most 10 chars\n"
+            "re.compile(r'^(a+)+$')\n");
+  WriteFile(root_ / "node_modules" / "dep.js", "x = /^(a+)+$/;\n");
+  WriteFile(root_ / ".hidden" / "h.py", "re.compile(r'^(a+)+$')\n");
+  WriteFile(root_ / "vendor" / "v.py", "re.compile(r'^(a+)+$')\n");
+  WriteFile(root_ / "bin.js", std::string("x = /^(a+)+$/;\0", 15));
+  const ScanRun run = RunScan(Root());
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_EQ(run.out, "");
+}
+
+TEST_F(ScanCliTest, FileListModeSkipsUnknownFilesAndWritesJsonRows) {
+  WriteFile(root_ / "a.js",
+            "s.replace(/^\\s*|\\s*$/g, '');\nt.replace(/^\\s*|\\s*$/g, '');\n");
+  WriteFile(root_ / "b.txt", "re.compile(r'^(a+)+$')\n");
+  const ScanRun run = RunScan("--format json " + (root_ / "a.js").string() +
+                              " " + (root_ / "b.txt").string());
+  // The search-restart finding is a warning: below the default fail level.
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  std::istringstream in(run.out);
+  std::vector<nlohmann::json> rows;
+  std::string line;
+  while (std::getline(in, line)) rows.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(rows.size(), 2u) << run.out;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i]["line"], i + 1);
+    EXPECT_EQ(rows[i]["column"], 11);
+    EXPECT_EQ(rows[i]["flags"], "g");
+    EXPECT_EQ(rows[i]["severity"], "warning");
+    EXPECT_EQ(rows[i]["cause"], "search-restart");
+  }
+  EXPECT_EQ(
+      RunScan("--fail-level warning " + (root_ / "a.js").string()).exit_code,
+      1);
+}
+
+TEST_F(ScanCliTest, UsageErrorsExitTwo) {
+  EXPECT_EQ(RunScan((root_ / "missing").string()).exit_code, 2);
+  EXPECT_EQ(RunScan("--format sarif " + Root()).exit_code, 2);
+}
+
+#endif  // REGEXGUARD_CLI_PATH
+
+}  // namespace
