@@ -2,6 +2,8 @@
 // JSON Lines contract (pattern, verdict, degree, attack, steps).
 #include <gtest/gtest.h>
 
+#include "cli_runner.h"
+
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
@@ -14,10 +16,7 @@ namespace {
 
 #ifdef REGEXGUARD_CLI_PATH
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-};
+using robotscan::regexguard::testing::CliRun;
 
 std::string ShellQuote(const std::string& text) {
   std::string quoted = "'";
@@ -32,19 +31,8 @@ std::string ShellQuote(const std::string& text) {
 }
 
 CliRun RunCli(const std::string& arguments) {
-  CliRun run;
-  const std::string command =
-      std::string(REGEXGUARD_CLI_PATH) + " " + arguments + " 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  std::size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    run.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return robotscan::regexguard::testing::RunCommand(REGEXGUARD_CLI_PATH,
+                                                    arguments);
 }
 
 std::vector<nlohmann::json> JsonLines(const std::string& text) {

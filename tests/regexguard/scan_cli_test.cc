@@ -2,6 +2,8 @@
 // folders, suppression, compiler-style output and exit codes.
 #include <gtest/gtest.h>
 
+#include "cli_runner.h"
+
 #include <sys/wait.h>
 
 #include <array>
@@ -19,25 +21,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ScanRun {
-  int exit_code = -1;
-  std::string out;
-};
+using ScanRun = robotscan::regexguard::testing::CliRun;
 
 ScanRun RunScan(const std::string& arguments) {
-  ScanRun run;
-  const std::string command =
-      std::string(REGEXGUARD_CLI_PATH) + " scan " + arguments + " 2>/dev/null";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  std::size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
-    run.out.append(buffer.data(), n);
-  }
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  return robotscan::regexguard::testing::RunCommand(REGEXGUARD_CLI_PATH,
+                                                    "scan " + arguments);
 }
 
 void WriteFile(const fs::path& path, const std::string& content) {
