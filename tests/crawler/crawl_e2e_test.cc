@@ -122,6 +122,10 @@ void CrawlE2eTest::CheckFaultMatrix(const std::string& loops) {
       {"huge.test", "200|success|NULL|0|1|512000|https://huge.test/robots.txt"},
       {"gzip.test", "200|success|NULL|0|0|33|https://gzip.test/robots.txt"},
       {"bomb.test", "200|success|NULL|0|1|512000|https://bomb.test/robots.txt"},
+      {"br.test", "200|success|NULL|0|0|33|https://br.test/robots.txt"},
+      {"zstd.test", "200|success|NULL|0|0|33|https://zstd.test/robots.txt"},
+      {"zstdbomb.test",
+       "200|success|NULL|0|1|512000|https://zstdbomb.test/robots.txt"},
       {"badgzip.test",
        "200|unreachable|protocol|0|0|0|https://badgzip.test/robots.txt"},
       {"slowstart.test",
@@ -180,6 +184,15 @@ void CrawlE2eTest::CheckFaultMatrix(const std::string& loops) {
   EXPECT_EQ(Row("latin1.test", "hex(substr(body, -3))"), "66E90A");
   EXPECT_EQ(Row("gzip.test", "body, content_encoding"),
             std::string(TestHttpServer::kRobotsBody) + "|gzip");
+  EXPECT_EQ(Row("br.test", "body, content_encoding"),
+            std::string(TestHttpServer::kRobotsBody) + "|br");
+  EXPECT_EQ(Row("zstd.test", "body, content_encoding"),
+            std::string(TestHttpServer::kRobotsBody) + "|zstd");
+  // Every encoding the crawler decodes is offered.
+  const std::string request = server_->LastRequestFor("ok.test");
+  for (const char* coding : {"gzip", "deflate", "br", "zstd"}) {
+    EXPECT_NE(request.find(coding), std::string::npos) << coding << request;
+  }
   EXPECT_EQ(Row("empty.test", "body IS NULL, body"), "0|");
   EXPECT_EQ(Row("s404.test", "body IS NULL"), "1");
   EXPECT_EQ(Row("soft404.test", "content_type"), "text/html; charset=utf-8");
