@@ -222,8 +222,12 @@ bool IsDnsError(const std::string& error_class) {
   return error_class.rfind("dns_", 0) == 0;
 }
 
-bool IsRetryableError(const std::string& error_class) {
-  return error_class == "connect_timeout" || error_class == "timeout" ||
+// A server that accepted the connection and then let the whole timeout
+// pass ("timeout") is retried only on request: each retry holds a slot for
+// another full timeout, and such servers rarely answer the second time.
+bool IsRetryableError(const std::string& error_class, bool retry_timeouts) {
+  return error_class == "connect_timeout" ||
+         (error_class == "timeout" && retry_timeouts) ||
          error_class == "reset" || error_class == "connect_error" ||
          error_class == "dns_timeout" || error_class == "dns_servfail";
 }
@@ -902,7 +906,8 @@ class Crawl {
         return;
       }
     }
-    if (IsRetryableError(error_class) && job->retries_used < options_.retries) {
+    if (IsRetryableError(error_class, options_.retry_timeouts) &&
+        job->retries_used < options_.retries) {
       ScheduleRetry(job, std::nullopt);
       return;
     }
@@ -1040,7 +1045,8 @@ class Crawl {
     job->record.final_url = job->url;
     job->record.error_class = error_class;
     job->record.error_message = message;
-    if (IsRetryableError(error_class) && job->retries_used < options_.retries) {
+    if (IsRetryableError(error_class, options_.retry_timeouts) &&
+        job->retries_used < options_.retries) {
       ScheduleRetry(job, std::nullopt);
       return;
     }
@@ -1297,6 +1303,8 @@ std::string OptionsAsJson(const CrawlOptions& o) {
       ",\"connect_timeout_ms\":" + std::to_string(o.connect_timeout.count());
   json += ",\"timeout_ms\":" + std::to_string(o.total_timeout.count());
   json += ",\"retries\":" + std::to_string(o.retries);
+  json +=
+      ",\"retry_timeouts\":" + std::string(o.retry_timeouts ? "true" : "false");
   json += ",\"user_agent\":" +
           quote(o.user_agent.empty() ? DefaultUserAgent() : o.user_agent);
   json += ",\"dns_servers\":" + list(o.dns_servers);

@@ -260,6 +260,27 @@ TEST_F(CrawlE2eTest, RetriesHonourRetryAfter) {
   EXPECT_GE(run.seconds, 1.0) << "Retry-After: 1 must be waited for";
 }
 
+// A stalled server costs one timeout, not one per retry, unless asked.
+TEST_F(CrawlE2eTest, StalledServerIsRetriedOnlyWithRetryTimeouts) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(), {"--schemes", "http", "--timeout", "1s",
+                             "--retries", "2", "--retry-delay", "10ms"});
+  int before = server_->RequestsFor("stallretry.test");
+  ProcessResult run = Crawl("1,stallretry.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("stallretry.test", "access, error, attempts"),
+            "unreachable|timeout|1");
+  EXPECT_EQ(server_->RequestsFor("stallretry.test") - before, 1);
+
+  flags.push_back("--retry-timeouts");
+  before = server_->RequestsFor("stallretry2.test");
+  run = Crawl("1,stallretry2.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("stallretry2.test", "access, error, attempts"),
+            "unreachable|timeout|3");
+  EXPECT_EQ(server_->RequestsFor("stallretry2.test") - before, 3);
+}
+
 TEST_F(CrawlE2eTest, PrivateAddressesAreBlockedByDefault) {
   std::vector<std::string> flags = ToTestServer();
   flags.erase(

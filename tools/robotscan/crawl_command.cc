@@ -368,6 +368,8 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--retries", o.retries,
                   "Retries for network errors, 5xx and 429")
       ->capture_default_str();
+  cmd->add_flag("--retry-timeouts", o.retry_timeouts,
+                "Also retry requests that timed out after connecting");
   cmd->add_option("--retry-delay", flags->retry_delay,
                   "First retry delay (doubles per retry)")
       ->capture_default_str();

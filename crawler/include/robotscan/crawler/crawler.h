@@ -79,6 +79,9 @@ struct CrawlOptions {
   std::chrono::seconds low_speed_time{15};  // ...for this long is aborted.
 
   int retries = 2;  // For network errors, 5xx and 429.
+  // Also retry a request that timed out after connecting (a stalled
+  // server); off by default, since each retry costs a whole timeout.
+  bool retry_timeouts = false;
   std::chrono::milliseconds retry_delay{1000};       // Doubles per retry.
   std::chrono::milliseconds max_retry_after{30000};  // Cap on Retry-After.
 
