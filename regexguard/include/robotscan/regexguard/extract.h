@@ -45,7 +45,18 @@
 
 namespace robotscan::regexguard {
 
-enum class SourceLanguage { kPython, kJavaScript, kGo };
+enum class SourceLanguage {
+  kPython,
+  kJavaScript,
+  kGo,
+  kCpp,  // C and C++
+  kJava,
+  kKotlin,
+  kRuby,
+  kPhp,
+  kRust,
+  kCSharp,
+};
 
 std::string_view SourceLanguageName(SourceLanguage language);
 
