@@ -2,6 +2,7 @@
 // character literals and every string form (prefixes u8/u/U/L, raw strings
 // R"delim(...)delim", adjacent literals concatenated as translation phase 6
 // does), then std::regex, boost::regex, RE2 and pcre2_compile uses.
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -495,9 +496,15 @@ void MarkUses(const std::vector<CodeToken>& tokens, Extraction* extraction) {
       if (tokens[k].kind == CodeTokenKind::kName &&
           !IsPunctAt(tokens, k + 1, ':') &&
           !(k > 0 && IsPunctAt(tokens, k - 1, ':'))) {
+        // The variable's latest declaration before this use.
         const auto it = extraction->variables.find(tokens[k].text);
         if (it != extraction->variables.end()) {
-          marked.insert(marked.end(), it->second.begin(), it->second.end());
+          const auto after = std::lower_bound(
+              it->second.begin(), it->second.end(), k,
+              [&](std::size_t literal, std::size_t token) {
+                return extraction->string_tokens[literal] < token;
+              });
+          if (after != it->second.begin()) marked.push_back(*(after - 1));
         }
       }
       for (std::size_t l : marked) {

@@ -266,20 +266,25 @@ class Lexer {
   // """...""" with `quotes` quotes at `open`; no escapes.
   bool ScanRaw(std::size_t* pos, std::size_t open, std::size_t quotes,
                CodeToken* token, int depth) {
-    const std::string delimiter(quotes, '"');
     const std::size_t body = open + quotes;
     for (std::size_t k = body; k < source_.size(); ++k) {
       if (!token->constant && source_[k] == '{') {
         if (!SkipHole(&k, depth)) return false;
         continue;
       }
-      if (source_.substr(k, quotes) == delimiter) {
+      if (source_[k] != '"') continue;
+      // Each run of quotes is measured once: linear however long the
+      // delimiter is.
+      std::size_t run = 0;
+      while (k + run < source_.size() && source_[k + run] == '"') ++run;
+      if (run >= quotes) {
         if (token->constant) {
           token->text = RawStringValue(source_.substr(body, k - body));
         }
         *pos = k + quotes;
         return true;
       }
+      k += run - 1;
     }
     return false;
   }

@@ -358,8 +358,11 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
     if (formatted) continue;
     // The pattern must be the whole first argument ("a" + x is not known).
     if (!IsOperator(tokens, j, ",") && !IsOperator(tokens, j, ")")) continue;
+    // Flags are looked for in a bounded window, so nested calls keep the
+    // extraction linear.
     int depth = 1;
-    for (; j < tokens.size() && depth > 0; ++j) {
+    const std::size_t flags_end = std::min(tokens.size(), j + 256);
+    for (; j < flags_end && depth > 0; ++j) {
       if (IsOperator(tokens, j, "(") || IsOperator(tokens, j, "[") ||
           IsOperator(tokens, j, "{")) {
         ++depth;

@@ -188,6 +188,9 @@ class Lexer {
     std::size_t i = pos_;
     while (i < source_.size() && source_[i] == '#') ++i;
     const std::size_t hashes = i - pos_;
+    // Rust allows at most 255 hashes; the bound also keeps the search for
+    // the terminator linear.
+    if (hashes > 255) return false;
     if (i >= source_.size() || source_[i] != '"') {
       // r#ident is a raw identifier, not a string.
       tokens_.push_back({CodeTokenKind::kName, "r", begin, true, ""});
