@@ -132,8 +132,13 @@ void Classify(const PatternVerdict& verdict, Severity polynomial,
       if (verdict.BudgetExceeded()) {
         occurrence->severity = Severity::kWarning;
         occurrence->rule = "regexguard/budget-exceeded";
+        std::string why = verdict.reason;
+        if (const std::size_t colon = why.find(": ");
+            colon != std::string::npos) {
+          why.erase(0, colon + 2);
+        }
         occurrence->message =
-            "analysis " + verdict.reason + ", not proven safe";
+            "analysis budget exceeded (" + why + "), not proven safe";
       } else {
         occurrence->severity = Severity::kNote;
         occurrence->rule = "regexguard/unknown";
