@@ -142,17 +142,24 @@ std::optional<WalkError> CollectStagedFiles(
     return WalkError{
         "--staged needs a git work tree (git diff --cached failed)"};
   }
-  // git names staged files from the root; report them from here.
-  const ProcessResult cdup = RunProcess({"git", "rev-parse", "--show-cdup"});
-  std::string to_root = cdup.exit_code == 0 ? cdup.out : std::string();
-  while (!to_root.empty() &&
-         (to_root.back() == '\n' || to_root.back() == '\r')) {
-    to_root.pop_back();
+  // git names staged files from the root; report them from here: "sub/"
+  // (the prefix) is dropped below sub, "../" (to the root) added elsewhere.
+  const ProcessResult where =
+      RunProcess({"git", "rev-parse", "--show-prefix", "--show-cdup"});
+  std::vector<std::string> lines;
+  std::size_t begin = 0;
+  for (std::size_t end;
+       (end = where.out.find('\n', begin)) != std::string::npos;
+       begin = end + 1) {
+    lines.push_back(where.out.substr(begin, end - begin));
   }
+  const std::string prefix = lines.size() > 0 ? lines[0] : "";
+  const std::string to_root = lines.size() > 1 ? lines[1] : "";
   for (const std::string& path : SplitNul(run.out)) {
     if (IsUnderSkippedDirectory(path)) continue;
-    const std::string shown =
-        to_root.empty() ? path : (fs::path(to_root) / path).generic_string();
+    const std::string shown = !prefix.empty() && path.rfind(prefix, 0) == 0
+                                  ? path.substr(prefix.size())
+                                  : to_root + path;
     if (IsWanted(shown, config)) files->push_back({shown, path});
   }
   SortUnique(files);
