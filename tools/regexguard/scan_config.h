@@ -1,5 +1,6 @@
-// The `regexguard scan` configuration file, `.regexguard.toml`: which files
-// to scan, when the run fails, dialect overrides and the analysis budget.
+// The `regexguard scan` configuration file, `.regexguard.toml` (or the same
+// keys in `.regexguard.yaml`): which files to scan, when the run fails,
+// dialect overrides and the analysis budget.
 //
 //   include = ["src/**"]               # default: every file of a known
 //   language exclude = ["tests/fixtures/**", "*.min.js"] fail-level = "error"
@@ -53,8 +54,8 @@ struct ConfigError {
 std::optional<std::filesystem::path> FindScanConfig(
     const std::filesystem::path& start);
 
-// Reads `file` into `config`. YAML files are recognised but refused (only the
-// TOML form is implemented).
+// Reads `file` into `config`: TOML, or the YAML subset documented in
+// docs/regexguard.md when the name ends in .yaml/.yml.
 std::optional<ConfigError> LoadScanConfig(const std::filesystem::path& file,
                                           ScanConfig* config);
 
