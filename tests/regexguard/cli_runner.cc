@@ -7,9 +7,11 @@
 
 namespace robotscan::regexguard::testing {
 
-CliRun RunCommand(const std::string& binary, const std::string& arguments) {
+CliRun RunCommand(const std::string& binary, const std::string& arguments,
+                  bool merge_stderr) {
   CliRun run;
-  const std::string command = binary + " " + arguments + " 2>/dev/null";
+  const std::string command =
+      binary + " " + arguments + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   std::array<char, 4096> buffer;

@@ -9,11 +9,13 @@ namespace robotscan::regexguard::testing {
 
 struct CliRun {
   int exit_code = -1;  // -1 when the process could not run or was killed.
-  std::string out;     // Standard output; standard error is discarded.
+  std::string out;     // Standard output (and standard error if merged).
 };
 
 // Runs `binary arguments` through the shell (`arguments` is shell text).
-CliRun RunCommand(const std::string& binary, const std::string& arguments);
+// Standard error is discarded, or appended to `out` with `merge_stderr`.
+CliRun RunCommand(const std::string& binary, const std::string& arguments,
+                  bool merge_stderr = false);
 
 }  // namespace robotscan::regexguard::testing
 

@@ -1,5 +1,7 @@
 // End-to-end tests of `regexguard scan`: directory walking, skipped
-// folders, suppression, compiler-style output and exit codes.
+// folders, suppression, compiler-style output, exit codes, severity tiers,
+// configuration file, baseline, cache and SARIF. The git-dependent parts
+// (.gitignore, --staged, install-hook) are in scan_git_test.sh (label slow).
 #include <gtest/gtest.h>
 
 #include "cli_runner.h"
@@ -26,6 +28,25 @@ using ScanRun = robotscan::regexguard::testing::CliRun;
 ScanRun RunScan(const std::string& arguments) {
   return robotscan::regexguard::testing::RunCommand(REGEXGUARD_CLI_PATH,
                                                     "scan " + arguments);
+}
+
+// Standard error merged into `out`, for --stats and error messages.
+ScanRun RunScanWithStderr(const std::string& arguments) {
+  return robotscan::regexguard::testing::RunCommand(
+      REGEXGUARD_CLI_PATH, "scan " + arguments, /*merge_stderr=*/true);
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::size_t CountLines(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1)) {
+    ++count;
+  }
+  return count;
 }
 
 void WriteFile(const fs::path& path, const std::string& content) {
@@ -105,7 +126,257 @@ TEST_F(ScanCliTest, FileListModeSkipsUnknownFilesAndWritesJsonRows) {
 
 TEST_F(ScanCliTest, UsageErrorsExitTwo) {
   EXPECT_EQ(RunScan((root_ / "missing").string()).exit_code, 2);
-  EXPECT_EQ(RunScan("--format sarif " + Root()).exit_code, 2);
+  EXPECT_EQ(RunScan("--format xml " + Root()).exit_code, 2);
+  EXPECT_EQ(RunScan("--fail-level fatal " + Root()).exit_code, 2);
+}
+
+// One file per tier; the rule id sets each tier apart in the text output.
+TEST_F(ScanCliTest, SeverityTiersHaveTheirOwnRules) {
+  WriteFile(root_ / "tiers.py",
+            "import re\n"
+            "re.compile(r'^(a+)+$')\n"     // exponential
+            "re.compile(r'^a*a*$')\n"      // polynomial in one match
+            "re.compile(r'\\s*x\\s*$')\n"  // quadratic via the search loop
+            "re.compile(r'^(a|b)+(')\n");  // invalid: a note
+  WriteFile(root_ / "lin.go",
+            "package m\nimport \"regexp\"\n"
+            "var r = regexp.MustCompile(`(a+)+$`)\n");
+  const std::string path = (root_ / "tiers.py").string();
+  const ScanRun run = RunScan("--no-cache " + Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  EXPECT_TRUE(Contains(run.out, path + ":2:12: error: exponential "))
+      << run.out;
+  EXPECT_TRUE(Contains(run.out, "[regexguard/exponential]")) << run.out;
+  EXPECT_TRUE(Contains(run.out, path + ":3:12: warning: quadratic backtracking "
+                                       "(ReDoS)"))
+      << run.out;
+  EXPECT_TRUE(Contains(run.out, "[regexguard/polynomial]")) << run.out;
+  EXPECT_TRUE(Contains(run.out, path + ":4:12: warning: quadratic "
+                                       "backtracking from the search loop"))
+      << run.out;
+  EXPECT_TRUE(Contains(run.out, "[regexguard/search-restart]")) << run.out;
+  // Notes only on request.
+  EXPECT_FALSE(Contains(run.out, ": note: not analysed")) << run.out;
+  EXPECT_FALSE(Contains(run.out, "lin.go")) << run.out;
+  const ScanRun info = RunScan("--no-cache --show-info " + Root());
+  EXPECT_TRUE(Contains(info.out, path + ":5:12: note: not analysed"))
+      << info.out;
+  EXPECT_TRUE(Contains(info.out,
+                       "lin.go:3:28: note: regex for a linear-time "
+                       "engine"))
+      << info.out;
+  EXPECT_TRUE(Contains(info.out, "[regexguard/info]")) << info.out;
+
+  // Polynomial is a warning by default: without the exponential one the run
+  // passes, unless polynomial is raised to error or the fail level lowered.
+  WriteFile(root_ / "tiers.py", "import re\nre.compile(r'^a*a*$')\n");
+  EXPECT_EQ(RunScan("--no-cache " + Root()).exit_code, 0);
+  EXPECT_EQ(
+      RunScan("--no-cache --polynomial-severity error " + Root()).exit_code, 1);
+  EXPECT_EQ(RunScan("--no-cache --fail-level warning " + Root()).exit_code, 1);
+  EXPECT_EQ(
+      RunScan("--no-cache --fail-level note --show-info " + Root()).exit_code,
+      1);
+}
+
+TEST_F(ScanCliTest, BudgetExceededIsAWarningNeverSafe) {
+  WriteFile(root_ / "slow.py", "import re\nre.compile(r'^(a+)+$')\n");
+  const ScanRun run = RunScan(
+      "--no-cache --timeout-per-regex 0.000001 --format json " + Root());
+  ASSERT_EQ(run.exit_code, 0) << run.out;  // a warning: below the fail level
+  const nlohmann::json row = nlohmann::json::parse(run.out);
+  EXPECT_EQ(row["severity"], "warning");
+  EXPECT_EQ(row["rule"], "regexguard/budget-exceeded");
+  EXPECT_EQ(row["verdict"], "unknown");
+  EXPECT_TRUE(Contains(row["reason"].get<std::string>(), "budget exceeded"));
+  const ScanRun text =
+      RunScan("--no-cache --timeout-per-regex 0.000001 " + Root());
+  EXPECT_TRUE(Contains(text.out, "warning: analysis budget exceeded"))
+      << text.out;
+  EXPECT_TRUE(Contains(text.out, "not proven safe")) << text.out;
+}
+
+TEST_F(ScanCliTest, ConfigFileSelectsFilesAndSetsLevels) {
+  WriteFile(root_ / "src" / "a.py", "import re\nre.compile(r'^a*a*$')\n");
+  WriteFile(root_ / "tests" / "fixtures" / "b.py",
+            "import re\nre.compile(r'^(a+)+$')\n");
+  WriteFile(root_ / "src" / "c.min.js", "x = /^(a+)+$/;\n");
+  WriteFile(root_ / ".regexguard.toml",
+            "# comments are fine\n"
+            "exclude = [\"tests/fixtures\", \"*.min.js\"]\n"
+            "fail-level = \"warning\"\n"
+            "timeout-per-regex = 5\n");
+  // Found from a subfolder of the tree, as the nearest one upward.
+  const std::string cd = "cd " + (root_ / "src").string() + " && ";
+  ScanRun run = robotscan::regexguard::testing::RunCommand(
+      cd + REGEXGUARD_CLI_PATH, "scan --no-cache --no-git ..");
+  EXPECT_EQ(run.exit_code, 1) << run.out;  // the polynomial warning fails
+  EXPECT_TRUE(Contains(run.out, "a.py:2:12: warning: quadratic")) << run.out;
+  EXPECT_FALSE(Contains(run.out, "b.py")) << run.out;
+  EXPECT_FALSE(Contains(run.out, "c.min.js")) << run.out;
+  // Flags beat the file; --no-config ignores it.
+  EXPECT_EQ(RunScan("--no-cache --fail-level error --config " +
+                    (root_ / ".regexguard.toml").string() + " " + Root())
+                .exit_code,
+            0);
+  EXPECT_TRUE(Contains(RunScan("--no-cache --no-config " + Root()).out,
+                       "b.py:2:12: error"));
+
+  // include, and dialect overrides by language name.
+  WriteFile(root_ / "only.toml",
+            "include = [\"src/**\"]\n"
+            "polynomial = \"error\"\n"
+            "[dialects]\n"
+            "python = \"javascript\"\n");
+  run = RunScan("--no-cache --format json --config " +
+                (root_ / "only.toml").string() + " " + Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  std::istringstream rows(run.out);
+  std::string first_row;
+  std::getline(rows, first_row);  // src/a.py sorts before src/c.min.js
+  const nlohmann::json row = nlohmann::json::parse(first_row);
+  EXPECT_TRUE(Contains(row["path"], "a.py")) << run.out;
+  EXPECT_EQ(row["dialect"], "javascript");
+  EXPECT_EQ(row["severity"], "error");
+
+  // Strict: unknown keys and wrong values are errors naming file and line.
+  WriteFile(root_ / "bad.toml", "exclude = [\"x\"]\nfail_level = \"error\"\n");
+  run = RunScanWithStderr("--config " + (root_ / "bad.toml").string() + " " +
+                          Root());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(Contains(run.out, "bad.toml:2:")) << run.out;
+  EXPECT_TRUE(Contains(run.out, "unknown key 'fail_level'")) << run.out;
+  WriteFile(root_ / "bad.toml", "\n\ntimeout-per-regex = \"fast\"\n");
+  run = RunScanWithStderr("--config " + (root_ / "bad.toml").string() + " " +
+                          Root());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(Contains(run.out, "bad.toml:3:")) << run.out;
+  WriteFile(root_ / "bad.toml", "include = [\n");
+  EXPECT_EQ(RunScan("--config " + (root_ / "bad.toml").string() + " " + Root())
+                .exit_code,
+            2);
+}
+
+TEST_F(ScanCliTest, BaselineHidesKnownFindingsAcrossLineMoves) {
+  const fs::path app = root_ / "app.py";
+  WriteFile(app, "import re\nA = re.compile(r'^(a+)+$')\n");
+  const std::string baseline = (root_ / "baseline.json").string();
+  EXPECT_EQ(RunScan("--no-cache --write-baseline " + baseline + " " + Root())
+                .exit_code,
+            0);
+  const nlohmann::json written = nlohmann::json::parse(std::ifstream(baseline));
+  ASSERT_EQ(written["findings"].size(), 1u) << written.dump();
+  EXPECT_EQ(written["findings"][0]["rule"], "regexguard/exponential");
+  EXPECT_FALSE(written["findings"][0].contains("line"));
+
+  // Lines inserted above: still the known finding.
+  WriteFile(app, "import re\n\n\nX = 1\nA = re.compile(r'^(a+)+$')\n");
+  ScanRun run = RunScan("--no-cache --baseline " + baseline + " " + Root());
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_EQ(run.out, "");
+  // A new vulnerable regex (and a second copy of the known one) are new.
+  WriteFile(app,
+            "import re\nA = re.compile(r'^(a+)+$')\n"
+            "B = re.compile(r'^(b|b)*$')\nC = re.compile(r'^(a+)+$')\n");
+  run = RunScan("--no-cache --baseline " + baseline + " " + Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  EXPECT_FALSE(Contains(run.out, "app.py:2:")) << run.out;
+  EXPECT_TRUE(Contains(run.out, "app.py:3:16: error")) << run.out;
+  EXPECT_TRUE(Contains(run.out, "app.py:4:16: error")) << run.out;
+  // JSON marks baselined rows.
+  run = RunScan("--no-cache --format json --baseline " + baseline + " " +
+                (root_ / "app.py").string());
+  std::istringstream rows(run.out);
+  std::string line;
+  std::getline(rows, line);
+  EXPECT_EQ(nlohmann::json::parse(line)["baselined"], true);
+  EXPECT_EQ(
+      RunScan("--baseline " + (root_ / "missing.json").string() + " " + Root())
+          .exit_code,
+      2);
+}
+
+TEST_F(ScanCliTest, SecondRunAnswersFromTheCacheWithIdenticalOutput) {
+  WriteFile(root_ / "src" / "a.py",
+            "import re\nre.compile(r'^(a+)+$')\nre.match(r'\\d+$', s)\n"
+            "re.compile(r'^a*a*$')\n");
+  WriteFile(root_ / "src" / "b.js", "x = /^(a|a)*$/; y = /^(a|a)*$/;\n");
+  const std::string cache = (root_ / "cache").string();
+  const std::string args =
+      "--stats --jobs 2 --cache-dir " + cache + " " + (root_ / "src").string();
+  const ScanRun cold = RunScanWithStderr(args);
+  EXPECT_EQ(cold.exit_code, 1);
+  EXPECT_TRUE(Contains(cold.out,
+                       "files=2 regexes=5 distinct=4 analysed=4 cache-hits=0"))
+      << cold.out;
+  const ScanRun warm = RunScanWithStderr(args);
+  EXPECT_EQ(warm.exit_code, 1);
+  EXPECT_TRUE(Contains(warm.out, "analysed=0 cache-hits=4")) << warm.out;
+  const std::string findings =
+      RunScan("--cache-dir " + cache + " " + (root_ / "src").string()).out;
+  EXPECT_EQ(findings, RunScan("--no-cache " + (root_ / "src").string()).out);
+  EXPECT_EQ(CountLines(findings, ": error: "), 3u) << findings;
+
+  // A corrupt entry is a miss, and is rewritten.
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(root_ / "cache" / "v1")) {
+    entries.push_back(entry.path());
+  }
+  ASSERT_EQ(entries.size(), 4u);
+  WriteFile(entries[0], "{\"key\": tru");
+  const ScanRun repaired = RunScanWithStderr(args);
+  EXPECT_TRUE(Contains(repaired.out, "analysed=1 cache-hits=3"))
+      << repaired.out;
+  EXPECT_TRUE(Contains(RunScanWithStderr(args).out, "cache-hits=4"));
+  EXPECT_TRUE(Contains(RunScanWithStderr("--no-cache --stats " + Root()).out,
+                       "cache-hits=0"));
+}
+
+TEST_F(ScanCliTest, SarifLogHasRulesLocationsAndAttack) {
+  WriteFile(root_ / "dir with space" / "app.py",
+            "import re\n\nNAME = re.compile(r'^(a+)+$')\n");
+  WriteFile(root_ / "w.js", "s.replace(/^\\s*|\\s*$/g, '');\n");
+  const ScanRun run = robotscan::regexguard::testing::RunCommand(
+      "cd " + Root() + " && " + REGEXGUARD_CLI_PATH,
+      "scan --no-cache --format sarif");
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  const nlohmann::json log = nlohmann::json::parse(run.out);
+  EXPECT_EQ(log["version"], "2.1.0");
+  const nlohmann::json& sarif_run = log["runs"][0];
+  std::vector<std::string> rule_ids;
+  for (const auto& rule : sarif_run["tool"]["driver"]["rules"]) {
+    rule_ids.push_back(rule["id"]);
+  }
+  EXPECT_EQ(rule_ids,
+            (std::vector<std::string>{
+                "regexguard/exponential", "regexguard/polynomial",
+                "regexguard/search-restart", "regexguard/budget-exceeded",
+                "regexguard/unknown", "regexguard/info"}));
+  ASSERT_EQ(sarif_run["results"].size(), 2u) << run.out;
+  const nlohmann::json& first = sarif_run["results"][0];
+  EXPECT_EQ(first["ruleId"], "regexguard/exponential");
+  EXPECT_EQ(first["level"], "error");
+  const nlohmann::json& location = first["locations"][0]["physicalLocation"];
+  EXPECT_EQ(location["artifactLocation"]["uri"], "dir%20with%20space/app.py");
+  EXPECT_EQ(location["region"]["startLine"], 3);
+  EXPECT_EQ(location["region"]["startColumn"], 19);
+  EXPECT_TRUE(Contains(first["message"]["text"], "attack: \"\" + \"a\" * n"))
+      << first.dump();
+  EXPECT_EQ(sarif_run["results"][1]["ruleId"], "regexguard/search-restart");
+  EXPECT_EQ(sarif_run["results"][1]["level"], "warning");
+}
+
+TEST_F(ScanCliTest, JobsDoNotChangeTheOutput) {
+  for (int i = 0; i < 6; ++i) {
+    WriteFile(root_ / ("f" + std::to_string(i) + ".py"),
+              "import re\nre.compile(r'^(" + std::string(1, 'a' + i) +
+                  "+)+$')\nre.compile(r'^x*x*$')\n");
+  }
+  const ScanRun one = RunScan("--no-cache --jobs 1 " + Root());
+  const ScanRun four = RunScan("--no-cache --jobs 4 " + Root());
+  EXPECT_EQ(one.exit_code, 1);
+  EXPECT_EQ(one.out, four.out);
+  EXPECT_EQ(CountLines(one.out, ": error: "), 6u) << one.out;
 }
 
 #endif  // REGEXGUARD_CLI_PATH

@@ -4,8 +4,10 @@
 //   regexguard check --file patterns.txt|patterns.jsonl|- [--jobs N]
 //       [--format text|json|sarif] [--timeout-per-regex SECONDS]
 //
-//   regexguard scan [PATH...] [--format text|json] [--fail-level error|warning]
-//       (see scan.h)
+//   regexguard scan [PATH...] [--format text|json|sarif] [--staged]
+//       [--fail-level error|warning|note] [--baseline FILE] ... (see scan.h)
+//
+//   regexguard install-hook [--force]   (see hook.h)
 //
 //   exit 0: no findings; 1: at least one exponential/polynomial finding;
 //   2: usage error, unreadable input, or (without findings) an invalid
@@ -23,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "hook.h"
 #include "input.h"
 #include "output.h"
 #include "robotscan/regexguard/analyzer.h"
@@ -194,24 +197,65 @@ int main(int argc, char** argv) {
   rg::cli::ScanFlags scan_flags;
   CLI::App* scan = app.add_subcommand(
       "scan",
-      "Find regex literals in source files (Python, JavaScript, "
-      "TypeScript, Go) and report the dangerous ones");
+      "Find regex literals in source files (every language the extractor "
+      "knows) and report the dangerous ones");
   scan->add_option("paths", scan_flags.paths,
-                   "Files or directories (default: .); .git, node_modules, "
-                   "vendor, third_party and hidden folders are skipped");
-  scan->add_option("--format", scan_flags.format, "text (default), json")
-      ->check(CLI::IsMember({"text", "json"}));
+                   "Files or directories (default: .); in a git work tree "
+                   "directories are listed by git (honouring .gitignore); "
+                   "node_modules, vendor, third_party and hidden folders are "
+                   "skipped");
+  scan->add_option("--format", scan_flags.format,
+                   "text (default), json (JSON Lines), sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   scan->add_option("--fail-level", scan_flags.fail_level,
                    "Lowest severity that makes the exit status 1: error "
-                   "(default) or warning")
+                   "(default), warning or note")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  scan->add_option("--polynomial-severity", scan_flags.polynomial_severity,
+                   "Severity of polynomial backtracking inside one match: "
+                   "warning (default) or error")
       ->check(CLI::IsMember({"error", "warning"}));
   scan->add_option("--timeout-per-regex", scan_flags.timeout_seconds,
-                   "Analysis budget per distinct pattern in seconds")
+                   "Analysis budget per distinct pattern in seconds "
+                   "(default 1); running out is reported as budget exceeded")
       ->check(CLI::PositiveNumber);
   scan->add_option("--jobs,-j", scan_flags.jobs,
-                   "Patterns analysed in parallel")
+                   "Files read and patterns analysed in parallel")
       ->check(CLI::Range(1u, 256u));
+  scan->add_flag("--show-info", scan_flags.show_info,
+                 "Also print notes: literals of linear-time engines (Go, "
+                 "RE2) and patterns that could not be analysed");
+  scan->add_flag("--staged", scan_flags.staged,
+                 "Scan the staged content of the files added, copied or "
+                 "modified in the git index (PATHs limit them)");
+  scan->add_flag("!--no-git", scan_flags.use_git,
+                 "Walk directories without asking git (ignores .gitignore)");
+  scan->add_option("--config", scan_flags.config_file,
+                   "Configuration file (default: the nearest "
+                   ".regexguard.toml up to the git root)");
+  scan->add_flag("--no-config", scan_flags.no_config,
+                 "Use no configuration file");
+  scan->add_option("--baseline", scan_flags.baseline,
+                   "Report only findings that are not in this baseline file");
+  scan->add_option("--write-baseline", scan_flags.write_baseline,
+                   "Record the current findings in this file and exit 0");
+  scan->add_option("--cache-dir", scan_flags.cache_dir,
+                   "Analysis cache folder (default "
+                   "$XDG_CACHE_HOME/regexguard or ~/.cache/regexguard)");
+  scan->add_flag("--no-cache", scan_flags.no_cache,
+                 "Neither read nor write the analysis cache");
+  scan->add_flag("--stats", scan_flags.stats,
+                 "Print one summary line (files, regexes, cache hits, "
+                 "findings, seconds) on standard error");
   scan->callback([&] { exit_code = rg::cli::RunScan(scan_flags); });
+  bool force_hook = false;
+  CLI::App* install_hook = app.add_subcommand(
+      "install-hook",
+      "Write .git/hooks/pre-commit running `regexguard scan --staged`");
+  install_hook->add_flag("--force", force_hook,
+                         "Replace a pre-commit hook not written by regexguard");
+  install_hook->callback(
+      [&] { exit_code = rg::cli::RunInstallHook(force_hook); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,8 @@
 #include "output.h"
 
+#include <algorithm>
+#include <cstdio>
+
 namespace robotscan::regexguard::cli {
 namespace {
 
@@ -29,7 +32,93 @@ bool IsFinding(const AnalysisReport& report) {
          report.verdict == Verdict::kPolynomial;
 }
 
+// RFC 3986 percent-encoding of a path, keeping '/' and unreserved bytes.
+std::string EncodeUriPath(const std::string& path) {
+  std::string out;
+  for (const unsigned char c : path) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+        c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      char escaped[4];
+      std::snprintf(escaped, sizeof(escaped), "%%%02X", c);
+      out += escaped;
+    }
+  }
+  return out;
+}
+
+nlohmann::json ScanRule(const char* id, const char* name, const char* text,
+                        const char* level) {
+  return {{"id", id},
+          {"name", name},
+          {"shortDescription", {{"text", text}}},
+          {"defaultConfiguration", {{"level", level}}}};
+}
+
 }  // namespace
+
+nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
+  const nlohmann::json rules = nlohmann::json::array(
+      {ScanRule("regexguard/exponential", "ExponentialBacktracking",
+                "Backtracking inside one match grows exponentially with the "
+                "input (ReDoS)",
+                "error"),
+       ScanRule("regexguard/polynomial", "PolynomialBacktracking",
+                "Backtracking inside one match grows polynomially with the "
+                "input",
+                "warning"),
+       ScanRule("regexguard/search-restart", "SearchRestartQuadratic",
+                "The unanchored search loop restarting at every position "
+                "makes the regex quadratic",
+                "warning"),
+       ScanRule("regexguard/budget-exceeded", "AnalysisBudgetExceeded",
+                "The analysis ran out of its budget: the regex is not proven "
+                "safe",
+                "warning"),
+       ScanRule("regexguard/unknown", "NotAnalysed",
+                "The regex could not be analysed (unsupported or invalid "
+                "syntax)",
+                "note"),
+       ScanRule("regexguard/info", "LinearEngine",
+                "Regex for a linear-time engine (RE2, Go): listed for "
+                "information",
+                "note")});
+  nlohmann::json out = nlohmann::json::array();
+  for (const ScanResult& result : results) {
+    std::string path = result.path;
+    while (path.rfind("./", 0) == 0) path.erase(0, 2);
+    const std::string uri = !path.empty() && path.front() == '/'
+                                ? "file://" + EncodeUriPath(path)
+                                : EncodeUriPath(path);
+    const auto rule = std::find_if(
+        rules.begin(), rules.end(),
+        [&](const nlohmann::json& r) { return r["id"] == result.rule_id; });
+    nlohmann::json region = {
+        {"startLine", std::max<std::size_t>(result.line, 1)},
+        {"startColumn", std::max<std::size_t>(result.column, 1)}};
+    out.push_back({{"ruleId", result.rule_id},
+                   {"ruleIndex", rule - rules.begin()},
+                   {"level", result.level},
+                   {"message", {{"text", result.message}}},
+                   {"locations", nlohmann::json::array(
+                                     {{{"physicalLocation",
+                                        {{"artifactLocation", {{"uri", uri}}},
+                                         {"region", region}}}}})},
+                   {"partialFingerprints",
+                    {{"regexguardFinding/v1", result.fingerprint}}}});
+  }
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs",
+           nlohmann::json::array({{{"tool",
+                                    {{"driver",
+                                      {{"name", "regexguard"},
+                                       {"version", ROBOTSCAN_VERSION_STRING},
+                                       {"rules", rules}}}}},
+                                   {"results", out}}})}};
+}
 
 nlohmann::json ReportToJson(const AnalysisReport& report,
                             const PatternInput& input) {

@@ -1,4 +1,5 @@
-// Output formats of `regexguard check`: text, JSON Lines, SARIF 2.1.0.
+// Output formats of `regexguard check` (text, JSON Lines, SARIF 2.1.0) and
+// the SARIF log of `regexguard scan`.
 //
 // JSON Lines contract (one object per input pattern, in input order):
 //   pattern  string   the pattern as given
@@ -29,6 +30,20 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
 nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
                               const std::vector<PatternInput>& inputs,
                               const std::string& artifact_uri);
+
+// One finding of `regexguard scan`, as SARIF needs it.
+struct ScanResult {
+  std::string rule_id;  // "regexguard/exponential", ... (see ScanRules)
+  std::string level;    // "error" | "warning" | "note"
+  std::string message;  // includes the attack when there is one
+  std::string path;     // as reported; becomes a relative or file:// URI
+  std::size_t line = 0;
+  std::size_t column = 0;
+  std::string fingerprint;  // stable when lines move (the baseline key)
+};
+
+// SARIF 2.1.0 log with one run, every scan rule, and `results` in order.
+nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results);
 
 }  // namespace robotscan::regexguard::cli
 

@@ -1,25 +1,29 @@
-// `regexguard scan`: file walking, extraction, one analysis per distinct
-// (pattern, flags, dialect, anchored use), and compiler-style output.
+// `regexguard scan`: wires file listing, extraction, the cached analysis of
+// each distinct (pattern, flags, dialect, anchored use), severities,
+// baseline and output formats together.
 #include "scan.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "baseline.h"
+#include "cache.h"
+#include "output.h"
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/extract.h"
+#include "scan_config.h"
+#include "source_files.h"
 
 namespace robotscan::regexguard::cli {
 namespace {
@@ -30,36 +34,8 @@ constexpr int kExitOk = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitUsage = 2;
 
-// Folders never walked into: version control, dependencies and vendored
-// code (which their own projects answer for), and hidden folders.
-bool IsSkippedDirectory(const fs::path& dir) {
-  const std::string name = dir.filename().string();
-  return (name.size() > 1 && name[0] == '.' && name != "..") ||
-         name == "node_modules" || name == "vendor" || name == "third_party" ||
-         name == "__pycache__";
-}
-
-// A NUL byte in the first 8 KiB marks a binary file, as git decides.
-bool LooksBinary(const std::string& content) {
-  return content.substr(0, 8192).find('\0') != std::string::npos;
-}
-
-struct Occurrence {
-  std::string path;
-  RegexLiteral literal;
-  std::size_t analysis = 0;  // index into the distinct analyses
-};
-
-enum class Severity { kNone, kWarning, kError };
-
-Severity SeverityOf(const AnalysisReport& report) {
-  if (report.verdict == Verdict::kExponential) return Severity::kError;
-  if (report.verdict == Verdict::kPolynomial) {
-    return report.cause == Cause::kSearchRestart ? Severity::kWarning
-                                                 : Severity::kError;
-  }
-  return Severity::kNone;
-}
+// Ordered so that `severity >= threshold` reads naturally.
+enum class Severity { kNone, kNote, kWarning, kError };
 
 std::string_view SeverityName(Severity severity) {
   switch (severity) {
@@ -67,10 +43,18 @@ std::string_view SeverityName(Severity severity) {
       return "error";
     case Severity::kWarning:
       return "warning";
+    case Severity::kNote:
+      return "note";
     case Severity::kNone:
       break;
   }
   return "none";
+}
+
+Severity SeverityFromName(std::string_view name) {
+  if (name == "error") return Severity::kError;
+  if (name == "warning") return Severity::kWarning;
+  return Severity::kNote;
 }
 
 std::string FlagLetters(const PatternFlags& flags) {
@@ -89,125 +73,273 @@ std::string Quoted(const std::string& text) {
                                    nlohmann::json::error_handler_t::replace);
 }
 
-std::string DescribeFinding(const AnalysisReport& report) {
-  std::string what =
-      report.verdict == Verdict::kExponential
-          ? "exponential"
-          : (report.degree == 2
-                 ? std::string("quadratic")
-                 : "polynomial (degree " + std::to_string(report.degree) + ")");
-  what += report.cause == Cause::kSearchRestart
-              ? " backtracking from the search loop"
-              : " backtracking (ReDoS)";
-  return what;
+// The distinct analyses of one run; the cache key text covers every input
+// that can change a verdict.
+struct AnalysisKey {
+  std::string pattern;
+  std::string flags;
+  Dialect dialect = Dialect::kPcre;
+  bool anchored = false;
+
+  auto Tie() const { return std::tie(pattern, flags, dialect, anchored); }
+  bool operator<(const AnalysisKey& other) const { return Tie() < other.Tie(); }
+
+  std::string CacheText(double timeout_seconds) const {
+    char budget[32];
+    std::snprintf(budget, sizeof(budget), "%.17g", timeout_seconds);
+    return std::string("regexguard " ROBOTSCAN_VERSION_STRING) + '\0' +
+           pattern + '\0' + flags + '\0' + std::string(DialectName(dialect)) +
+           '\0' + (anchored ? "anchored" : "search") + '\0' + budget;
+  }
+};
+
+struct Occurrence {
+  std::string path;
+  RegexLiteral literal;
+  std::optional<std::size_t> analysis;  // index into the distinct analyses
+  Severity severity = Severity::kNone;
+  std::string rule;     // empty for kNone
+  std::string message;  // "exponential backtracking (ReDoS)", ...
+  bool baselined = false;
+};
+
+// Severity, rule and wording for an analysed literal.
+void Classify(const PatternVerdict& verdict, Severity polynomial,
+              Occurrence* occurrence) {
+  switch (verdict.verdict) {
+    case Verdict::kExponential:
+      occurrence->severity = Severity::kError;
+      occurrence->rule = "regexguard/exponential";
+      occurrence->message = "exponential backtracking (ReDoS)";
+      return;
+    case Verdict::kPolynomial: {
+      const std::string growth =
+          verdict.degree == 2
+              ? std::string("quadratic")
+              : "polynomial (degree " + std::to_string(verdict.degree) + ")";
+      if (verdict.cause == Cause::kSearchRestart) {
+        occurrence->severity = Severity::kWarning;
+        occurrence->rule = "regexguard/search-restart";
+        occurrence->message = growth + " backtracking from the search loop";
+      } else {
+        occurrence->severity = polynomial;
+        occurrence->rule = "regexguard/polynomial";
+        occurrence->message = growth + " backtracking (ReDoS)";
+      }
+      return;
+    }
+    case Verdict::kUnknown:
+      if (verdict.BudgetExceeded()) {
+        occurrence->severity = Severity::kWarning;
+        occurrence->rule = "regexguard/budget-exceeded";
+        std::string why = verdict.reason;
+        if (const std::size_t colon = why.find(": ");
+            colon != std::string::npos) {
+          why.erase(0, colon + 2);
+        }
+        occurrence->message =
+            "analysis budget exceeded (" + why + "), not proven safe";
+      } else {
+        occurrence->severity = Severity::kNote;
+        occurrence->rule = "regexguard/unknown";
+        occurrence->message = "not analysed (" + verdict.reason + ")";
+      }
+      return;
+    case Verdict::kSafe:
+      return;
+  }
 }
 
-// Collects the source files under `path`; false with a message when the
-// path cannot be read.
-bool CollectFiles(const std::string& path, std::vector<std::string>* files) {
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (error || !fs::exists(status)) {
-    std::fprintf(stderr, "regexguard: cannot read '%s'\n", path.c_str());
-    return false;
-  }
-  if (!fs::is_directory(status)) {
-    // An explicit file (as hooks pass them) is scanned if its language is
-    // known, silently ignored otherwise.
-    if (LanguageForPath(path)) files->push_back(path);
-    return true;
-  }
-  fs::recursive_directory_iterator it(
-      path, fs::directory_options::skip_permission_denied, error);
-  for (; !error && it != fs::recursive_directory_iterator();
-       it.increment(error)) {
-    if (it->is_directory(error)) {
-      if (IsSkippedDirectory(it->path())) it.disable_recursion_pending();
-      continue;
-    }
-    const std::string file = it->path().generic_string();
-    if (it->is_regular_file(error) && LanguageForPath(file)) {
-      files->push_back(file);
-    }
-  }
-  std::sort(files->begin(), files->end());
-  return true;
+// Parallel for over [0, count) with `jobs` threads (the caller's included).
+template <typename Body>
+void ParallelFor(std::size_t count, unsigned jobs, const Body& body) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < count; i = next++) body(i);
+  };
+  const unsigned threads_wanted = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(jobs, count)));
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < threads_wanted; ++j) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+}
+
+std::string Fingerprint(const Occurrence& occurrence) {
+  return StableHash(
+      fs::path(occurrence.path).lexically_normal().generic_string() + '\0' +
+      occurrence.literal.pattern + '\0' +
+      FlagLetters(occurrence.literal.flags) + '\0' +
+      std::string(DialectName(occurrence.literal.dialect)));
+}
+
+BaselineEntry BaselineEntryOf(const Occurrence& occurrence) {
+  return {occurrence.path, occurrence.literal.pattern,
+          FlagLetters(occurrence.literal.flags),
+          std::string(DialectName(occurrence.literal.dialect)),
+          occurrence.rule};
 }
 
 }  // namespace
 
 int RunScan(const ScanFlags& flags) {
-  std::vector<std::string> files;
-  const std::vector<std::string> paths =
-      flags.paths.empty() ? std::vector<std::string>{"."} : flags.paths;
-  for (const std::string& path : paths) {
-    if (!CollectFiles(path, &files)) return kExitUsage;
+  const auto started = std::chrono::steady_clock::now();
+
+  ScanConfig config;
+  if (!flags.no_config) {
+    std::error_code error;
+    const std::optional<fs::path> file =
+        flags.config_file.empty() ? FindScanConfig(fs::current_path(error))
+                                  : std::optional<fs::path>(flags.config_file);
+    if (file) {
+      if (auto config_error = LoadScanConfig(*file, &config)) {
+        std::fprintf(stderr, "regexguard: %s\n", config_error->message.c_str());
+        return kExitUsage;
+      }
+    }
+  }
+  const Severity threshold = SeverityFromName(
+      flags.fail_level.value_or(config.fail_level.value_or("error")));
+  const Severity polynomial =
+      SeverityFromName(flags.polynomial_severity.value_or(
+          config.polynomial_severity.value_or("warning")));
+  const double timeout_seconds =
+      flags.timeout_seconds.value_or(config.timeout_seconds.value_or(1.0));
+
+  std::vector<SourceFile> files;
+  const std::optional<WalkError> walk_error =
+      flags.staged ? CollectStagedFiles(flags.paths, config, &files)
+                   : CollectSourceFiles(flags.paths.empty()
+                                            ? std::vector<std::string>{"."}
+                                            : flags.paths,
+                                        config, flags.use_git, &files);
+  if (walk_error) {
+    std::fprintf(stderr, "regexguard: %s\n", walk_error->message.c_str());
+    return kExitUsage;
   }
 
-  // Extraction, then one analysis per distinct (pattern, flags, dialect).
-  using Key = std::tuple<std::string, std::string, Dialect, bool>;
-  std::map<Key, std::size_t> distinct;
-  std::vector<Key> keys;
+  // Reading and extraction, in parallel: per-file results, merged in order.
+  std::vector<std::optional<std::vector<RegexLiteral>>> extracted(files.size());
+  ParallelFor(files.size(), flags.jobs, [&](std::size_t i) {
+    std::optional<std::string> source = ReadSourceFile(files[i]);
+    if (!source) return;
+    extracted[i].emplace();
+    if (LooksBinary(*source)) return;
+    const SourceLanguage language = *LanguageForPath(files[i].path);
+    *extracted[i] = ExtractRegexLiterals(*source, language);
+    auto dialect =
+        config.dialects.find(std::string(SourceLanguageName(language)));
+    if (dialect == config.dialects.end()) return;
+    for (RegexLiteral& literal : *extracted[i]) {
+      literal.dialect = dialect->second;
+    }
+  });
+
+  std::map<AnalysisKey, std::size_t> distinct;
+  std::vector<AnalysisKey> keys;
   std::vector<Occurrence> occurrences;
-  for (const std::string& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      std::fprintf(stderr, "regexguard: cannot read '%s'\n", file.c_str());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!extracted[i]) {
+      std::fprintf(stderr, "regexguard: cannot read '%s'\n",
+                   files[i].path.c_str());
       return kExitUsage;
     }
-    std::ostringstream content;
-    content << in.rdbuf();
-    const std::string source = content.str();
-    if (LooksBinary(source)) continue;
-    for (RegexLiteral& literal :
-         ExtractRegexLiterals(source, *LanguageForPath(file))) {
-      if (literal.informational) continue;  // RE2 engines cannot explode
-      Occurrence occurrence{file, std::move(literal), 0};
-      if (!occurrence.literal.suppression) {
-        Key key{occurrence.literal.pattern,
-                FlagLetters(occurrence.literal.flags),
-                occurrence.literal.dialect, occurrence.literal.anchored};
+    for (RegexLiteral& literal : *extracted[i]) {
+      Occurrence occurrence;
+      occurrence.path = files[i].path;
+      occurrence.literal = std::move(literal);
+      if (occurrence.literal.informational) {
+        // Linear-time engines cannot explode: information only.
+        if (!flags.show_info) continue;
+        occurrence.severity = Severity::kNote;
+        occurrence.rule = "regexguard/info";
+        occurrence.message = "regex for a linear-time engine, no backtracking";
+      } else if (!occurrence.literal.suppression) {
+        AnalysisKey key{
+            occurrence.literal.pattern, FlagLetters(occurrence.literal.flags),
+            occurrence.literal.dialect, occurrence.literal.anchored};
         auto [it, inserted] = distinct.emplace(key, keys.size());
-        if (inserted) keys.push_back(key);
+        if (inserted) keys.push_back(std::move(key));
         occurrence.analysis = it->second;
       }
       occurrences.push_back(std::move(occurrence));
     }
   }
 
-  std::vector<AnalysisReport> reports(keys.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < keys.size(); i = next++) {
-      AnalyzeOptions options;
-      options.parse.dialect = std::get<2>(keys[i]);
-      Result<PatternFlags> parsed = ParseFlagLetters(std::get<1>(keys[i]));
-      if (parsed) options.parse.flags = *parsed;
-      options.anchored = std::get<3>(keys[i]);
-      options.time_budget_seconds = flags.timeout_seconds;
-      reports[i] = AnalyzePattern(std::get<0>(keys[i]), options);
+  const AnalysisCache cache(flags.no_cache ? fs::path()
+                            : flags.cache_dir.empty()
+                                ? DefaultCacheDirectory()
+                                : fs::path(flags.cache_dir));
+  std::vector<PatternVerdict> verdicts(keys.size());
+  std::atomic<std::size_t> cache_hits{0};
+  ParallelFor(keys.size(), flags.jobs, [&](std::size_t i) {
+    const std::string cache_key = keys[i].CacheText(timeout_seconds);
+    if (std::optional<PatternVerdict> cached = cache.Lookup(cache_key)) {
+      verdicts[i] = std::move(*cached);
+      ++cache_hits;
+      return;
     }
-  };
-  const unsigned jobs = std::max(
-      1u, std::min<unsigned>(flags.jobs, static_cast<unsigned>(keys.size())));
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
+    AnalyzeOptions options;
+    options.parse.dialect = keys[i].dialect;
+    Result<PatternFlags> parsed = ParseFlagLetters(keys[i].flags);
+    if (parsed) options.parse.flags = *parsed;
+    options.anchored = keys[i].anchored;
+    options.time_budget_seconds = timeout_seconds;
+    verdicts[i] = VerdictOf(AnalyzePattern(keys[i].pattern, options));
+    cache.Store(cache_key, verdicts[i]);
+  });
 
-  const Severity threshold =
-      flags.fail_level == "warning" ? Severity::kWarning : Severity::kError;
+  for (Occurrence& occurrence : occurrences) {
+    if (occurrence.analysis) {
+      Classify(verdicts[*occurrence.analysis], polynomial, &occurrence);
+    }
+  }
+
+  if (!flags.write_baseline.empty()) {
+    std::vector<BaselineEntry> entries;
+    for (const Occurrence& occurrence : occurrences) {
+      if (occurrence.severity >= Severity::kWarning) {
+        entries.push_back(BaselineEntryOf(occurrence));
+      }
+    }
+    if (auto error = Baseline::Write(flags.write_baseline, entries)) {
+      std::fprintf(stderr, "regexguard: %s\n", error->c_str());
+      return kExitUsage;
+    }
+    std::fprintf(stderr, "regexguard: wrote %zu findings to %s\n",
+                 entries.size(), flags.write_baseline.c_str());
+    return kExitOk;
+  }
+  std::size_t baselined = 0;
+  if (!flags.baseline.empty()) {
+    Baseline baseline;
+    if (auto error = Baseline::Read(flags.baseline, &baseline)) {
+      std::fprintf(stderr, "regexguard: %s\n", error->c_str());
+      return kExitUsage;
+    }
+    for (Occurrence& occurrence : occurrences) {
+      if (occurrence.severity >= Severity::kWarning &&
+          baseline.Consume(BaselineEntryOf(occurrence))) {
+        occurrence.baselined = true;
+        ++baselined;
+      }
+    }
+  }
+
   bool failing = false;
+  std::map<Severity, std::size_t> counts;
+  std::vector<ScanResult> sarif_results;
   for (const Occurrence& occurrence : occurrences) {
     const RegexLiteral& literal = occurrence.literal;
-    const AnalysisReport* report =
-        literal.suppression ? nullptr : &reports[occurrence.analysis];
-    const Severity severity =
-        report != nullptr ? SeverityOf(*report) : Severity::kNone;
-    if (severity != Severity::kNone && severity >= threshold) failing = true;
-    const std::string location = occurrence.path + ":" +
-                                 std::to_string(literal.line) + ":" +
-                                 std::to_string(literal.column);
+    const PatternVerdict* verdict =
+        occurrence.analysis ? &verdicts[*occurrence.analysis] : nullptr;
+    const bool reported =
+        occurrence.severity != Severity::kNone && !occurrence.baselined &&
+        (occurrence.severity > Severity::kNote || flags.show_info);
+    if (reported) {
+      ++counts[occurrence.severity];
+      if (occurrence.severity >= threshold) failing = true;
+    }
     if (flags.format == "json") {
       nlohmann::json out = {
           {"path", occurrence.path},
@@ -217,41 +349,80 @@ int RunScan(const ScanFlags& flags) {
           {"flags", FlagLetters(literal.flags)},
           {"dialect", DialectName(literal.dialect)},
           {"call", literal.call},
-          {"severity", SeverityName(severity)},
+          {"severity", SeverityName(occurrence.severity)},
+          {"rule", occurrence.rule.empty() ? nlohmann::json(nullptr)
+                                           : nlohmann::json(occurrence.rule)},
           {"suppressed", literal.suppression
                              ? nlohmann::json(*literal.suppression)
                              : nlohmann::json(nullptr)},
       };
-      if (report != nullptr) {
-        out["verdict"] = VerdictName(report->verdict);
-        out["degree"] = report->verdict == Verdict::kPolynomial
-                            ? nlohmann::json(report->degree)
+      if (!flags.baseline.empty()) out["baselined"] = occurrence.baselined;
+      if (verdict != nullptr) {
+        out["verdict"] = VerdictName(verdict->verdict);
+        out["degree"] = verdict->verdict == Verdict::kPolynomial
+                            ? nlohmann::json(verdict->degree)
                             : nlohmann::json(nullptr);
-        out["cause"] = CauseName(report->cause);
-        out["attack"] = report->attack
-                            ? nlohmann::json{{"prefix", report->attack->prefix},
-                                             {"pump", report->attack->pump},
-                                             {"suffix", report->attack->suffix}}
-                            : nlohmann::json(nullptr);
+        out["cause"] = CauseName(verdict->cause);
+        out["attack"] =
+            verdict->attack
+                ? nlohmann::json{{"prefix", verdict->attack->prefix},
+                                 {"pump", verdict->attack->pump},
+                                 {"suffix", verdict->attack->suffix}}
+                : nlohmann::json(nullptr);
+        if (verdict->verdict == Verdict::kUnknown) {
+          out["reason"] = verdict->reason;
+        }
       }
       std::cout << out.dump(-1, ' ', false,
                             nlohmann::json::error_handler_t::replace)
                 << "\n";
       continue;
     }
-    if (severity == Severity::kNone) continue;
-    std::cout << location << ": " << SeverityName(severity) << ": "
-              << DescribeFinding(*report) << " in regex "
-              << Quoted(literal.pattern) << " (" << literal.call << ", "
-              << DialectName(literal.dialect) << ")\n";
-    if (report->attack) {
-      std::cout << location
-                << ": note: attack: " << Quoted(report->attack->prefix) << " + "
-                << Quoted(report->attack->pump) << " * n + "
-                << Quoted(report->attack->suffix) << "\n";
+    if (!reported) continue;
+    const std::string what =
+        occurrence.message + " in regex " + Quoted(literal.pattern) + " (" +
+        literal.call + ", " + std::string(DialectName(literal.dialect)) + ")";
+    std::string attack;
+    if (verdict != nullptr && verdict->attack) {
+      attack = "attack: " + Quoted(verdict->attack->prefix) + " + " +
+               Quoted(verdict->attack->pump) + " * n + " +
+               Quoted(verdict->attack->suffix);
     }
+    if (flags.format == "sarif") {
+      sarif_results.push_back(
+          {occurrence.rule, std::string(SeverityName(occurrence.severity)),
+           what + (attack.empty() ? "" : "; " + attack), occurrence.path,
+           literal.line, literal.column, Fingerprint(occurrence)});
+      continue;
+    }
+    const std::string location = occurrence.path + ":" +
+                                 std::to_string(literal.line) + ":" +
+                                 std::to_string(literal.column);
+    std::cout << location << ": " << SeverityName(occurrence.severity) << ": "
+              << what << " [" << occurrence.rule << "]\n";
+    if (!attack.empty()) std::cout << location << ": note: " << attack << "\n";
+  }
+  if (flags.format == "sarif") {
+    std::cout << ScanResultsToSarif(sarif_results)
+                     .dump(2, ' ', false,
+                           nlohmann::json::error_handler_t::replace)
+              << "\n";
   }
   std::cout.flush();
+
+  if (flags.stats) {
+    const double seconds = std::chrono::duration<double>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
+    std::fprintf(stderr,
+                 "regexguard: stats: files=%zu regexes=%zu distinct=%zu "
+                 "analysed=%zu cache-hits=%zu errors=%zu warnings=%zu "
+                 "notes=%zu baselined=%zu seconds=%.2f\n",
+                 files.size(), occurrences.size(), keys.size(),
+                 keys.size() - cache_hits.load(), cache_hits.load(),
+                 counts[Severity::kError], counts[Severity::kWarning],
+                 counts[Severity::kNote], baselined, seconds);
+  }
   return failing ? kExitFindings : kExitOk;
 }
 

@@ -1,0 +1,89 @@
+#include "baseline.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "cache.h"
+
+namespace robotscan::regexguard::cli {
+namespace {
+
+std::string NormalPath(const std::string& path) {
+  return std::filesystem::path(path).lexically_normal().generic_string();
+}
+
+std::string PatternHash(const BaselineEntry& entry) {
+  return StableHash(entry.pattern + '\0' + entry.flags);
+}
+
+std::string KeyOf(const std::string& path, const std::string& pattern_hash,
+                  const std::string& dialect) {
+  return NormalPath(path) + '\0' + pattern_hash + '\0' + dialect;
+}
+
+}  // namespace
+
+std::optional<std::string> Baseline::Read(const std::string& file,
+                                          Baseline* baseline) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return "cannot read baseline '" + file + "'";
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || doc.value("version", 0) != 1 ||
+      !doc.contains("findings") || !doc["findings"].is_array()) {
+    return "baseline '" + file + "' is not a version 1 regexguard baseline";
+  }
+  for (const nlohmann::json& finding : doc["findings"]) {
+    if (!finding.is_object() || !finding.contains("path") ||
+        !finding["path"].is_string() || !finding.contains("pattern_hash") ||
+        !finding["pattern_hash"].is_string() || !finding.contains("dialect") ||
+        !finding["dialect"].is_string()) {
+      return "baseline '" + file +
+             "': each finding needs string path, pattern_hash and dialect";
+    }
+    ++baseline->remaining_[KeyOf(finding["path"], finding["pattern_hash"],
+                                 finding["dialect"])];
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Baseline::Write(
+    const std::string& file, const std::vector<BaselineEntry>& entries) {
+  std::vector<nlohmann::json> rows;
+  for (const BaselineEntry& entry : entries) {
+    rows.push_back({{"path", NormalPath(entry.path)},
+                    {"pattern_hash", PatternHash(entry)},
+                    {"dialect", entry.dialect},
+                    {"rule", entry.rule},
+                    {"pattern", entry.pattern}});
+  }
+  auto key = [](const nlohmann::json& row) {
+    return std::tie(row["path"].get_ref<const std::string&>(),
+                    row["pattern_hash"].get_ref<const std::string&>(),
+                    row["dialect"].get_ref<const std::string&>());
+  };
+  std::sort(rows.begin(), rows.end(),
+            [&](const nlohmann::json& a, const nlohmann::json& b) {
+              return key(a) < key(b);
+            });
+  const nlohmann::json doc = {
+      {"version", 1}, {"tool", "regexguard"}, {"findings", rows}};
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      << "\n";
+  if (!out) return "cannot write baseline '" + file + "'";
+  return std::nullopt;
+}
+
+bool Baseline::Consume(const BaselineEntry& entry) {
+  auto it =
+      remaining_.find(KeyOf(entry.path, PatternHash(entry), entry.dialect));
+  if (it == remaining_.end() || it->second == 0) return false;
+  --it->second;
+  return true;
+}
+
+}  // namespace robotscan::regexguard::cli
