@@ -190,6 +190,11 @@ class Lexer {
  private:
   bool AtLineStart() const { return pos_ == 0 || source_[pos_ - 1] == '\n'; }
 
+  void Push(CodeToken token) {
+    tokens_.push_back(std::move(token));
+    line_break_since_token_ = false;
+  }
+
   bool Step() {
     const char c = source_[pos_];
     const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
@@ -212,6 +217,7 @@ class Lexer {
     }
     if (c == '\n') {
       ++pos_;
+      line_break_since_token_ = true;
       return SkipHeredocBodies();
     }
     if (IsSpace(c) || c == '\\') {
@@ -232,7 +238,7 @@ class Lexer {
         token.text =
             c == '\'' ? DecodeSingleQuoted(body) : DecodeDoubleQuoted(body);
       }
-      tokens_.push_back(std::move(token));
+      Push(std::move(token));
       pos_ = end + 1;
       return true;
     }
@@ -241,7 +247,7 @@ class Lexer {
     if (c == '%' && operand_expected) return LexPercentLiteral();
     if (c == '?' && operand_expected && next != '\0' && !IsSpace(next) &&
         (pos_ + 2 >= source_.size() || !IsIdentifierByte(source_[pos_ + 2]))) {
-      tokens_.push_back({CodeTokenKind::kNumber, "", pos_, true, ""});  // ?a
+      Push({CodeTokenKind::kNumber, "", pos_, true, ""});  // ?a
       pos_ += 2;
       return true;
     }
@@ -249,9 +255,8 @@ class Lexer {
       return true;
     }
     if (c == '$' && next != '\0' && !IsIdentifierByte(next)) {
-      tokens_.push_back({CodeTokenKind::kName,
-                         std::string(source_.substr(pos_, 2)), pos_, true,
-                         ""});  // $/ $~ ...
+      Push({CodeTokenKind::kName, std::string(source_.substr(pos_, 2)), pos_,
+            true, ""});  // $/ $~ ...
       pos_ += 2;
       return true;
     }
@@ -271,13 +276,11 @@ class Lexer {
           (pos_ + 1 >= source_.size() || source_[pos_ + 1] != '=')) {
         ++pos_;
       }
-      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
-                         std::string(source_.substr(begin, pos_ - begin)),
-                         begin, true, ""});
+      Push({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
+            std::string(source_.substr(begin, pos_ - begin)), begin, true, ""});
       return true;
     }
-    tokens_.push_back(
-        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
+    Push({CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
     ++pos_;
     return true;
   }
@@ -287,7 +290,8 @@ class Lexer {
   // after a method name when a space precedes the `/` and none follows
   // (`puts /x/`, which Ruby also reads as an argument).
   bool OperandExpected() const {
-    if (tokens_.empty()) return true;
+    // A line break after an operand ends the statement; a new one starts.
+    if (tokens_.empty() || line_break_since_token_) return true;
     const CodeToken& prev = tokens_.back();
     switch (prev.kind) {
       case CodeTokenKind::kName: {
@@ -384,7 +388,7 @@ class Lexer {
       ++flags_end;
     }
     token.flags = std::string(source_.substr(end + 1, flags_end - end - 1));
-    tokens_.push_back(std::move(token));
+    Push(std::move(token));
     pos_ = flags_end;
     return true;
   }
@@ -400,7 +404,7 @@ class Lexer {
     }
     if (i >= source_.size() || IsIdentifierByte(source_[i]) ||
         IsSpace(source_[i])) {
-      tokens_.push_back({CodeTokenKind::kPunct, "%", pos_, true, ""});
+      Push({CodeTokenKind::kPunct, "%", pos_, true, ""});
       ++pos_;
       return true;
     }
@@ -411,7 +415,7 @@ class Lexer {
     if (!ScanDelimited(i + 1, open, ClosingBracket(open), &end, &constant, 0)) {
       return false;
     }
-    tokens_.push_back({CodeTokenKind::kString, "", pos_, false, ""});
+    Push({CodeTokenKind::kString, "", pos_, false, ""});
     pos_ = end + 1;
     return true;
   }
@@ -451,7 +455,7 @@ class Lexer {
     heredoc.terminator =
         std::string(source_.substr(id_begin, i - id_begin - (quote ? 1 : 0)));
     pending_heredocs_.push_back(std::move(heredoc));
-    tokens_.push_back({CodeTokenKind::kString, "", pos_, false, ""});
+    Push({CodeTokenKind::kString, "", pos_, false, ""});
     pos_ = i;
     return true;
   }
@@ -482,6 +486,7 @@ class Lexer {
   std::size_t pos_ = 0;
   std::vector<Heredoc> pending_heredocs_;
   std::vector<CodeToken> tokens_;
+  bool line_break_since_token_ = false;
 };
 
 // Ruby's option letters: m makes `.` match newlines (Ruby's ^ and $ always

@@ -149,7 +149,7 @@ struct RegexLiteral {
   // True for engines that cannot backtrack (Go): report for information.
   bool informational = false;
   // Set when "regexguard: ignore <reason>" is on the literal's line or the
-  // line before it; holds the reason (possibly empty).
+  // line before it; holds the reason (possibly empty, at most 200 bytes).
   std::optional<std::string> suppression;
 };
 
