@@ -195,7 +195,8 @@ int main(int argc, char** argv) {
   CLI::App* scan = app.add_subcommand(
       "scan",
       "Find regex literals in source files (Python, JavaScript, "
-      "TypeScript, Go) and report the dangerous ones");
+      "TypeScript, Go, C/C++, Java, Kotlin, Ruby, PHP, Rust, C#) and report "
+      "the dangerous ones");
   scan->add_option("paths", scan_flags.paths,
                    "Files or directories (default: .); .git, node_modules, "
                    "vendor, third_party and hidden folders are skipped");
