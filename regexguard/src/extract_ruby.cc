@@ -5,6 +5,7 @@
 // string or regex non-constant; then Regexp.new("...") calls.
 #include <algorithm>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -191,6 +192,13 @@ class Lexer {
   bool AtLineStart() const { return pos_ == 0 || source_[pos_ - 1] == '\n'; }
 
   void Push(CodeToken token) {
+    // `name = ...` (not ==, =~, =>) makes `name` a local variable.
+    const char after = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+    if (token.kind == CodeTokenKind::kPunct && token.text == "=" &&
+        after != '=' && after != '~' && after != '>' && !tokens_.empty() &&
+        tokens_.back().kind == CodeTokenKind::kName) {
+      locals_.insert(tokens_.back().text);
+    }
     tokens_.push_back(std::move(token));
     line_break_since_token_ = false;
   }
@@ -296,6 +304,8 @@ class Lexer {
     switch (prev.kind) {
       case CodeTokenKind::kName: {
         if (IsKeywordBeforeExpression(prev.text)) return true;
+        // Ruby reads `/` after a known local variable as a division.
+        if (locals_.contains(prev.text)) return false;
         const bool space_before = pos_ > 0 && IsSpace(source_[pos_ - 1]);
         const bool space_after = pos_ + 1 >= source_.size() ||
                                  IsSpace(source_[pos_ + 1]) ||
@@ -487,6 +497,7 @@ class Lexer {
   std::vector<Heredoc> pending_heredocs_;
   std::vector<CodeToken> tokens_;
   bool line_break_since_token_ = false;
+  std::set<std::string> locals_;  // assigned names seen so far
 };
 
 // Ruby's option letters: m makes `.` match newlines (Ruby's ^ and $ always

@@ -31,6 +31,7 @@ TEST(ExtractRubyTest, RegexVersusDivisionAndDelimiters) {
       {"regex_after_assign", "x = /ab+c/i", {"ab+c"}},
       {"regex_after_keyword", "if /^\\d+$/ =~ s then end", {"^\\d+$"}},
       {"regex_method_argument", "scan_all /a+/", {"a+"}},
+      {"division_after_local", "count = 4\ny = count /2/ 1", {}},
       {"regex_starts_a_line", "x = f(1)\n/(a+)+$/.match(s)", {"(a+)+$"}},
       {"division_continues_a_line", "x = f(1) /\n 2 / 3", {}},
       {"regex_after_paren_open", "s.match(/x/) && a / b", {"x"}},
