@@ -79,8 +79,9 @@ std::string DecodeDoubleQuoted(std::string_view body) {
       case 'u': {
         if (i + 1 < body.size() && body[i + 1] == '{') {
           // \u{41 42}: one or more code points separated by spaces.
-          const std::size_t close = body.find('}', i + 2);
+          const std::size_t close = FindEscapeClose(body, i + 2, 256);
           if (close == std::string_view::npos) break;
+          std::string decoded;
           char32_t value = 0;
           bool in_digits = false;
           bool ok = true;
@@ -90,16 +91,17 @@ std::string DecodeDoubleQuoted(std::string_view body) {
               ok = value <= 0x10FFFF;
               in_digits = true;
             } else if (k == close || body[k] == ' ' || body[k] == '\t') {
-              if (in_digits) AppendUtf8(value, &out);
+              if (in_digits) AppendUtf8(value, &decoded);
               value = 0;
               in_digits = false;
             } else {
               ok = false;
             }
           }
-          if (ok) i = close;
-          if (ok) continue;
-          break;
+          if (!ok) break;  // invalid in Ruby; keep as written
+          out += decoded;
+          i = close;
+          continue;
         }
         bool ok = i + 4 < body.size();
         char32_t value = 0;
