@@ -12,6 +12,8 @@
 namespace robotscan::regexguard {
 namespace {
 
+constexpr std::size_t kMaxReasonBytes = 200;
+
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() &&
          text.substr(text.size() - suffix.size()) == suffix;
@@ -32,6 +34,9 @@ std::optional<std::string> SuppressionOnLine(std::string_view line_text) {
     return c == ' ' || c == '\t' || c == '\r' || c == ':';
   };
   while (!reason.empty() && is_space(reason.front())) reason.remove_prefix(1);
+  // A reason is a short note; the bound keeps copying it to every literal
+  // of a long line linear.
+  reason = reason.substr(0, kMaxReasonBytes);
   while (!reason.empty() && is_space(reason.back())) reason.remove_suffix(1);
   return std::string(reason);
 }
@@ -144,19 +149,27 @@ std::vector<RegexLiteral> ExtractRegexLiterals(std::string_view source,
                                 : source.size();
     return source.substr(begin, end - begin);
   };
+  // Literals come in source order, so each line is searched for a marker
+  // once, even when one long (minified) line holds many literals.
+  std::size_t cached_index = std::string_view::npos;
+  std::optional<std::string> cached_suppression;
   for (RegexLiteral& literal : literals) {
     const auto it = std::upper_bound(line_starts.begin(), line_starts.end(),
                                      literal.offset);
     const auto index = static_cast<std::size_t>(it - line_starts.begin()) - 1;
     literal.line = index + 1;
     literal.column = literal.offset - line_starts[index] + 1;
-    literal.suppression = SuppressionOnLine(line_text(index));
-    // The line before counts only when it is a comment alone: a marker
-    // after code there suppresses that code, not the next line.
-    if (!literal.suppression && index > 0 &&
-        IsCommentOnlyLine(line_text(index - 1))) {
-      literal.suppression = SuppressionOnLine(line_text(index - 1));
+    if (index != cached_index) {
+      cached_index = index;
+      cached_suppression = SuppressionOnLine(line_text(index));
+      // The line before counts only when it is a comment alone: a marker
+      // after code there suppresses that code, not the next line.
+      if (!cached_suppression && index > 0 &&
+          IsCommentOnlyLine(line_text(index - 1))) {
+        cached_suppression = SuppressionOnLine(line_text(index - 1));
+      }
     }
+    literal.suppression = cached_suppression;
   }
   return literals;
 }

@@ -28,6 +28,16 @@ inline bool IsIdentifierByte(char c) {
          static_cast<unsigned char>(c) >= 0x80;
 }
 
+// The `}` closing a \u{...} escape whose digits start at `begin`, looked
+// for in the next `window` bytes only, so that many unclosed escapes in one
+// string stay linear; npos if absent.
+inline std::size_t FindEscapeClose(std::string_view body, std::size_t begin,
+                                   std::size_t window = 16) {
+  if (begin > body.size()) return std::string_view::npos;
+  const std::size_t close = body.substr(begin, window).find('}');
+  return close == std::string_view::npos ? close : begin + close;
+}
+
 // A token of the extractors that share the call-matching helpers below
 // (C/C++, Java/Kotlin, C#, Rust, Ruby, PHP): comments are dropped, strings
 // decoded, and every other punctuator is one character (`::` is two ':').

@@ -350,6 +350,54 @@ bool MatchPatternClass(const std::vector<CodeToken>& tokens, std::size_t i,
   return true;
 }
 
+// Index of the `)` closing the call whose argument list holds `argument`
+// (at depth 0), or tokens.size().
+std::size_t CallEnd(const std::vector<CodeToken>& tokens,
+                    std::size_t argument) {
+  std::size_t end = ArgumentEnd(tokens, argument);
+  for (std::size_t steps = 0; steps < 16 && IsPunctAt(tokens, end, ',');
+       ++steps) {
+    end = ArgumentEnd(tokens, end + 1);
+  }
+  return IsPunctAt(tokens, end, ')') ? end : tokens.size();
+}
+
+// How a compiled pattern is used right away, from the `)` that closes its
+// construction: Pattern.compile(p).matcher(s).matches() and Kotlin's
+// Regex(p).matches(s) / matchEntire(s) are anchored (whole-input match);
+// split, replaceAll, results, findAll and Kotlin's replace are global.
+void ApplyChainedUse(const std::vector<CodeToken>& tokens, std::size_t close,
+                     bool kotlin, RegexLiteral* literal) {
+  if (close >= tokens.size() || !IsPunctAt(tokens, close + 1, '.') ||
+      close + 2 >= tokens.size() ||
+      tokens[close + 2].kind != CodeTokenKind::kName) {
+    return;
+  }
+  std::string method = tokens[close + 2].text;
+  if (method == "matcher" && IsPunctAt(tokens, close + 3, '(')) {
+    const std::size_t matcher_end = CallEnd(tokens, close + 4);
+    if (matcher_end + 2 >= tokens.size() ||
+        !IsPunctAt(tokens, matcher_end + 1, '.') ||
+        tokens[matcher_end + 2].kind != CodeTokenKind::kName) {
+      return;
+    }
+    method = tokens[matcher_end + 2].text;
+    if (method == "matches") literal->anchored = true;
+    if (method == "replaceAll" || method == "results") {
+      literal->flags.global = true;
+    }
+    return;
+  }
+  if (method == "split" || method == "splitAsStream" ||
+      (kotlin && (method == "findAll" || method == "replace" ||
+                  method == "splitToSequence"))) {
+    literal->flags.global = true;
+  }
+  if (kotlin && (method == "matches" || method == "matchEntire")) {
+    literal->anchored = true;
+  }
+}
+
 std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
   const std::vector<CodeToken> tokens = Lexer(source, kotlin).Run();
   std::vector<RegexLiteral> literals;
@@ -358,7 +406,9 @@ std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
     literal.dialect = Dialect::kJava;
     std::size_t pattern = 0;
     if (MatchPatternClass(tokens, i, &literal, &pattern)) {
-      // Found above.
+      if (tokens[i + 2].text == "compile") {
+        ApplyChainedUse(tokens, CallEnd(tokens, pattern), kotlin, &literal);
+      }
     } else if (!kotlin && IsPunctAt(tokens, i, '.') &&
                !(i > 0 && IsNameAt(tokens, i - 1, "Pattern")) &&
                i + 3 < tokens.size() &&
@@ -367,6 +417,12 @@ std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
                IsStringArgumentAt(tokens, i + 3)) {
       // String methods that take a regex, on any receiver.
       const std::string& method = tokens[i + 1].text;
+      // String.replaceAll/replaceFirst take (regex, replacement); with one
+      // argument it is Matcher's, whose argument is the replacement.
+      if ((method == "replaceAll" || method == "replaceFirst") &&
+          !IsPunctAt(tokens, i + 4, ',')) {
+        continue;
+      }
       if (method == "matches") {
         literal.anchored = true;  // the whole string must match
       } else if (method == "replaceAll" || method == "split") {
@@ -381,6 +437,7 @@ std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
                IsPunctAt(tokens, i + 1, '(') &&
                IsStringArgumentAt(tokens, i + 2)) {
       ApplyFlagNames(NamesInRestOfCall(tokens, i + 3), &literal.flags);
+      ApplyChainedUse(tokens, CallEnd(tokens, i + 2), kotlin, &literal);
       literal.call = "Regex";
       pattern = i + 2;
     } else if (kotlin && IsConstantStringAt(tokens, i) &&
@@ -390,6 +447,7 @@ std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
                IsPunctAt(tokens, i + 3, '(') &&
                !(i > 0 && IsPunctAt(tokens, i - 1, '.'))) {
       ApplyFlagNames(NamesInRestOfCall(tokens, i + 4), &literal.flags);
+      ApplyChainedUse(tokens, CallEnd(tokens, i + 4), kotlin, &literal);
       literal.call = "." + tokens[i + 2].text;
       pattern = i;
     } else {

@@ -5,6 +5,7 @@
 // string or regex non-constant; then Regexp.new("...") calls.
 #include <algorithm>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,8 +79,9 @@ std::string DecodeDoubleQuoted(std::string_view body) {
       case 'u': {
         if (i + 1 < body.size() && body[i + 1] == '{') {
           // \u{41 42}: one or more code points separated by spaces.
-          const std::size_t close = body.find('}', i + 2);
+          const std::size_t close = FindEscapeClose(body, i + 2, 256);
           if (close == std::string_view::npos) break;
+          std::string decoded;
           char32_t value = 0;
           bool in_digits = false;
           bool ok = true;
@@ -89,16 +91,17 @@ std::string DecodeDoubleQuoted(std::string_view body) {
               ok = value <= 0x10FFFF;
               in_digits = true;
             } else if (k == close || body[k] == ' ' || body[k] == '\t') {
-              if (in_digits) AppendUtf8(value, &out);
+              if (in_digits) AppendUtf8(value, &decoded);
               value = 0;
               in_digits = false;
             } else {
               ok = false;
             }
           }
-          if (ok) i = close;
-          if (ok) continue;
-          break;
+          if (!ok) break;  // invalid in Ruby; keep as written
+          out += decoded;
+          i = close;
+          continue;
         }
         bool ok = i + 4 < body.size();
         char32_t value = 0;
@@ -190,6 +193,18 @@ class Lexer {
  private:
   bool AtLineStart() const { return pos_ == 0 || source_[pos_ - 1] == '\n'; }
 
+  void Push(CodeToken token) {
+    // `name = ...` (not ==, =~, =>) makes `name` a local variable.
+    const char after = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+    if (token.kind == CodeTokenKind::kPunct && token.text == "=" &&
+        after != '=' && after != '~' && after != '>' && !tokens_.empty() &&
+        tokens_.back().kind == CodeTokenKind::kName) {
+      locals_.insert(tokens_.back().text);
+    }
+    tokens_.push_back(std::move(token));
+    line_break_since_token_ = false;
+  }
+
   bool Step() {
     const char c = source_[pos_];
     const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
@@ -212,6 +227,7 @@ class Lexer {
     }
     if (c == '\n') {
       ++pos_;
+      line_break_since_token_ = true;
       return SkipHeredocBodies();
     }
     if (IsSpace(c) || c == '\\') {
@@ -232,7 +248,7 @@ class Lexer {
         token.text =
             c == '\'' ? DecodeSingleQuoted(body) : DecodeDoubleQuoted(body);
       }
-      tokens_.push_back(std::move(token));
+      Push(std::move(token));
       pos_ = end + 1;
       return true;
     }
@@ -241,7 +257,7 @@ class Lexer {
     if (c == '%' && operand_expected) return LexPercentLiteral();
     if (c == '?' && operand_expected && next != '\0' && !IsSpace(next) &&
         (pos_ + 2 >= source_.size() || !IsIdentifierByte(source_[pos_ + 2]))) {
-      tokens_.push_back({CodeTokenKind::kNumber, "", pos_, true, ""});  // ?a
+      Push({CodeTokenKind::kNumber, "", pos_, true, ""});  // ?a
       pos_ += 2;
       return true;
     }
@@ -249,9 +265,8 @@ class Lexer {
       return true;
     }
     if (c == '$' && next != '\0' && !IsIdentifierByte(next)) {
-      tokens_.push_back({CodeTokenKind::kName,
-                         std::string(source_.substr(pos_, 2)), pos_, true,
-                         ""});  // $/ $~ ...
+      Push({CodeTokenKind::kName, std::string(source_.substr(pos_, 2)), pos_,
+            true, ""});  // $/ $~ ...
       pos_ += 2;
       return true;
     }
@@ -271,13 +286,11 @@ class Lexer {
           (pos_ + 1 >= source_.size() || source_[pos_ + 1] != '=')) {
         ++pos_;
       }
-      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
-                         std::string(source_.substr(begin, pos_ - begin)),
-                         begin, true, ""});
+      Push({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
+            std::string(source_.substr(begin, pos_ - begin)), begin, true, ""});
       return true;
     }
-    tokens_.push_back(
-        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
+    Push({CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
     ++pos_;
     return true;
   }
@@ -287,11 +300,14 @@ class Lexer {
   // after a method name when a space precedes the `/` and none follows
   // (`puts /x/`, which Ruby also reads as an argument).
   bool OperandExpected() const {
-    if (tokens_.empty()) return true;
+    // A line break after an operand ends the statement; a new one starts.
+    if (tokens_.empty() || line_break_since_token_) return true;
     const CodeToken& prev = tokens_.back();
     switch (prev.kind) {
       case CodeTokenKind::kName: {
         if (IsKeywordBeforeExpression(prev.text)) return true;
+        // Ruby reads `/` after a known local variable as a division.
+        if (locals_.contains(prev.text)) return false;
         const bool space_before = pos_ > 0 && IsSpace(source_[pos_ - 1]);
         const bool space_after = pos_ + 1 >= source_.size() ||
                                  IsSpace(source_[pos_ + 1]) ||
@@ -384,7 +400,7 @@ class Lexer {
       ++flags_end;
     }
     token.flags = std::string(source_.substr(end + 1, flags_end - end - 1));
-    tokens_.push_back(std::move(token));
+    Push(std::move(token));
     pos_ = flags_end;
     return true;
   }
@@ -400,7 +416,7 @@ class Lexer {
     }
     if (i >= source_.size() || IsIdentifierByte(source_[i]) ||
         IsSpace(source_[i])) {
-      tokens_.push_back({CodeTokenKind::kPunct, "%", pos_, true, ""});
+      Push({CodeTokenKind::kPunct, "%", pos_, true, ""});
       ++pos_;
       return true;
     }
@@ -411,7 +427,7 @@ class Lexer {
     if (!ScanDelimited(i + 1, open, ClosingBracket(open), &end, &constant, 0)) {
       return false;
     }
-    tokens_.push_back({CodeTokenKind::kString, "", pos_, false, ""});
+    Push({CodeTokenKind::kString, "", pos_, false, ""});
     pos_ = end + 1;
     return true;
   }
@@ -451,7 +467,7 @@ class Lexer {
     heredoc.terminator =
         std::string(source_.substr(id_begin, i - id_begin - (quote ? 1 : 0)));
     pending_heredocs_.push_back(std::move(heredoc));
-    tokens_.push_back({CodeTokenKind::kString, "", pos_, false, ""});
+    Push({CodeTokenKind::kString, "", pos_, false, ""});
     pos_ = i;
     return true;
   }
@@ -482,6 +498,8 @@ class Lexer {
   std::size_t pos_ = 0;
   std::vector<Heredoc> pending_heredocs_;
   std::vector<CodeToken> tokens_;
+  bool line_break_since_token_ = false;
+  std::set<std::string> locals_;  // assigned names seen so far
 };
 
 // Ruby's option letters: m makes `.` match newlines (Ruby's ^ and $ always

@@ -63,7 +63,7 @@ std::string DecodeEscapes(std::string_view body) {
         break;
       case 'u':
         if (i + 1 < body.size() && body[i + 1] == '{') {
-          const std::size_t close = body.find('}', i + 2);
+          const std::size_t close = FindEscapeClose(body, i + 2);
           char32_t value = 0;
           bool ok = close != std::string_view::npos && close > i + 2;
           for (std::size_t k = i + 2; ok && k < close; ++k) {

@@ -34,7 +34,7 @@ TEST(ExtractCppTest, DecodesLiteralsExactly) {
       {"raw_string", R"cpp(std::regex re{R"(\d+"x")"};)cpp", R"(\d+"x")"},
       {"raw_string_delimiter", R"cpp(std::regex re(R"re(a)"b)re");)cpp",
        R"x(a)"b)x"},
-      {"prefixed", R"cpp(std::wregex re(L"a\\s" LR"(\b)");)cpp", R"(a\s\b)"},
+      {"prefixed", "std::wregex re(L\"a\\\\s\" LR\"(\\b)\");", R"(a\s\b)"},
       {"concatenated", R"(std::regex re("a+" /* c */ "b+"  "c");)", "a+b+c"},
       {"splice_in_string", "std::regex re(\"ab\\\ncd\");", "abcd"},
       {"temporary", R"(auto ok = std::regex_search(s, std::regex("x+y"));)",

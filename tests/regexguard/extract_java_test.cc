@@ -86,6 +86,43 @@ TEST(ExtractJavaTest, CallsFlagsAndMarkers) {
   EXPECT_TRUE(found[5].anchored);
 }
 
+TEST(ExtractJavaTest, ChainedUsesMarkAnchoredOrGlobal) {
+  const std::string source =
+      "boolean a = Pattern.compile(\"a+\").matcher(s).matches();\n"
+      "boolean b = Pattern.compile(\"b+\", FLAGS).matcher(s).find();\n"
+      "String c = Pattern.compile(\"c+\").matcher(s).replaceAll(\"\");\n"
+      "String[] d = Pattern.compile(\",\").split(s);\n"
+      "String e = matcher.replaceAll(\"(e+)+\");\n";
+  const std::vector<RegexLiteral> found =
+      ExtractRegexLiterals(source, SourceLanguage::kJava);
+  ASSERT_EQ(found.size(), 4u);
+  EXPECT_TRUE(found[0].anchored);
+  EXPECT_FALSE(found[0].flags.global);
+  EXPECT_FALSE(found[1].anchored);
+  EXPECT_FALSE(found[1].flags.global);
+  EXPECT_FALSE(found[2].anchored);
+  EXPECT_TRUE(found[2].flags.global);
+  EXPECT_TRUE(found[3].flags.global);
+}
+
+TEST(ExtractKotlinTest, ChainedUsesMarkAnchoredOrGlobal) {
+  const std::string source =
+      "val a = Regex(\"a+\").matches(s)\n"
+      "val b = \"b+\".toRegex().findAll(s)\n"
+      "val c = Regex(\"c+\", RegexOption.IGNORE_CASE).replace(s, \"\")\n"
+      "val d = Regex(\"d+\").find(s)\n";
+  const std::vector<RegexLiteral> found =
+      ExtractRegexLiterals(source, SourceLanguage::kKotlin);
+  ASSERT_EQ(found.size(), 4u);
+  EXPECT_TRUE(found[0].anchored);
+  EXPECT_TRUE(found[1].flags.global);
+  EXPECT_FALSE(found[1].anchored);
+  EXPECT_TRUE(found[2].flags.global);
+  EXPECT_TRUE(found[2].flags.case_insensitive);
+  EXPECT_FALSE(found[3].flags.global);
+  EXPECT_FALSE(found[3].anchored);
+}
+
 TEST(ExtractJavaTest, SuppressionAndUnterminatedInput) {
   const std::string source =
       "// regexguard: ignore reviewed\n"

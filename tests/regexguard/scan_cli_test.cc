@@ -84,6 +84,34 @@ TEST_F(ScanCliTest, ReportsVulnerableRegexWithLocationAndAttack) {
       << run.out;
 }
 
+// One vulnerable literal per newly supported language, each reported at
+// its own file, line and column; the Rust regex crate (linear time) and a
+// suppressed PHP line are not reported.
+TEST_F(ScanCliTest, ReportsEveryLanguageAtItsLiteral) {
+  WriteFile(root_ / "a.cc", "// x\nstd::regex re(R\"((a+)+$)\");\n");
+  WriteFile(root_ / "A.java",
+            "class A {\n  Pattern p = Pattern.compile(\"^(a|a)*$\");\n}\n");
+  WriteFile(root_ / "b.kt", "val r = Regex(\"\"\"^(\\w+\\s?)*$\"\"\")\n");
+  WriteFile(root_ / "c.rb", "x = 1\ny = /^(a|aa)+$/\n");
+  WriteFile(root_ / "d.php",
+            "<?php\npreg_match('~^(a+)+$~', $s);\n"
+            "preg_match('/^(b+)+$/', $s);  // regexguard: ignore trusted\n");
+  WriteFile(root_ / "e.cs", "var r = new Regex(@\"^(a+)+$\");\n");
+  WriteFile(root_ / "f.rs", "let r = Regex::new(r\"^(a+)+$\").unwrap();\n");
+  const ScanRun run = RunScan(Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  for (const char* location :
+       {"a.cc:2:15: error: exponential", "A.java:2:31: error: exponential",
+        "b.kt:1:15: error: exponential", "c.rb:2:5: error: exponential",
+        "d.php:2:12: error: exponential", "e.cs:1:19: error: exponential"}) {
+    EXPECT_NE(run.out.find((root_ / location).string()), std::string::npos)
+        << location << "\n"
+        << run.out;
+  }
+  EXPECT_EQ(run.out.find("d.php:3:"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("f.rs"), std::string::npos) << run.out;
+}
+
 TEST_F(ScanCliTest, SafeSuppressedSkippedAndBinaryFilesPass) {
   WriteFile(root_ / "ok.py", "import re\nre.match(r'\\d+$', s)\n");
   WriteFile(root_ / "quiet.py",

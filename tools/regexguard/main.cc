@@ -197,8 +197,9 @@ int main(int argc, char** argv) {
   rg::cli::ScanFlags scan_flags;
   CLI::App* scan = app.add_subcommand(
       "scan",
-      "Find regex literals in source files (every language the extractor "
-      "knows) and report the dangerous ones");
+      "Find regex literals in source files (Python, JavaScript, "
+      "TypeScript, Go, C/C++, Java, Kotlin, Ruby, PHP, Rust, C#) and report "
+      "the dangerous ones");
   scan->add_option("paths", scan_flags.paths,
                    "Files or directories (default: .); in a git work tree "
                    "directories are listed by git (honouring .gitignore); "

@@ -42,16 +42,23 @@
 //     those passed to regex_match are anchored.
 //   Java: Pattern.compile("...", Pattern.CASE_INSENSITIVE | ...),
 //     Pattern.matches (anchored), and .matches (anchored), .replaceAll,
-//     .replaceFirst, .split (global: replaceAll, split) on any receiver.
-//     Text blocks lose their incidental indentation as javac does.
+//     .replaceFirst, .split (global: replaceAll, split) on any receiver
+//     (replaceAll/replaceFirst with two arguments: with one it is Matcher's
+//     replacement). A compiled pattern used at once is marked too:
+//     .matcher(s).matches() anchored; .split, .matcher(s).replaceAll,
+//     .results global. Text blocks lose their incidental indentation as
+//     javac does.
 //   Kotlin: Regex("...", RegexOption...), "...".toRegex(...) and
 //     .toPattern(), Pattern.compile. Raw strings """...""" have no escapes;
 //     strings with $name or ${...} templates are never taken. Kotlin's
 //     String.split and replace take plain text and `.matches(s)` on a Regex
-//     takes the subject, so those are not taken. Dialect java (Kotlin's
-//     Regex is java.util.regex).
-//   Ruby: /.../imx literals (told from division by the previous token, and
-//     after a method name by the spacing Ruby itself uses: `puts /x/`),
+//     takes the subject, so those are not taken; chained on a Regex,
+//     matches and matchEntire make it anchored, findAll, replace and split
+//     global. Dialect java (Kotlin's Regex is java.util.regex).
+//   Ruby: /.../imx literals (told from division by the previous token, a
+//     line break, and after a name by the spacing Ruby itself uses:
+//     `puts /x/` is a regex unless the name was assigned before, as a local
+//     variable, in the file),
 //     %r{...}flags with any delimiter (brackets nest), Regexp.new/compile
 //     with a string and Regexp::IGNORECASE/EXTENDED/MULTILINE. Ruby's m
 //     flag makes `.` match newlines and is reported as dot_all. #{...}
@@ -149,7 +156,7 @@ struct RegexLiteral {
   // True for engines that cannot backtrack (Go): report for information.
   bool informational = false;
   // Set when "regexguard: ignore <reason>" is on the literal's line or the
-  // line before it; holds the reason (possibly empty).
+  // line before it; holds the reason (possibly empty, at most 200 bytes).
   std::optional<std::string> suppression;
 };
 
