@@ -142,7 +142,7 @@ void Classify(const PatternVerdict& verdict, Severity polynomial,
       } else {
         occurrence->severity = Severity::kNote;
         occurrence->rule = "regexguard/unknown";
-        occurrence->message = "not analysed (" + verdict.reason + ")";
+        occurrence->message = "verdict unknown (" + verdict.reason + ")";
       }
       return;
     case Verdict::kSafe:
