@@ -205,6 +205,10 @@ int RunScan(const ScanFlags& flags) {
           config.polynomial_severity.value_or("warning")));
   const double timeout_seconds =
       flags.timeout_seconds.value_or(config.timeout_seconds.value_or(1.0));
+  const std::string baseline_file = !flags.baseline.empty() ? flags.baseline
+                                    : config.baseline
+                                        ? config.baseline->string()
+                                        : std::string();
 
   std::vector<SourceFile> files;
   const std::optional<WalkError> walk_error =
@@ -311,9 +315,9 @@ int RunScan(const ScanFlags& flags) {
     return kExitOk;
   }
   std::size_t baselined = 0;
-  if (!flags.baseline.empty()) {
+  if (!baseline_file.empty()) {
     Baseline baseline;
-    if (auto error = Baseline::Read(flags.baseline, &baseline)) {
+    if (auto error = Baseline::Read(baseline_file, &baseline)) {
       std::fprintf(stderr, "regexguard: %s\n", error->c_str());
       return kExitUsage;
     }
@@ -356,7 +360,7 @@ int RunScan(const ScanFlags& flags) {
                              ? nlohmann::json(*literal.suppression)
                              : nlohmann::json(nullptr)},
       };
-      if (!flags.baseline.empty()) out["baselined"] = occurrence.baselined;
+      if (!baseline_file.empty()) out["baselined"] = occurrence.baselined;
       if (verdict != nullptr) {
         out["verdict"] = VerdictName(verdict->verdict);
         out["degree"] = verdict->verdict == Verdict::kPolynomial

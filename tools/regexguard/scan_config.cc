@@ -392,6 +392,12 @@ std::optional<ConfigError> ReadConfig(const fs::path& file,
       } else {
         config->timeout_seconds = node.number;
       }
+    } else if (key == "baseline") {
+      if (node.kind != ConfigNode::Kind::kString || node.text.empty()) {
+        error = ConfigError{Where(file, node) + "expected a file name"};
+      } else {
+        config->baseline = file.parent_path() / node.text;
+      }
     } else if (key == "dialects") {
       if (node.kind != ConfigNode::Kind::kTable) {
         error = ConfigError{Where(file, node) +
