@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -16,8 +17,10 @@
 #include <ctime>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -219,8 +222,12 @@ bool IsDnsError(const std::string& error_class) {
   return error_class.rfind("dns_", 0) == 0;
 }
 
-bool IsRetryableError(const std::string& error_class) {
-  return error_class == "connect_timeout" || error_class == "timeout" ||
+// A server that accepted the connection and then let the whole timeout
+// pass ("timeout") is retried only on request: each retry holds a slot for
+// another full timeout, and such servers rarely answer the second time.
+bool IsRetryableError(const std::string& error_class, bool retry_timeouts) {
+  return error_class == "connect_timeout" ||
+         (error_class == "timeout" && retry_timeouts) ||
          error_class == "reset" || error_class == "connect_error" ||
          error_class == "dns_timeout" || error_class == "dns_servfail";
 }
@@ -281,78 +288,144 @@ std::string BracketIfIpv6(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
 }
 
-// Limits concurrent requests per IP address; requests beyond the limit wait
-// in FIFO order.
+// Limits concurrent requests per IP address across every event loop of a
+// crawl; requests beyond the limit wait in FIFO order and are started on
+// their own loop. One mutex: uncontended, it costs far less than a request.
 class PerAddressLimiter {
  public:
+  using Start = std::function<void()>;
   explicit PerAddressLimiter(int limit) : limit_(limit) {}
-  void Acquire(const std::string& ip, std::function<void()> start) {
+  // Calls start() now (on the caller's thread) or later, posted to `io`.
+  void Acquire(const std::string& ip, boost::asio::io_context& io,
+               Start start) {
     if (limit_ <= 0) {
       start();
       return;
     }
-    Slot& slot = slots_[ip];
-    if (slot.active < limit_) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Slot& slot = slots_[ip];
+      if (slot.active >= limit_) {
+        slot.waiting.push_back({&io, std::move(start)});
+        return;
+      }
       ++slot.active;
-      start();
-    } else {
-      slot.waiting.push_back(std::move(start));
     }
+    start();
   }
   // Hands the slot to the next waiter, if any.
-  void Release(const std::string& ip, boost::asio::io_context& io) {
+  void Release(const std::string& ip) {
     if (limit_ <= 0) return;
-    auto it = slots_.find(ip);
-    if (it == slots_.end()) return;
-    Slot& slot = it->second;
-    if (!slot.waiting.empty()) {
-      boost::asio::post(io, std::move(slot.waiting.front()));
+    Waiter next;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = slots_.find(ip);
+      if (it == slots_.end()) return;
+      Slot& slot = it->second;
+      if (slot.waiting.empty()) {
+        if (--slot.active <= 0) slots_.erase(it);
+        return;
+      }
+      next = std::move(slot.waiting.front());
       slot.waiting.pop_front();
-      return;
     }
-    if (--slot.active <= 0) slots_.erase(it);
+    boost::asio::post(*next.io, std::move(next.start));
   }
 
  private:
+  struct Waiter {
+    boost::asio::io_context* io = nullptr;
+    Start start;
+  };
   struct Slot {
     int active = 0;
-    std::deque<std::function<void()>> waiting;
+    std::deque<Waiter> waiting;
   };
-  int limit_;
+  const int limit_;
+  std::mutex mutex_;
   std::unordered_map<std::string, Slot> slots_;
 };
 
+// Token bucket for --rate, shared by the event loops.
+class RateLimiter {
+ public:
+  explicit RateLimiter(double per_second) : per_second_(per_second) {}
+  // True when a domain may start now; else how long to wait.
+  bool Take(std::chrono::milliseconds* wait) {
+    if (per_second_ <= 0) return true;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = Clock::now();
+    const double burst = std::max(1.0, per_second_ / 10);
+    tokens_ = std::min(
+        burst,
+        tokens_ + std::chrono::duration<double>(now - last_refill_).count() *
+                      per_second_);
+    last_refill_ = now;
+    if (tokens_ >= 1) {
+      tokens_ -= 1;
+      return true;
+    }
+    *wait = std::chrono::milliseconds(
+        static_cast<long>(std::ceil((1 - tokens_) / per_second_ * 1000)));
+    return false;
+  }
+
+ private:
+  const double per_second_;
+  std::mutex mutex_;
+  double tokens_ = 1;
+  Clock::time_point last_refill_ = Clock::now();
+};
+
+class Crawl;
+
+// What the event loops of one crawl share. The loops partition the list by
+// a hash of the domain, so a domain (and every duplicate of it) belongs to
+// exactly one loop; everything else they share is here, thread-safe.
+struct SharedCrawlState {
+  explicit SharedCrawlState(const CrawlOptions& options)
+      : limiter(options.per_ip_limit), rate(options.rate_limit) {}
+
+  // Stops every loop (thread-safe); the first fatal message is kept.
+  void StopAll(const std::string& fatal);
+  std::string fatal() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return fatal_message;
+  }
+  std::size_t LoopOf(const std::string& domain) const {
+    return loops.size() <= 1 ? 0
+                             : std::hash<std::string>{}(domain) % loops.size();
+  }
+
+  BatchWriter* writer = nullptr;  // Set before any loop runs.
+  PerAddressLimiter limiter;
+  RateLimiter rate;
+  std::mutex callback_mutex;  // Serializes the user's callbacks.
+  std::vector<Crawl*> loops;  // Filled before any loop runs.
+  std::mutex mutex;
+  std::string fatal_message;
+};
+
+// One event loop of a crawl: admits its share of the list's domains and
+// walks each through resolve -> per-IP slot -> transfer -> (fallback |
+// redirect | retry)* -> record. All its members are used on its own thread
+// only, except those marked otherwise.
 class Crawl {
  public:
   Crawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
-        storage::CrawlStore* reader, storage::CrawlStore* writer_store,
-        std::int64_t run_id, std::unique_ptr<TopListReader> list,
-        std::int64_t total)
+        SharedCrawlState* shared, std::size_t index,
+        storage::CrawlStore* reader, std::unique_ptr<TopListReader> list)
       : options_(options),
         callbacks_(callbacks),
+        shared_(shared),
+        index_(index),
         reader_(reader),
         list_(std::move(list)),
         driver_(io_, [this](CURL* easy,
                             CURLcode code) { OnTransferDone(easy, code); }),
         resolver_(io_, MakeDnsOptions(options)),
-        limiter_(options.per_ip_limit),
-        writer_(
-            writer_store, run_id, options.batch_size, options.batch_interval,
-            [this](std::vector<std::string> domains) {
-              boost::asio::post(io_, [this, d = std::move(domains)] {
-                for (const std::string& domain : d) uncommitted_.erase(domain);
-                progress_.committed += static_cast<std::int64_t>(d.size());
-              });
-            },
-            [this](const std::string& message) {
-              boost::asio::post(io_, [this, message] {
-                Stop("storage failure: " + message);
-              });
-            }),
         progress_timer_(io_),
-        pump_timer_(io_),
-        signals_(io_) {
-    progress_.total = total;
+        pump_timer_(io_) {
     for (const std::string& text : options.connect_to) {
       ConnectToRule rule;
       std::string ignored;
@@ -384,48 +457,53 @@ class Crawl {
     jobs_.clear();
   }
 
-  // Runs until the list is done, a signal arrives or storage fails.
-  CrawlStatus Run(CrawlSummary* summary) {
+  CrawlStatus CheckReady() const {
     if (!driver_.ok()) return CrawlStatus("curl_multi_init failed");
     if (!resolver_.init_error().empty()) {
       return CrawlStatus(resolver_.init_error());
     }
+    return CrawlStatus();
+  }
+
+  // Runs until this loop's share of the list is done or StopAll.
+  void Run() {
     started_ = Clock::now();
-    writer_.Start();
-    if (options_.handle_signals) {
-      signals_.add(SIGINT);
-      signals_.add(SIGTERM);
-      signals_.async_wait([this](const boost::system::error_code& ec, int n) {
-        if (ec) return;
-        signal_ = n;
-        Stop("");
-      });
-    }
     ScheduleProgress();
     boost::asio::post(io_, [this] { Pump(); });
     io_.run();
-
     // Abandon whatever is still in flight (only after a stop): a rerun
     // fetches those domains again, none is half-recorded.
     for (auto& [id, job] : jobs_) {
       if (job->in_multi) driver_.Remove(job->easy.get());
     }
     jobs_.clear();
-    const std::string write_failure = writer_.Finish();
-    // Posted commit notifications that io_.run() did not get to: count them.
+    PublishProgress();
+  }
+
+  // After the writer has finished: counts the commit notifications that
+  // Run() did not get to.
+  void DrainNotifications() {
     io_.restart();
     io_.poll();
-    progress_.elapsed_seconds =
-        std::chrono::duration<double>(Clock::now() - started_).count();
     progress_.in_flight = 0;
-    summary->progress = progress_;
-    summary->signal = signal_;
-    if (callbacks_.on_progress) callbacks_.on_progress(progress_);
-    if (!write_failure.empty()) {
-      return CrawlStatus("storage failure: " + write_failure);
-    }
-    if (!fatal_.empty()) return CrawlStatus(fatal_);
-    return CrawlStatus();
+    PublishProgress();
+  }
+
+  // Thread-safe.
+  void PostCommitted(std::vector<std::string> domains) {
+    boost::asio::post(io_, [this, d = std::move(domains)] {
+      for (const std::string& domain : d) uncommitted_.erase(domain);
+      progress_.committed += static_cast<std::int64_t>(d.size());
+    });
+  }
+  // Thread-safe.
+  void PostStop() {
+    boost::asio::post(io_, [this] { Stop(""); });
+  }
+  // Thread-safe: the loop's counters as of its last progress tick.
+  CrawlProgress Progress() {
+    std::lock_guard<std::mutex> lock(published_mutex_);
+    return published_;
   }
 
  private:
@@ -448,21 +526,25 @@ class Crawl {
     return s;
   }
 
+  // Stops this loop; a fatal error stops all of them.
   void Stop(const std::string& fatal) {
+    if (!fatal.empty()) shared_->StopAll(fatal);
     if (stopping_) return;
     stopping_ = true;
-    if (!fatal.empty()) fatal_ = fatal;
     io_.stop();
+  }
+
+  void PublishProgress() {
+    progress_.in_flight = static_cast<std::int64_t>(jobs_.size());
+    std::lock_guard<std::mutex> lock(published_mutex_);
+    published_ = progress_;
   }
 
   void ScheduleProgress() {
     progress_timer_.expires_after(options_.progress_interval);
     progress_timer_.async_wait([this](const boost::system::error_code& ec) {
       if (ec || stopping_) return;
-      progress_.in_flight = static_cast<std::int64_t>(jobs_.size());
-      progress_.elapsed_seconds =
-          std::chrono::duration<double>(Clock::now() - started_).count();
-      if (callbacks_.on_progress) callbacks_.on_progress(progress_);
+      PublishProgress();
       ScheduleProgress();
     });
   }
@@ -477,24 +559,12 @@ class Crawl {
     });
   }
 
-  // Token bucket for --rate; returns false (and schedules a pump) when the
-  // next domain must wait.
+  // Returns false (and schedules a pump) when the next domain must wait
+  // for the shared rate limit.
   bool TakeRateToken() {
-    if (options_.rate_limit <= 0) return true;
-    const auto now = Clock::now();
-    const double burst = std::max(1.0, options_.rate_limit / 10);
-    tokens_ = std::min(
-        burst,
-        tokens_ + std::chrono::duration<double>(now - last_refill_).count() *
-                      options_.rate_limit);
-    last_refill_ = now;
-    if (tokens_ >= 1) {
-      tokens_ -= 1;
-      return true;
-    }
-    const double wait_s = (1 - tokens_) / options_.rate_limit;
-    SchedulePump(
-        std::chrono::milliseconds(static_cast<long>(std::ceil(wait_s * 1000))));
+    std::chrono::milliseconds wait{0};
+    if (shared_->rate.Take(&wait)) return true;
+    SchedulePump(wait);
     return false;
   }
 
@@ -504,14 +574,17 @@ class Crawl {
   void Pump() {
     if (stopping_) return;
     int budget = 4096;
+    const std::size_t loops = shared_->loops.size();
     const std::size_t max_jobs =
-        static_cast<std::size_t>(std::max(1, options_.concurrency));
+        (static_cast<std::size_t>(std::max(1, options_.concurrency)) + loops -
+         1) /
+        loops;
     while ((pending_entry_ || !list_done_) && jobs_.size() < max_jobs) {
       if (--budget == 0) {
         boost::asio::post(io_, [this] { Pump(); });
         return;
       }
-      if (writer_.backlog() > 20000) {
+      if (shared_->writer->backlog() > 20000) {
         SchedulePump(std::chrono::milliseconds(50));
         return;
       }
@@ -533,8 +606,14 @@ class Crawl {
           Stop("reading the list: " + list_->error());
           return;
         case ReadOutcome::kMalformed:
-          ++progress_.malformed_lines;
-          if (callbacks_.on_malformed_line) callbacks_.on_malformed_line(bad);
+          // Every loop reads the whole list; the first one reports.
+          if (index_ == 0) {
+            ++progress_.malformed_lines;
+            if (callbacks_.on_malformed_line) {
+              std::lock_guard<std::mutex> lock(shared_->callback_mutex);
+              callbacks_.on_malformed_line(bad);
+            }
+          }
           continue;
         case ReadOutcome::kEntry:
           break;
@@ -548,6 +627,7 @@ class Crawl {
         continue;
       }
       ++taken_;
+      if (shared_->LoopOf(entry.domain) != index_) continue;
       if (uncommitted_.count(entry.domain) != 0) {
         ++progress_.duplicates;
         ++progress_.done;
@@ -688,15 +768,16 @@ class Crawl {
       return;
     }
     const std::uint64_t id = job->id;
-    limiter_.Acquire(chosen, [this, id, parts, chosen, connect_port] {
-      DomainJob* current = FindJob(id);
-      if (current == nullptr || stopping_) {
-        limiter_.Release(chosen, io_);
-        return;
-      }
-      current->held_ip = chosen;
-      StartTransfer(current, parts, chosen, connect_port);
-    });
+    shared_->limiter.Acquire(
+        chosen, io_, [this, id, parts, chosen, connect_port] {
+          DomainJob* current = FindJob(id);
+          if (current == nullptr || stopping_) {
+            shared_->limiter.Release(chosen);
+            return;
+          }
+          current->held_ip = chosen;
+          StartTransfer(current, parts, chosen, connect_port);
+        });
   }
 
   // Options that are the same for every request of this crawl.
@@ -783,7 +864,7 @@ class Crawl {
 
   void ReleaseAddress(DomainJob* job) {
     if (!job->held_ip.empty()) {
-      limiter_.Release(job->held_ip, io_);
+      shared_->limiter.Release(job->held_ip);
       job->held_ip.clear();
     }
   }
@@ -825,7 +906,8 @@ class Crawl {
         return;
       }
     }
-    if (IsRetryableError(error_class) && job->retries_used < options_.retries) {
+    if (IsRetryableError(error_class, options_.retry_timeouts) &&
+        job->retries_used < options_.retries) {
       ScheduleRetry(job, std::nullopt);
       return;
     }
@@ -963,7 +1045,8 @@ class Crawl {
     job->record.final_url = job->url;
     job->record.error_class = error_class;
     job->record.error_message = message;
-    if (IsRetryableError(error_class) && job->retries_used < options_.retries) {
+    if (IsRetryableError(error_class, options_.retry_timeouts) &&
+        job->retries_used < options_.retries) {
       ScheduleRetry(job, std::nullopt);
       return;
     }
@@ -1024,8 +1107,11 @@ class Crawl {
     } else {
       ++progress_.unreachable;
     }
-    if (callbacks_.on_fetch) callbacks_.on_fetch(r);
-    writer_.Push(std::move(r));
+    if (callbacks_.on_fetch) {
+      std::lock_guard<std::mutex> lock(shared_->callback_mutex);
+      callbacks_.on_fetch(r);
+    }
+    shared_->writer->Push(std::move(r));
     ReleaseAddress(job);
     const std::uint64_t id = job->id;
     // Keep the easy handle for the next domain: creating one per domain
@@ -1047,16 +1133,15 @@ class Crawl {
 
   const CrawlOptions& options_;
   const CrawlCallbacks& callbacks_;
+  SharedCrawlState* shared_;
+  const std::size_t index_;
   storage::CrawlStore* reader_;
   std::unique_ptr<TopListReader> list_;
   boost::asio::io_context io_{1};
   CurlAsioDriver driver_;
   DnsResolver resolver_;
-  PerAddressLimiter limiter_;
-  BatchWriter writer_;
   boost::asio::steady_timer progress_timer_;
   boost::asio::steady_timer pump_timer_;
-  boost::asio::signal_set signals_;
 
   std::vector<ConnectToRule> connect_rules_;
   std::vector<ResolveRule> resolve_rules_;
@@ -1081,14 +1166,43 @@ class Crawl {
   bool stopping_ = false;
   bool pump_scheduled_ = false;
   bool pump_posted_ = false;
-  std::string fatal_;
-  int signal_ = 0;
-  double tokens_ = 1;
-  Clock::time_point last_refill_ = Clock::now();
   Clock::time_point started_;
   std::mt19937 random_{std::random_device{}()};
   CrawlProgress progress_;
+  std::mutex published_mutex_;
+  CrawlProgress published_;  // Guarded by published_mutex_.
 };
+
+void SharedCrawlState::StopAll(const std::string& fatal) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!fatal.empty() && fatal_message.empty()) fatal_message = fatal;
+  }
+  for (Crawl* loop : loops) loop->PostStop();
+}
+
+// Sums the loops' counters into one picture of the crawl.
+CrawlProgress SumProgress(const std::vector<std::unique_ptr<Crawl>>& loops,
+                          std::int64_t total, Clock::time_point started) {
+  CrawlProgress sum;
+  for (const auto& loop : loops) {
+    const CrawlProgress p = loop->Progress();
+    sum.done += p.done;
+    sum.fetched += p.fetched;
+    sum.already_present += p.already_present;
+    sum.duplicates += p.duplicates;
+    sum.in_flight += p.in_flight;
+    sum.success += p.success;
+    sum.unavailable += p.unavailable;
+    sum.unreachable += p.unreachable;
+    sum.committed += p.committed;
+    sum.malformed_lines += p.malformed_lines;
+  }
+  sum.total = total;
+  sum.elapsed_seconds =
+      std::chrono::duration<double>(Clock::now() - started).count();
+  return sum;
+}
 
 }  // namespace
 
@@ -1177,6 +1291,7 @@ std::string OptionsAsJson(const CrawlOptions& o) {
   json += "\"top\":" + std::to_string(o.top);
   json += ",\"skip\":" + std::to_string(o.skip);
   json += ",\"concurrency\":" + std::to_string(o.concurrency);
+  json += ",\"loops\":" + std::to_string(o.loops);
   json += ",\"rate_limit\":" + std::to_string(o.rate_limit);
   json += ",\"per_ip_limit\":" + std::to_string(o.per_ip_limit);
   json += ",\"schemes\":" + list(o.schemes);
@@ -1188,6 +1303,8 @@ std::string OptionsAsJson(const CrawlOptions& o) {
       ",\"connect_timeout_ms\":" + std::to_string(o.connect_timeout.count());
   json += ",\"timeout_ms\":" + std::to_string(o.total_timeout.count());
   json += ",\"retries\":" + std::to_string(o.retries);
+  json +=
+      ",\"retry_timeouts\":" + std::string(o.retry_timeouts ? "true" : "false");
   json += ",\"user_agent\":" +
           quote(o.user_agent.empty() ? DefaultUserAgent() : o.user_agent);
   json += ",\"dns_servers\":" + list(o.dns_servers);
@@ -1202,6 +1319,64 @@ std::string OptionsAsJson(const CrawlOptions& o) {
   return json + "}";
 }
 
+std::size_t LoopCount(const CrawlOptions& options) {
+  if (options.loops > 0) return static_cast<std::size_t>(options.loops);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Runs every loop on a thread of its own while the calling thread reports
+// progress and turns SIGINT/SIGTERM into a stop of all loops. Returns the
+// signal that stopped the crawl, or 0.
+int RunLoops(const CrawlOptions& options, const CrawlCallbacks& callbacks,
+             std::int64_t total, SharedCrawlState* shared,
+             const std::vector<std::unique_ptr<Crawl>>& loops,
+             BatchWriter* writer) {
+  const Clock::time_point started = Clock::now();
+  boost::asio::io_context coordinator{1};
+  boost::asio::signal_set signals(coordinator);
+  boost::asio::steady_timer ticker(coordinator);
+  int signal = 0;
+  if (options.handle_signals) {
+    signals.add(SIGINT);
+    signals.add(SIGTERM);
+    signals.async_wait([&](const boost::system::error_code& ec, int n) {
+      if (ec) return;
+      signal = n;
+      shared->StopAll("");
+    });
+  }
+  std::function<void()> tick = [&] {
+    ticker.expires_after(options.progress_interval);
+    ticker.async_wait([&](const boost::system::error_code& ec) {
+      if (ec) return;
+      if (callbacks.on_progress) {
+        const CrawlProgress progress = SumProgress(loops, total, started);
+        std::lock_guard<std::mutex> lock(shared->callback_mutex);
+        callbacks.on_progress(progress);
+      }
+      tick();
+    });
+  };
+  tick();
+
+  writer->Start();
+  std::atomic<std::size_t> running{loops.size()};
+  std::vector<std::thread> threads;
+  for (const auto& loop : loops) {
+    threads.emplace_back([&, raw = loop.get()] {
+      raw->Run();
+      if (--running == 0) {
+        boost::asio::post(coordinator, [&] { coordinator.stop(); });
+      }
+    });
+  }
+  coordinator.run();
+  for (std::thread& thread : threads) thread.join();
+  signals.cancel();
+  ticker.cancel();
+  return signal;
+}
+
 }  // namespace
 
 CrawlStatus RunCrawl(const CrawlOptions& options,
@@ -1209,23 +1384,39 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   if (CrawlStatus valid = ValidateCrawlOptions(options); !valid.ok()) {
     return valid;
   }
+  const Clock::time_point started = Clock::now();
   std::int64_t total = 0;
   if (CrawlStatus counted = CountSelectedEntries(options, &total);
       !counted.ok()) {
     return counted;
   }
-  std::string error;
-  auto list = TopListReader::Open(options.list_path, &error);
-  if (!list) return CrawlStatus(error);
-
   storage::StoreOptions write_options;
   write_options.compress_bodies = options.compress_bodies;
   auto writer = storage::CrawlStore::Open(options.db_path, write_options);
   if (!writer.ok()) return CrawlStatus(writer.status().message());
-  storage::StoreOptions read_options;
-  read_options.read_only = true;
-  auto reader = storage::CrawlStore::Open(options.db_path, read_options);
-  if (!reader.ok()) return CrawlStatus(reader.status().message());
+
+  const std::size_t loop_count = LoopCount(options);
+  SharedCrawlState shared(options);
+  // Each loop has its own list reader and database reader (a SQLite
+  // connection is used by one thread).
+  std::vector<std::unique_ptr<storage::CrawlStore>> readers;
+  std::vector<std::unique_ptr<Crawl>> loops;
+  for (std::size_t i = 0; i < loop_count; ++i) {
+    std::string error;
+    auto list = TopListReader::Open(options.list_path, &error);
+    if (!list) return CrawlStatus(error);
+    storage::StoreOptions read_options;
+    read_options.read_only = true;
+    auto reader = storage::CrawlStore::Open(options.db_path, read_options);
+    if (!reader.ok()) return CrawlStatus(reader.status().message());
+    readers.push_back(std::move(reader.value()));
+    loops.push_back(std::make_unique<Crawl>(
+        options, callbacks, &shared, i, readers.back().get(), std::move(list)));
+    if (CrawlStatus ready = loops.back()->CheckReady(); !ready.ok()) {
+      return ready;
+    }
+    shared.loops.push_back(loops.back().get());
+  }
 
   storage::RunInfo info;
   info.started_at = FormatIso8601(std::chrono::system_clock::now());
@@ -1238,11 +1429,42 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   }
   summary->run_id = run_id;
 
+  BatchWriter batch_writer(
+      writer.value().get(), run_id, options.batch_size, options.batch_interval,
+      [&shared](std::vector<std::string> domains) {
+        // Tell each loop which of its domains are now in the database.
+        if (shared.loops.size() == 1) {
+          shared.loops[0]->PostCommitted(std::move(domains));
+          return;
+        }
+        std::vector<std::vector<std::string>> by_loop(shared.loops.size());
+        for (std::string& domain : domains) {
+          by_loop[shared.LoopOf(domain)].push_back(std::move(domain));
+        }
+        for (std::size_t i = 0; i < by_loop.size(); ++i) {
+          if (!by_loop[i].empty()) {
+            shared.loops[i]->PostCommitted(std::move(by_loop[i]));
+          }
+        }
+      },
+      [&shared](const std::string& message) {
+        shared.StopAll("storage failure: " + message);
+      });
+  shared.writer = &batch_writer;
+
+  const int signal =
+      RunLoops(options, callbacks, total, &shared, loops, &batch_writer);
+  const std::string write_failure = batch_writer.Finish();
+  for (const auto& loop : loops) loop->DrainNotifications();
+  summary->progress = SumProgress(loops, total, started);
+  summary->signal = signal;
+  if (callbacks.on_progress) callbacks.on_progress(summary->progress);
+
   CrawlStatus status;
-  {
-    Crawl crawl(options, callbacks, reader.value().get(), writer.value().get(),
-                run_id, std::move(list), total);
-    status = crawl.Run(summary);
+  if (!write_failure.empty()) {
+    status = CrawlStatus("storage failure: " + write_failure);
+  } else if (std::string fatal = shared.fatal(); !fatal.empty()) {
+    status = CrawlStatus(fatal);
   }
   const char* outcome = !status.ok()           ? "failed"
                         : summary->signal != 0 ? "interrupted"

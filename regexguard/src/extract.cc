@@ -55,6 +55,20 @@ std::string_view SourceLanguageName(SourceLanguage language) {
       return "javascript";
     case SourceLanguage::kGo:
       return "go";
+    case SourceLanguage::kCpp:
+      return "cpp";
+    case SourceLanguage::kJava:
+      return "java";
+    case SourceLanguage::kKotlin:
+      return "kotlin";
+    case SourceLanguage::kRuby:
+      return "ruby";
+    case SourceLanguage::kPhp:
+      return "php";
+    case SourceLanguage::kRust:
+      return "rust";
+    case SourceLanguage::kCSharp:
+      return "csharp";
   }
   return "unknown";
 }
@@ -68,6 +82,18 @@ std::optional<SourceLanguage> LanguageForPath(std::string_view path) {
     if (EndsWith(path, ext)) return SourceLanguage::kJavaScript;
   }
   if (EndsWith(path, ".go")) return SourceLanguage::kGo;
+  for (std::string_view ext :
+       {".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"}) {
+    if (EndsWith(path, ext)) return SourceLanguage::kCpp;
+  }
+  if (EndsWith(path, ".java")) return SourceLanguage::kJava;
+  if (EndsWith(path, ".kt") || EndsWith(path, ".kts")) {
+    return SourceLanguage::kKotlin;
+  }
+  if (EndsWith(path, ".rb")) return SourceLanguage::kRuby;
+  if (EndsWith(path, ".php")) return SourceLanguage::kPhp;
+  if (EndsWith(path, ".rs")) return SourceLanguage::kRust;
+  if (EndsWith(path, ".cs")) return SourceLanguage::kCSharp;
   return std::nullopt;
 }
 
@@ -83,6 +109,27 @@ std::vector<RegexLiteral> ExtractRegexLiterals(std::string_view source,
       break;
     case SourceLanguage::kGo:
       literals = internal::ExtractGo(source);
+      break;
+    case SourceLanguage::kCpp:
+      literals = internal::ExtractCpp(source);
+      break;
+    case SourceLanguage::kJava:
+      literals = internal::ExtractJava(source);
+      break;
+    case SourceLanguage::kKotlin:
+      literals = internal::ExtractKotlin(source);
+      break;
+    case SourceLanguage::kRuby:
+      literals = internal::ExtractRuby(source);
+      break;
+    case SourceLanguage::kPhp:
+      literals = internal::ExtractPhp(source);
+      break;
+    case SourceLanguage::kRust:
+      literals = internal::ExtractRust(source);
+      break;
+    case SourceLanguage::kCSharp:
+      literals = internal::ExtractCSharp(source);
       break;
   }
   // Line starts once, then a binary search per literal: linear overall.
@@ -114,4 +161,81 @@ std::vector<RegexLiteral> ExtractRegexLiterals(std::string_view source,
   return literals;
 }
 
+namespace internal {
+
+bool IsPunctAt(const std::vector<CodeToken>& tokens, std::size_t i, char c) {
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kPunct &&
+         tokens[i].text.size() == 1 && tokens[i].text[0] == c;
+}
+
+bool IsNameAt(const std::vector<CodeToken>& tokens, std::size_t i,
+              std::string_view name) {
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kName &&
+         tokens[i].text == name;
+}
+
+bool IsConstantStringAt(const std::vector<CodeToken>& tokens, std::size_t i) {
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kString &&
+         tokens[i].constant;
+}
+
+bool IsStringArgumentAt(const std::vector<CodeToken>& tokens, std::size_t i,
+                        char close) {
+  return IsConstantStringAt(tokens, i) &&
+         (IsPunctAt(tokens, i + 1, ',') || IsPunctAt(tokens, i + 1, close));
+}
+
+bool TokensSpell(const std::vector<CodeToken>& tokens, std::size_t i,
+                 std::initializer_list<std::string_view> words) {
+  for (std::string_view word : words) {
+    if (i >= tokens.size() || tokens[i].text != word ||
+        (tokens[i].kind != CodeTokenKind::kName &&
+         tokens[i].kind != CodeTokenKind::kPunct)) {
+      return false;
+    }
+    ++i;
+  }
+  return true;
+}
+
+std::size_t ArgumentEnd(const std::vector<CodeToken>& tokens,
+                        std::size_t begin) {
+  int depth = 0;
+  const std::size_t limit = std::min(tokens.size(), begin + kMaxArgumentTokens);
+  for (std::size_t i = begin; i < limit; ++i) {
+    if (tokens[i].kind != CodeTokenKind::kPunct) continue;
+    const char c = tokens[i].text[0];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return i;
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      return i;
+    }
+  }
+  return tokens.size();
+}
+
+std::vector<std::string_view> NamesInRestOfCall(
+    const std::vector<CodeToken>& tokens, std::size_t begin) {
+  std::vector<std::string_view> names;
+  int depth = 0;
+  const std::size_t limit = std::min(tokens.size(), begin + kMaxArgumentTokens);
+  for (std::size_t i = begin; i < limit; ++i) {
+    if (tokens[i].kind == CodeTokenKind::kName) {
+      names.push_back(tokens[i].text);
+    } else if (tokens[i].kind == CodeTokenKind::kPunct) {
+      const char c = tokens[i].text[0];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') {
+        if (depth == 0) break;
+        --depth;
+      }
+    }
+  }
+  return names;
+}
+
+}  // namespace internal
 }  // namespace robotscan::regexguard

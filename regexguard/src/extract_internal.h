@@ -2,6 +2,8 @@
 #ifndef ROBOTSCAN_REGEXGUARD_SRC_EXTRACT_INTERNAL_H_
 #define ROBOTSCAN_REGEXGUARD_SRC_EXTRACT_INTERNAL_H_
 
+#include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +28,64 @@ inline bool IsIdentifierByte(char c) {
          static_cast<unsigned char>(c) >= 0x80;
 }
 
+// A token of the extractors that share the call-matching helpers below
+// (C/C++, Java/Kotlin, C#, Rust, Ruby, PHP): comments are dropped, strings
+// decoded, and every other punctuator is one character (`::` is two ':').
+enum class CodeTokenKind { kName, kString, kRegex, kNumber, kPunct };
+
+struct CodeToken {
+  CodeTokenKind kind = CodeTokenKind::kPunct;
+  std::string text;  // name, punctuator, decoded string, or regex source
+  std::size_t offset = 0;
+  // False for a string whose value is unknown statically (interpolated).
+  bool constant = true;
+  std::string flags;  // regex literal flags (Ruby)
+};
+
+// True if tokens[i] is the punctuator `c`.
+bool IsPunctAt(const std::vector<CodeToken>& tokens, std::size_t i, char c);
+// True if tokens[i] is the name `name`.
+bool IsNameAt(const std::vector<CodeToken>& tokens, std::size_t i,
+              std::string_view name);
+// True if tokens[i] is a string with a statically known value.
+bool IsConstantStringAt(const std::vector<CodeToken>& tokens, std::size_t i);
+// True if tokens[i] is a constant string that is a whole call argument:
+// the next token is ',' or the closing `close`.
+bool IsStringArgumentAt(const std::vector<CodeToken>& tokens, std::size_t i,
+                        char close = ')');
+// True if the names and punctuators from tokens[i] on spell `words` (each
+// word one token; "::" is written as two ":" words).
+bool TokensSpell(const std::vector<CodeToken>& tokens, std::size_t i,
+                 std::initializer_list<std::string_view> words);
+
+// Calls look at most this many tokens of their arguments (to skip a first
+// argument, or to find flag names): a bound that keeps extraction linear
+// when matched calls nest in each other's arguments.
+inline constexpr std::size_t kMaxArgumentTokens = 256;
+
+// Index of the ',' or ')' (or ']' / '}') that ends the call argument
+// starting at `begin`, at nesting depth 0; tokens.size() if not found
+// within kMaxArgumentTokens.
+std::size_t ArgumentEnd(const std::vector<CodeToken>& tokens,
+                        std::size_t begin);
+// The names among the remaining arguments of a call, from `begin` up to the
+// call's closing parenthesis (at most kMaxArgumentTokens tokens): where flag
+// constants such as Pattern.CASE_INSENSITIVE are spelled.
+std::vector<std::string_view> NamesInRestOfCall(
+    const std::vector<CodeToken>& tokens, std::size_t begin);
+
 // The extractors fill pattern, flags, dialect, offset, call, informational;
 // ExtractRegexLiterals adds line, column and suppression.
 std::vector<RegexLiteral> ExtractPython(std::string_view source);
 std::vector<RegexLiteral> ExtractJavaScript(std::string_view source);
 std::vector<RegexLiteral> ExtractGo(std::string_view source);
+std::vector<RegexLiteral> ExtractCpp(std::string_view source);
+std::vector<RegexLiteral> ExtractJava(std::string_view source);
+std::vector<RegexLiteral> ExtractKotlin(std::string_view source);
+std::vector<RegexLiteral> ExtractRuby(std::string_view source);
+std::vector<RegexLiteral> ExtractPhp(std::string_view source);
+std::vector<RegexLiteral> ExtractRust(std::string_view source);
+std::vector<RegexLiteral> ExtractCSharp(std::string_view source);
 
 }  // namespace robotscan::regexguard::internal
 

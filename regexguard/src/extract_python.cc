@@ -1,6 +1,9 @@
 // Python regex literal extraction: a lexer for names, strings and comments,
 // then re./regex. calls whose first argument is a plain string.
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -237,10 +240,85 @@ void ApplyFlagName(std::string_view name, PatternFlags* flags) {
   if (name == "X" || name == "VERBOSE") flags->extended = true;
 }
 
+struct StringConstant {
+  std::string value;
+  std::size_t offset = 0;  // of its first string literal
+};
+
+bool IsAtLineStart(std::string_view source, std::size_t offset) {
+  return offset == 0 || source[offset - 1] == '\n';
+}
+
+// True if tokens[i] (a name) is bound there: assigned (`=`, `+=`, `:=`, ...)
+// or named by for/as/global/nonlocal/import/def/class/del. Keyword
+// arguments count too, which only makes the constant rule stricter.
+bool IsBindingAt(const std::vector<Token>& tokens, std::size_t i) {
+  if (i > 0 && IsName(tokens, i - 1)) {
+    for (std::string_view keyword :
+         {"for", "as", "global", "nonlocal", "import", "def", "class", "del"}) {
+      if (tokens[i - 1].text == keyword) return true;
+    }
+  }
+  if (IsOperator(tokens, i + 1, "=")) return !IsOperator(tokens, i + 2, "=");
+  if (i + 1 < tokens.size() && tokens[i + 1].kind == TokenKind::kOperator &&
+      std::string_view("+-*/%&|^@:").find(tokens[i + 1].text) !=
+          std::string_view::npos) {
+    return IsOperator(tokens, i + 2, "=");
+  }
+  return false;
+}
+
+// Module-level string constants: `NAME = r"..."` at the start of a line
+// (optionally parenthesised, implicitly concatenated, no f-string), ending
+// the statement, where NAME is bound nowhere else in the file.
+std::map<std::string, StringConstant> ModuleStringConstants(
+    std::string_view source, const std::vector<Token>& tokens) {
+  std::map<std::string, int> bindings;
+  std::map<std::string, StringConstant> constants;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!IsName(tokens, i) || (i > 0 && IsOperator(tokens, i - 1, ".")) ||
+        !IsBindingAt(tokens, i)) {
+      continue;
+    }
+    ++bindings[tokens[i].text];
+    if (!IsAtLineStart(source, tokens[i].offset) ||
+        !IsOperator(tokens, i + 1, "=")) {
+      continue;
+    }
+    std::size_t j = i + 2;
+    const bool parenthesised = IsOperator(tokens, j, "(");
+    if (parenthesised) ++j;
+    StringConstant constant;
+    constant.offset = j < tokens.size() ? tokens[j].offset : 0;
+    bool constant_value =
+        j < tokens.size() && tokens[j].kind == TokenKind::kString;
+    for (; j < tokens.size() && tokens[j].kind == TokenKind::kString; ++j) {
+      constant_value = constant_value && !tokens[j].formatted;
+      constant.value += tokens[j].text;
+    }
+    if (parenthesised) {
+      constant_value = constant_value && IsOperator(tokens, j, ")");
+      ++j;
+    }
+    // The statement must end here: the next token starts a new line.
+    if (!constant_value || (j < tokens.size() && !IsOperator(tokens, j, ";") &&
+                            !IsAtLineStart(source, tokens[j].offset))) {
+      continue;
+    }
+    constants[tokens[i].text] = std::move(constant);
+  }
+  for (auto it = constants.begin(); it != constants.end();) {
+    it = bindings[it->first] == 1 ? std::next(it) : constants.erase(it);
+  }
+  return constants;
+}
+
 }  // namespace
 
 std::vector<RegexLiteral> ExtractPython(std::string_view source) {
   const std::vector<Token> tokens = Lex(source);
+  const std::map<std::string, StringConstant> constants =
+      ModuleStringConstants(source, tokens);
   std::vector<RegexLiteral> literals;
   for (std::size_t i = 0; i + 4 < tokens.size(); ++i) {
     if (!IsName(tokens, i) ||
@@ -248,7 +326,8 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
         (i > 0 && IsOperator(tokens, i - 1, ".")) ||
         !IsOperator(tokens, i + 1, ".") || !IsName(tokens, i + 2) ||
         !IsOperator(tokens, i + 3, "(") ||
-        tokens[i + 4].kind != TokenKind::kString) {
+        (tokens[i + 4].kind != TokenKind::kString &&
+         !(IsName(tokens, i + 4) && constants.contains(tokens[i + 4].text)))) {
       continue;
     }
     const std::string& function = tokens[i + 2].text;
@@ -260,10 +339,18 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
       continue;
     }
     // Adjacent literals concatenate; one f-string makes the value unknown.
+    // A module constant is reported at its own literal, where the pattern
+    // is written (and fixed, or suppressed).
     RegexLiteral literal;
     literal.offset = tokens[i + 4].offset;
     bool formatted = false;
     std::size_t j = i + 4;
+    if (IsName(tokens, j)) {
+      const StringConstant& constant = constants.at(tokens[j].text);
+      literal.pattern = constant.value;
+      literal.offset = constant.offset;
+      ++j;
+    }
     for (; j < tokens.size() && tokens[j].kind == TokenKind::kString; ++j) {
       formatted = formatted || tokens[j].formatted;
       literal.pattern += tokens[j].text;
@@ -271,8 +358,11 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
     if (formatted) continue;
     // The pattern must be the whole first argument ("a" + x is not known).
     if (!IsOperator(tokens, j, ",") && !IsOperator(tokens, j, ")")) continue;
+    // Flags are looked for in a bounded window, so nested calls keep the
+    // extraction linear.
     int depth = 1;
-    for (; j < tokens.size() && depth > 0; ++j) {
+    const std::size_t flags_end = std::min(tokens.size(), j + 256);
+    for (; j < flags_end && depth > 0; ++j) {
       if (IsOperator(tokens, j, "(") || IsOperator(tokens, j, "[") ||
           IsOperator(tokens, j, "{")) {
         ++depth;
@@ -291,6 +381,11 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
     literal.call = tokens[i].text + "." + function;
     literals.push_back(std::move(literal));
   }
+  // Literals found through a constant are at the constant: source order.
+  std::stable_sort(literals.begin(), literals.end(),
+                   [](const RegexLiteral& a, const RegexLiteral& b) {
+                     return a.offset < b.offset;
+                   });
   return literals;
 }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +72,8 @@ class CrawlE2eTest : public ::testing::Test {
     return out;
   }
 
+  void CheckFaultMatrix(const std::string& loops);
+
   static TempDir* server_dir_;
   static TestHttpServer* server_;
   TempDir dir_;
@@ -87,8 +90,14 @@ struct Expected {
   const char* row;
 };
 
-// RFC 9309 §2.3.1: the access class of each fault, and what is recorded.
-TEST_F(CrawlE2eTest, FaultMatrixRowByRow) {
+// RFC 9309 §2.3.1: the access class of each fault, and what is recorded;
+// run once with one event loop and once with two (`--loops`), which must
+// not change a single row.
+TEST_F(CrawlE2eTest, FaultMatrixRowByRow) { CheckFaultMatrix("1"); }
+
+TEST_F(CrawlE2eTest, FaultMatrixRowByRowWithTwoLoops) { CheckFaultMatrix("2"); }
+
+void CrawlE2eTest::CheckFaultMatrix(const std::string& loops) {
   const Expected expected[] = {
       {"ok.test", "200|success|NULL|0|0|33|https://ok.test/robots.txt"},
       {"s204.test", "204|success|NULL|0|0|0|https://s204.test/robots.txt"},
@@ -113,6 +122,10 @@ TEST_F(CrawlE2eTest, FaultMatrixRowByRow) {
       {"huge.test", "200|success|NULL|0|1|512000|https://huge.test/robots.txt"},
       {"gzip.test", "200|success|NULL|0|0|33|https://gzip.test/robots.txt"},
       {"bomb.test", "200|success|NULL|0|1|512000|https://bomb.test/robots.txt"},
+      {"br.test", "200|success|NULL|0|0|33|https://br.test/robots.txt"},
+      {"zstd.test", "200|success|NULL|0|0|33|https://zstd.test/robots.txt"},
+      {"zstdbomb.test",
+       "200|success|NULL|0|1|512000|https://zstdbomb.test/robots.txt"},
       {"badgzip.test",
        "200|unreachable|protocol|0|0|0|https://badgzip.test/robots.txt"},
       {"slowstart.test",
@@ -147,6 +160,7 @@ TEST_F(CrawlE2eTest, FaultMatrixRowByRow) {
     flags.push_back(f);
   }
   flags.back() = dir_.File("events.jsonl");
+  flags.insert(flags.end(), {"--loops", loops});
   const ProcessResult run = Crawl(list, flags);
   ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
   EXPECT_LT(run.seconds, 20) << "stalls must end at the timeout";
@@ -170,6 +184,15 @@ TEST_F(CrawlE2eTest, FaultMatrixRowByRow) {
   EXPECT_EQ(Row("latin1.test", "hex(substr(body, -3))"), "66E90A");
   EXPECT_EQ(Row("gzip.test", "body, content_encoding"),
             std::string(TestHttpServer::kRobotsBody) + "|gzip");
+  EXPECT_EQ(Row("br.test", "body, content_encoding"),
+            std::string(TestHttpServer::kRobotsBody) + "|br");
+  EXPECT_EQ(Row("zstd.test", "body, content_encoding"),
+            std::string(TestHttpServer::kRobotsBody) + "|zstd");
+  // Every encoding the crawler decodes is offered.
+  const std::string request = server_->LastRequestFor("ok.test");
+  for (const char* coding : {"gzip", "deflate", "br", "zstd"}) {
+    EXPECT_NE(request.find(coding), std::string::npos) << coding << request;
+  }
   EXPECT_EQ(Row("empty.test", "body IS NULL, body"), "0|");
   EXPECT_EQ(Row("s404.test", "body IS NULL"), "1");
   EXPECT_EQ(Row("soft404.test", "content_type"), "text/html; charset=utf-8");
@@ -235,6 +258,27 @@ TEST_F(CrawlE2eTest, RetriesHonourRetryAfter) {
             "503|unreachable|2|1");
   EXPECT_EQ(server_->RequestsFor("s503.test") - before, 2);
   EXPECT_GE(run.seconds, 1.0) << "Retry-After: 1 must be waited for";
+}
+
+// A stalled server costs one timeout, not one per retry, unless asked.
+TEST_F(CrawlE2eTest, StalledServerIsRetriedOnlyWithRetryTimeouts) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(), {"--schemes", "http", "--timeout", "1s",
+                             "--retries", "2", "--retry-delay", "10ms"});
+  int before = server_->RequestsFor("stallretry.test");
+  ProcessResult run = Crawl("1,stallretry.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("stallretry.test", "access, error, attempts"),
+            "unreachable|timeout|1");
+  EXPECT_EQ(server_->RequestsFor("stallretry.test") - before, 1);
+
+  flags.push_back("--retry-timeouts");
+  before = server_->RequestsFor("stallretry2.test");
+  run = Crawl("1,stallretry2.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(Row("stallretry2.test", "access, error, attempts"),
+            "unreachable|timeout|3");
+  EXPECT_EQ(server_->RequestsFor("stallretry2.test") - before, 3);
 }
 
 TEST_F(CrawlE2eTest, PrivateAddressesAreBlockedByDefault) {
@@ -395,6 +439,73 @@ TEST_F(CrawlE2eTest, PerIpLimitBoundsConcurrentConnections) {
   EXPECT_GE(run.seconds, 1.5);
 }
 
+// Several event loops share one per-IP cap: a fresh server counts the most
+// connections it saw open at once.
+TEST_F(CrawlE2eTest, PerIpLimitHoldsAcrossLoops) {
+  TempDir own_dir;
+  TestHttpServer own_server(own_dir.path());
+  std::string list;
+  for (int i = 1; i <= 24; ++i) {
+    list += std::to_string(i) + ",delay200.m" + std::to_string(i) + ".test\n";
+  }
+  const ProcessResult run = Crawl(
+      list, {"--connect-to",
+             ":80:127.0.0.1:" + std::to_string(own_server.http_port()),
+             "--allow-private-addresses", "--schemes", "http", "--per-ip-limit",
+             "3", "--concurrency", "24", "--loops", "3"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(QueryOne(db_,
+                     "SELECT count(*) FROM latest_fetch WHERE access = "
+                     "'success'"),
+            "24");
+  EXPECT_LE(own_server.max_concurrent_connections(), 3);
+  EXPECT_GE(own_server.max_concurrent_connections(), 2);
+}
+
+// With loops, every list entry still has one owner: duplicates (however
+// spelled) are recorded once, --top/--skip count list positions, malformed
+// lines are reported once.
+TEST_F(CrawlE2eTest, LoopsPartitionTheListExactly) {
+  std::string list;
+  for (int i = 1; i <= 60; ++i) {
+    if (i == 4) list += "bad line\n";  // Line 4; not a list position.
+    list += std::to_string(i) + ",d" + std::to_string(i) + ".test\n";
+    if (i % 10 == 0)
+      list += std::to_string(i) + ",D" + std::to_string(i) + ".TEST.\n";
+  }
+  auto flags = ToTestServer();
+  flags.insert(flags.end(), {"--loops", "4", "--skip", "5", "--top", "50",
+                             "--insecure", "--schemes", "http"});
+  const ProcessResult run = Crawl(list, flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // The entries at list positions 6..55 (of 66), by name.
+  int position = 0;
+  std::set<std::string> seen;
+  int duplicates = 0;
+  for (int i = 1; i <= 60; ++i) {
+    for (int copy = 0; copy < (i % 10 == 0 ? 2 : 1); ++copy) {
+      ++position;
+      if (position <= 5 || position > 55) continue;
+      const std::string domain = "d" + std::to_string(i) + ".test";
+      if (!seen.insert(domain).second) ++duplicates;
+    }
+  }
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM fetch"),
+            std::to_string(seen.size()));
+  EXPECT_EQ(QueryOne(db_, "SELECT count(DISTINCT domain) FROM latest_fetch"),
+            std::to_string(seen.size()));
+  EXPECT_NE(run.out.find("duplicates " + std::to_string(duplicates)),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("malformed lines 1"), std::string::npos) << run.out;
+  std::size_t reported = 0;
+  for (std::size_t p = 0;
+       (p = run.err.find("list.csv:4: skipped", p)) != std::string::npos; ++p) {
+    ++reported;
+  }
+  EXPECT_EQ(reported, 1u) << run.err;
+}
+
 TEST_F(CrawlE2eTest, SignalsStopCleanlyAndRerunCompletes) {
   std::string list = "1,ok.test\n";
   for (int i = 2; i <= 10; ++i) {
@@ -406,8 +517,11 @@ TEST_F(CrawlE2eTest, SignalsStopCleanlyAndRerunCompletes) {
   std::vector<std::string> args = {"crawl", "--db", db_, list_};
   args.insert(args.end(), flags.begin(), flags.end());
   for (const int sig : {SIGINT, SIGTERM}) {
-    const pid_t pid =
-        StartProcess(kBinary, args, dir_.File("out.txt"), dir_.File("err.txt"));
+    // The second stop runs with two event loops: the signal stops both.
+    std::vector<std::string> run_args = args;
+    run_args.insert(run_args.end(), {"--loops", sig == SIGINT ? "1" : "2"});
+    const pid_t pid = StartProcess(kBinary, run_args, dir_.File("out.txt"),
+                                   dir_.File("err.txt"));
     std::this_thread::sleep_for(1000ms);
     kill(pid, sig);
     bool timed_out = false;
@@ -442,8 +556,11 @@ TEST_F(CrawlE2eTest, SlowCrashAndResumeKeepsExactlyOneRecordPerDomain) {
   std::uniform_int_distribution<int> kill_after(50, 600);
   int killed = 0;
   for (int round = 0; round < 6; ++round) {
-    const pid_t pid =
-        StartProcess(kBinary, args, dir_.File("out.txt"), dir_.File("err.txt"));
+    // Every other run with two event loops: resuming must not care.
+    std::vector<std::string> run_args = args;
+    run_args.insert(run_args.end(), {"--loops", round % 2 ? "2" : "1"});
+    const pid_t pid = StartProcess(kBinary, run_args, dir_.File("out.txt"),
+                                   dir_.File("err.txt"));
     std::this_thread::sleep_for(std::chrono::milliseconds(kill_after(random)));
     kill(pid, SIGKILL);
     bool timed_out = false;

@@ -1,8 +1,10 @@
 #include "test_http_server.h"
 
+#include <brotli/encode.h>
 #include <openssl/ssl.h>
 #include <sys/socket.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -37,6 +39,28 @@ std::string Gzip(std::string_view data) {
   deflate(&z, Z_FINISH);
   out.resize(z.total_out);
   deflateEnd(&z);
+  return out;
+}
+
+std::string Brotli(std::string_view data) {
+  std::size_t size = BrotliEncoderMaxCompressedSize(data.size());
+  std::string out(size, '\0');
+  if (!BrotliEncoderCompress(
+          BROTLI_DEFAULT_QUALITY, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT,
+          data.size(), reinterpret_cast<const std::uint8_t*>(data.data()),
+          &size, reinterpret_cast<std::uint8_t*>(out.data()))) {
+    throw std::runtime_error("BrotliEncoderCompress");
+  }
+  out.resize(size);
+  return out;
+}
+
+std::string Zstd(std::string_view data) {
+  std::string out(ZSTD_compressBound(data.size()), '\0');
+  const std::size_t size =
+      ZSTD_compress(out.data(), out.size(), data.data(), data.size(), 19);
+  if (ZSTD_isError(size)) throw std::runtime_error("ZSTD_compress");
+  out.resize(size);
   return out;
 }
 
@@ -184,7 +208,8 @@ struct TestHttpServer::Impl {
   std::atomic<int> open{0};
   std::atomic<int>* max_open = nullptr;
   std::thread http_thread, https_thread;
-  std::string huge_body, gzip_body, bomb_body;
+  std::string huge_body, gzip_body, bomb_body, br_body, zstd_body,
+      zstd_bomb_body;
 
   void AcceptLoop(tcp::acceptor& acceptor, bool use_tls) {
     for (;;) {
@@ -288,6 +313,12 @@ struct TestHttpServer::Impl {
       c.Write(Response(200, gzip_body, {"Content-Encoding: gzip"}));
     } else if (label == "bomb") {
       c.Write(Response(200, bomb_body, {"Content-Encoding: gzip"}));
+    } else if (label == "br") {
+      c.Write(Response(200, br_body, {"Content-Encoding: br"}));
+    } else if (label == "zstd") {
+      c.Write(Response(200, zstd_body, {"Content-Encoding: zstd"}));
+    } else if (label == "zstdbomb") {
+      c.Write(Response(200, zstd_bomb_body, {"Content-Encoding: zstd"}));
     } else if (label == "badgzip") {
       c.Write(Response(200, "this is not gzip at all, sorry",
                        {"Content-Encoding: gzip"}));
@@ -376,7 +407,8 @@ TestHttpServer::TestHttpServer(const std::string& work_dir)
         "bomb",        "badgzip",     "slowstart", "trickle", "stall",
         "resetbefore", "resetduring", "badchunk",  "soft404", "bom",
         "cronly",      "latin1",      "empty",     "notls",   "nothere",
-        "etag",        "retry503",    "www.ok",    "www.nx"}) {
+        "etag",        "retry503",    "www.ok",    "www.nx",  "br",
+        "zstd",        "zstdbomb"}) {
     names += std::string(",DNS:") + label + ".test";
   }
   const std::string command =
@@ -409,6 +441,9 @@ TestHttpServer::TestHttpServer(const std::string& work_dir)
   impl_->huge_body = lines;
   impl_->gzip_body = Gzip(kRobotsBody);
   impl_->bomb_body = Gzip(std::string(64 * 1024 * 1024, '\0'));
+  impl_->br_body = Brotli(kRobotsBody);
+  impl_->zstd_body = Zstd(kRobotsBody);
+  impl_->zstd_bomb_body = Zstd(std::string(64 * 1024 * 1024, '\0'));
 
   const tcp::endpoint loopback(asio::ip::make_address("127.0.0.1"), 0);
   for (tcp::acceptor* acceptor : {&impl_->http, &impl_->https}) {

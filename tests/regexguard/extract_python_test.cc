@@ -117,6 +117,42 @@ TEST(ExtractPythonTest, SuppressionOnSameOrPreviousLine) {
   EXPECT_FALSE(found[2].suppression.has_value());
 }
 
+TEST(ExtractPythonTest, ModuleConstantsReportedAtTheirLiteral) {
+  const std::string source =
+      "import re\n"
+      "WORDS = r'(\\w+\\s?)*$'  # regexguard: ignore reviewed\n"
+      "SPLIT = (r'\\s*,'\n"
+      "         '\\s*')\n"
+      "TWICE = r'(a+)+'\n"
+      "JOINED = r'(b+)+' + suffix\n"
+      "FORMATTED = f'{x}+'\n"
+      "def f(s):\n"
+      "    LOCAL = r'(c+)+'\n"
+      "    TWICE = 'again'\n"
+      "    re.compile(LOCAL)\n"
+      "    re.compile(TWICE)\n"
+      "    re.compile(JOINED)\n"
+      "    re.compile(FORMATTED)\n"
+      "    re.compile(WORDS + 'x')\n"
+      "    re.split(SPLIT, s)\n"
+      "    return re.fullmatch(WORDS, s, re.I)\n";
+  const std::vector<RegexLiteral> found = Extract(source);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].pattern, "(\\w+\\s?)*$");
+  EXPECT_EQ(found[0].call, "re.fullmatch");
+  EXPECT_EQ(found[0].line, 2u);  // the constant, not the call
+  EXPECT_EQ(found[0].column, 9u);
+  EXPECT_TRUE(found[0].anchored);
+  EXPECT_TRUE(found[0].flags.case_insensitive);
+  ASSERT_TRUE(found[0].suppression.has_value());
+  EXPECT_EQ(*found[0].suppression, "reviewed");
+  EXPECT_EQ(found[1].pattern, "\\s*,\\s*");
+  EXPECT_EQ(found[1].call, "re.split");
+  EXPECT_EQ(found[1].line, 3u);
+  EXPECT_EQ(found[1].column, 10u);
+  EXPECT_TRUE(found[1].flags.global);
+}
+
 TEST(ExtractPythonTest, UnterminatedStringStopsQuietly) {
   const std::vector<RegexLiteral> found =
       Extract("re.compile('a+')\nre.compile('oops\n");

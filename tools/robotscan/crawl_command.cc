@@ -333,6 +333,10 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--skip", o.skip, "Skip the first N list entries");
   cmd->add_option("--concurrency", o.concurrency, "Domains in flight")
       ->capture_default_str();
+  cmd->add_option("--loops", o.loops,
+                  "Event loops (threads) sharing the work; 0: one per core")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--rate", o.rate_limit,
                   "At most N new domains per second (0: no limit)")
       ->capture_default_str();
@@ -364,6 +368,8 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--retries", o.retries,
                   "Retries for network errors, 5xx and 429")
       ->capture_default_str();
+  cmd->add_flag("--retry-timeouts", o.retry_timeouts,
+                "Also retry requests that timed out after connecting");
   cmd->add_option("--retry-delay", flags->retry_delay,
                   "First retry delay (doubles per retry)")
       ->capture_default_str();

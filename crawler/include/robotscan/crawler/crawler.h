@@ -12,9 +12,12 @@
 // bounds compression bombs. The access class follows §2.3.1 through
 // robotscan::robots::ClassifyHttpOutcome.
 //
-// Engine: libcurl's multi socket API and c-ares, both driven by one
-// Boost.Asio io_context on the calling thread (thousands of transfers in
-// flight), plus one writer thread that commits batches to SQLite.
+// Engine: libcurl's multi socket API and c-ares, both driven by a
+// Boost.Asio io_context on a thread of its own (thousands of transfers in
+// flight), plus one writer thread that commits batches to SQLite. With
+// loops > 1 there are that many such event loops, each with its own curl
+// multi handle and resolver; the list is partitioned among them by a hash of
+// the domain, and the per-IP cap, the rate limit and the writer are shared.
 //
 // Resume: a domain is skipped when the database already has a fetch of it
 // (newer than recrawl_older_than when set), so rerunning the same command
@@ -22,8 +25,9 @@
 // most one record even after kill -9, because a record and its domain's
 // "done" state are one SQLite row committed atomically.
 //
-// Thread-safety: RunCrawl may be called from any one thread; it blocks until
-// the crawl ends. Callbacks run on that thread.
+// Thread-safety: RunCrawl may be called from any thread; it blocks until
+// the crawl ends, reporting progress and handling signals on that thread.
+// Callbacks run on the calling thread or an event loop's, one at a time.
 //
 // Usage:
 //   CrawlOptions options;
@@ -57,7 +61,8 @@ struct CrawlOptions {
   std::int64_t top = 0;   // Take this many list entries (0: all).
   std::int64_t skip = 0;  // After skipping this many.
 
-  int concurrency = 500;  // Domains in flight.
+  int concurrency = 500;  // Domains in flight, shared out among the loops.
+  int loops = 1;          // Event loops (threads); 0: one per core.
   double rate_limit = 0;  // New domains per second; 0: unlimited.
   int per_ip_limit = 8;   // Concurrent requests per IP; 0: unlimited.
 
@@ -74,6 +79,9 @@ struct CrawlOptions {
   std::chrono::seconds low_speed_time{15};  // ...for this long is aborted.
 
   int retries = 2;  // For network errors, 5xx and 429.
+  // Also retry a request that timed out after connecting (a stalled
+  // server); off by default, since each retry costs a whole timeout.
+  bool retry_timeouts = false;
   std::chrono::milliseconds retry_delay{1000};       // Doubles per retry.
   std::chrono::milliseconds max_retry_after{30000};  // Cap on Retry-After.
 

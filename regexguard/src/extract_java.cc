@@ -1,0 +1,415 @@
+// Java and Kotlin regex literal extraction: one lexer for both (comments,
+// which nest in Kotlin; character literals; strings; Java text blocks with
+// their incidental indentation removed; Kotlin raw strings and string
+// templates, whose values are not constant), then the calls that compile a
+// java.util.regex pattern.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract_internal.h"
+
+namespace robotscan::regexguard::internal {
+namespace {
+
+// Kotlin string templates nest strings inside ${...}; deeper nesting than
+// this stops the lexer (the rest of the file is skipped) instead of growing
+// the stack.
+constexpr int kMaxTemplateDepth = 32;
+
+bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+// Java escapes (JLS 3.10.7) plus the \uXXXX Unicode escapes, which Java
+// translates before lexing; Kotlin's escapes are a subset. A backslash
+// before a line break (text blocks only) joins the lines. Invalid escapes
+// are compile errors and are kept as written.
+std::string DecodeEscapes(std::string_view body) {
+  std::string out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      out.push_back(body[i]);
+      continue;
+    }
+    const char c = body[++i];
+    switch (c) {
+      case '\n':
+        continue;
+      case 'b':
+        out.push_back('\b');
+        continue;
+      case 't':
+        out.push_back('\t');
+        continue;
+      case 'n':
+        out.push_back('\n');
+        continue;
+      case 'f':
+        out.push_back('\f');
+        continue;
+      case 'r':
+        out.push_back('\r');
+        continue;
+      case 's':
+        out.push_back(' ');
+        continue;
+      case '"':
+      case '\'':
+      case '\\':
+      case '$':  // Kotlin
+        out.push_back(c);
+        continue;
+      case 'u': {
+        std::size_t k = i;
+        while (k < body.size() && body[k] == 'u') ++k;  // \uuuu0041 is valid
+        bool ok = k + 4 <= body.size();
+        char32_t value = 0;
+        for (std::size_t d = 0; ok && d < 4; ++d) {
+          ok = IsHexDigit(body[k + d]);
+          value = value * 16 + static_cast<char32_t>(HexValue(body[k + d]));
+        }
+        if (ok) {
+          AppendUtf8(value, &out);
+          i = k + 3;
+          continue;
+        }
+        break;
+      }
+      default:
+        if (c >= '0' && c <= '7') {
+          const std::size_t max_digits = c <= '3' ? 3 : 2;
+          char32_t value = 0;
+          std::size_t k = 0;
+          while (k < max_digits && i + k < body.size() && body[i + k] >= '0' &&
+                 body[i + k] <= '7') {
+            value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
+            ++k;
+          }
+          AppendUtf8(value, &out);
+          i += k - 1;
+          continue;
+        }
+        break;
+    }
+    out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The content of a Java text block (JLS 3.10.6): line terminators
+// normalised, the smallest indentation of the non-blank lines (and of the
+// closing delimiter's line) removed, trailing spaces stripped, then escapes
+// decoded.
+std::string TextBlockValue(std::string_view raw) {
+  std::vector<std::string> lines(1);
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\r') {
+      if (i + 1 < raw.size() && raw[i + 1] == '\n') ++i;
+      lines.emplace_back();
+    } else if (raw[i] == '\n') {
+      lines.emplace_back();
+    } else {
+      lines.back().push_back(raw[i]);
+    }
+  }
+  const auto is_blank = [](const std::string& line) {
+    return std::all_of(line.begin(), line.end(), IsLineSpace);
+  };
+  std::size_t indent = std::string::npos;
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    if (is_blank(lines[l]) && l + 1 != lines.size()) continue;
+    std::size_t n = 0;
+    while (n < lines[l].size() && IsLineSpace(lines[l][n])) ++n;
+    indent = std::min(indent, n);
+  }
+  std::string joined;
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    std::string line = is_blank(lines[l]) ? "" : lines[l].substr(indent);
+    while (!line.empty() && IsLineSpace(line.back())) line.pop_back();
+    if (l > 0) joined.push_back('\n');
+    joined += line;
+  }
+  return DecodeEscapes(joined);
+}
+
+class Lexer {
+ public:
+  Lexer(std::string_view source, bool kotlin)
+      : source_(source), kotlin_(kotlin) {}
+
+  std::vector<CodeToken> Run() {
+    while (pos_ < source_.size()) {
+      if (!Step()) break;  // unterminated construct: skip the rest
+    }
+    return std::move(tokens_);
+  }
+
+ private:
+  bool Step() {
+    const char c = source_[pos_];
+    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+    if (c == '/' && next == '/') {
+      while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
+      return true;
+    }
+    if (c == '/' && next == '*') return SkipBlockComment();
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+      ++pos_;
+      return true;
+    }
+    if (c == '"') {
+      CodeToken token;
+      token.kind = CodeTokenKind::kString;
+      token.offset = pos_;
+      if (!ScanString(&pos_, &token, 0)) return false;
+      tokens_.push_back(std::move(token));
+      return true;
+    }
+    if (c == '\'') {
+      std::size_t i = pos_ + 1;
+      while (i < source_.size() && source_[i] != '\'' && source_[i] != '\n') {
+        i += source_[i] == '\\' ? 2 : 1;
+      }
+      if (i >= source_.size() || source_[i] != '\'') return false;
+      tokens_.push_back({CodeTokenKind::kNumber, "", pos_, true, ""});
+      pos_ = i + 1;
+      return true;
+    }
+    if (c == '`' && kotlin_) {  // `quoted name`
+      const std::size_t end = source_.find('`', pos_ + 1);
+      if (end == std::string_view::npos) return false;
+      tokens_.push_back({CodeTokenKind::kName,
+                         std::string(source_.substr(pos_ + 1, end - pos_ - 1)),
+                         pos_, true, ""});
+      pos_ = end + 1;
+      return true;
+    }
+    if (IsIdentifierByte(c) || c == '$') {
+      const std::size_t begin = pos_;
+      const bool number = c >= '0' && c <= '9';
+      while (pos_ < source_.size() &&
+             (IsIdentifierByte(source_[pos_]) || source_[pos_] == '$' ||
+              (number && source_[pos_] == '.'))) {
+        ++pos_;
+      }
+      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
+                         std::string(source_.substr(begin, pos_ - begin)),
+                         begin, true, ""});
+      return true;
+    }
+    tokens_.push_back(
+        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
+    ++pos_;
+    return true;
+  }
+
+  // Block comments nest in Kotlin, not in Java.
+  bool SkipBlockComment() {
+    int depth = 0;
+    std::size_t i = pos_;
+    while (i + 1 < source_.size()) {
+      if (source_[i] == '/' && source_[i + 1] == '*' &&
+          (kotlin_ || depth == 0)) {
+        ++depth;
+        i += 2;
+      } else if (source_[i] == '*' && source_[i + 1] == '/') {
+        i += 2;
+        if (--depth == 0) {
+          pos_ = i;
+          return true;
+        }
+      } else {
+        ++i;
+      }
+    }
+    return false;
+  }
+
+  // A string starting at the quote at *pos: "...", or a text block / raw
+  // string `"""`. Fills token->text and token->constant (false when a
+  // Kotlin template is inside) and moves *pos past the closing quote.
+  bool ScanString(std::size_t* pos, CodeToken* token, int depth) {
+    const bool triple = source_.substr(*pos, 3) == "\"\"\"";
+    std::size_t i = *pos + (triple ? 3 : 1);
+    const std::size_t body_begin = i;
+    if (triple && !kotlin_) {
+      // A Java text block's content starts after the opening line.
+      while (i < source_.size() && IsLineSpace(source_[i])) ++i;
+      if (i >= source_.size() || (source_[i] != '\n' && source_[i] != '\r')) {
+        return false;
+      }
+      i += source_.substr(i, 2) == "\r\n" ? 2 : 1;
+    }
+    const std::size_t content_begin = i;
+    while (i < source_.size()) {
+      const char c = source_[i];
+      if (c == '\\' && !(kotlin_ && triple)) {
+        i += 2;  // Kotlin raw strings have no escapes
+        continue;
+      }
+      if (kotlin_ && c == '$' && i + 1 < source_.size() &&
+          (source_[i + 1] == '{' || IsIdentifierByte(source_[i + 1])) &&
+          !(source_[i + 1] >= '0' && source_[i + 1] <= '9')) {
+        token->constant = false;
+        if (source_[i + 1] == '{' && !SkipTemplateExpression(&i, depth)) {
+          return false;
+        }
+        ++i;
+        continue;
+      }
+      if (!triple && c == '\n') return false;
+      if (c == '"' && !triple) {
+        if (token->constant) {
+          token->text =
+              DecodeEscapes(source_.substr(body_begin, i - body_begin));
+        }
+        *pos = i + 1;
+        return true;
+      }
+      if (c == '"' && source_.substr(i, 3) == "\"\"\"") {
+        // In Kotlin the closing delimiter is the last three quotes of a run.
+        std::size_t end = i;
+        if (kotlin_) {
+          while (end + 3 < source_.size() && source_[end + 3] == '"') ++end;
+        }
+        const std::string_view content =
+            source_.substr(content_begin, end - content_begin);
+        if (token->constant) {
+          token->text =
+              kotlin_ ? std::string(content) : TextBlockValue(content);
+        }
+        *pos = end + 3;
+        return true;
+      }
+      ++i;
+    }
+    return false;
+  }
+
+  // From `${` at *pos to its closing `}`, skipping nested strings; *pos is
+  // left on the `}`.
+  bool SkipTemplateExpression(std::size_t* pos, int depth) {
+    if (depth >= kMaxTemplateDepth) return false;
+    int braces = 0;
+    std::size_t i = *pos + 1;
+    while (i < source_.size()) {
+      const char c = source_[i];
+      if (c == '"') {
+        CodeToken nested;
+        if (!ScanString(&i, &nested, depth + 1)) return false;
+        continue;
+      }
+      if (c == '{') ++braces;
+      if (c == '}' && --braces == 0) {
+        *pos = i;
+        return true;
+      }
+      ++i;
+    }
+    return false;
+  }
+
+  std::string_view source_;
+  bool kotlin_ = false;
+  std::size_t pos_ = 0;
+  std::vector<CodeToken> tokens_;
+};
+
+void ApplyFlagNames(const std::vector<std::string_view>& names,
+                    PatternFlags* flags) {
+  for (std::string_view name : names) {
+    // Pattern constants (Java) and RegexOption entries (Kotlin).
+    if (name == "CASE_INSENSITIVE" || name == "IGNORE_CASE") {
+      flags->case_insensitive = true;
+    }
+    if (name == "MULTILINE") flags->multiline = true;
+    if (name == "DOTALL" || name == "DOT_MATCHES_ALL") flags->dot_all = true;
+    if (name == "COMMENTS") flags->extended = true;
+  }
+}
+
+// Pattern.compile(s, flags) and Pattern.matches(s, input), in both
+// languages.
+bool MatchPatternClass(const std::vector<CodeToken>& tokens, std::size_t i,
+                       RegexLiteral* literal, std::size_t* pattern) {
+  if (!IsNameAt(tokens, i, "Pattern") || !IsPunctAt(tokens, i + 1, '.') ||
+      !IsPunctAt(tokens, i + 3, '(') || !IsStringArgumentAt(tokens, i + 4)) {
+    return false;
+  }
+  if (IsNameAt(tokens, i + 2, "compile")) {
+    ApplyFlagNames(NamesInRestOfCall(tokens, i + 5), &literal->flags);
+  } else if (IsNameAt(tokens, i + 2, "matches")) {
+    literal->anchored = true;
+  } else {
+    return false;
+  }
+  literal->call = "Pattern." + tokens[i + 2].text;
+  *pattern = i + 4;
+  return true;
+}
+
+std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
+  const std::vector<CodeToken> tokens = Lexer(source, kotlin).Run();
+  std::vector<RegexLiteral> literals;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    RegexLiteral literal;
+    literal.dialect = Dialect::kJava;
+    std::size_t pattern = 0;
+    if (MatchPatternClass(tokens, i, &literal, &pattern)) {
+      // Found above.
+    } else if (!kotlin && IsPunctAt(tokens, i, '.') &&
+               !(i > 0 && IsNameAt(tokens, i - 1, "Pattern")) &&
+               i + 3 < tokens.size() &&
+               tokens[i + 1].kind == CodeTokenKind::kName &&
+               IsPunctAt(tokens, i + 2, '(') &&
+               IsStringArgumentAt(tokens, i + 3)) {
+      // String methods that take a regex, on any receiver.
+      const std::string& method = tokens[i + 1].text;
+      if (method == "matches") {
+        literal.anchored = true;  // the whole string must match
+      } else if (method == "replaceAll" || method == "split") {
+        literal.flags.global = true;
+      } else if (method != "replaceFirst") {
+        continue;
+      }
+      literal.call = "." + method;
+      pattern = i + 3;
+    } else if (kotlin && IsNameAt(tokens, i, "Regex") &&
+               !IsPunctAt(tokens, i + 1, '.') &&
+               IsPunctAt(tokens, i + 1, '(') &&
+               IsStringArgumentAt(tokens, i + 2)) {
+      ApplyFlagNames(NamesInRestOfCall(tokens, i + 3), &literal.flags);
+      literal.call = "Regex";
+      pattern = i + 2;
+    } else if (kotlin && IsConstantStringAt(tokens, i) &&
+               IsPunctAt(tokens, i + 1, '.') &&
+               (IsNameAt(tokens, i + 2, "toRegex") ||
+                IsNameAt(tokens, i + 2, "toPattern")) &&
+               IsPunctAt(tokens, i + 3, '(') &&
+               !(i > 0 && IsPunctAt(tokens, i - 1, '.'))) {
+      ApplyFlagNames(NamesInRestOfCall(tokens, i + 4), &literal.flags);
+      literal.call = "." + tokens[i + 2].text;
+      pattern = i;
+    } else {
+      continue;
+    }
+    literal.pattern = tokens[pattern].text;
+    literal.offset = tokens[pattern].offset;
+    literals.push_back(std::move(literal));
+  }
+  return literals;
+}
+
+}  // namespace
+
+std::vector<RegexLiteral> ExtractJava(std::string_view source) {
+  return Extract(source, false);
+}
+
+std::vector<RegexLiteral> ExtractKotlin(std::string_view source) {
+  return Extract(source, true);
+}
+
+}  // namespace robotscan::regexguard::internal

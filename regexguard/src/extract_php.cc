@@ -1,0 +1,361 @@
+// PHP regex literal extraction: a lexer that skips inline HTML outside
+// <?php ... ?>, comments, heredocs and nowdocs, decodes single- and
+// double-quoted strings (a $variable inside a double-quoted string makes it
+// non-constant), then preg_* calls whose pattern argument is a constant
+// delimited pattern such as '/a+b/i'.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract_internal.h"
+
+namespace robotscan::regexguard::internal {
+namespace {
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v';
+}
+
+// Double-quoted escapes (PHP manual, "Strings"); unknown escapes keep their
+// backslash ("\d" stays `\d`), as PHP does.
+std::string DecodeDoubleQuoted(std::string_view body) {
+  std::string out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      out.push_back(body[i]);
+      continue;
+    }
+    const char c = body[++i];
+    switch (c) {
+      case 'n':
+        out.push_back('\n');
+        continue;
+      case 't':
+        out.push_back('\t');
+        continue;
+      case 'r':
+        out.push_back('\r');
+        continue;
+      case 'v':
+        out.push_back('\v');
+        continue;
+      case 'e':
+        out.push_back('\x1b');
+        continue;
+      case 'f':
+        out.push_back('\f');
+        continue;
+      case '\\':
+      case '$':
+      case '"':
+        out.push_back(c);
+        continue;
+      case 'x':
+        if (i + 1 < body.size() && IsHexDigit(body[i + 1])) {
+          // One or two hex digits make one byte.
+          int value = HexValue(body[i + 1]);
+          std::size_t used = 1;
+          if (i + 2 < body.size() && IsHexDigit(body[i + 2])) {
+            value = value * 16 + HexValue(body[i + 2]);
+            used = 2;
+          }
+          out.push_back(static_cast<char>(value));
+          i += used;
+          continue;
+        }
+        break;
+      case 'u':
+        if (i + 1 < body.size() && body[i + 1] == '{') {
+          const std::size_t close = body.find('}', i + 2);
+          char32_t value = 0;
+          bool ok = close != std::string_view::npos && close > i + 2;
+          for (std::size_t k = i + 2; ok && k < close; ++k) {
+            ok = IsHexDigit(body[k]);
+            value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
+            ok = ok && value <= 0x10FFFF;
+          }
+          if (ok) {
+            AppendUtf8(value, &out);
+            i = close;
+            continue;
+          }
+        }
+        break;
+      default:
+        if (c >= '0' && c <= '7') {
+          int value = 0;
+          std::size_t k = 0;
+          while (k < 3 && i + k < body.size() && body[i + k] >= '0' &&
+                 body[i + k] <= '7') {
+            value = value * 8 + (body[i + k] - '0');
+            ++k;
+          }
+          out.push_back(static_cast<char>(value & 0xFF));
+          i += k - 1;
+          continue;
+        }
+        break;
+    }
+    out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Single-quoted strings know only \\ and \'.
+std::string DecodeSingleQuoted(std::string_view body) {
+  std::string out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size() &&
+        (body[i + 1] == '\\' || body[i + 1] == '\'')) {
+      ++i;
+    }
+    out.push_back(body[i]);
+  }
+  return out;
+}
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view source) : source_(source) {}
+
+  std::vector<CodeToken> Run() {
+    if (!SkipHtml()) return {};
+    while (pos_ < source_.size()) {
+      if (!Step()) break;  // unterminated construct: skip the rest
+    }
+    return std::move(tokens_);
+  }
+
+ private:
+  // Inline HTML up to the next opening tag (<?php, <?=, or <?).
+  bool SkipHtml() {
+    const std::size_t open = source_.find("<?", pos_);
+    if (open == std::string_view::npos) return false;
+    pos_ = open + 2;
+    if (source_.substr(pos_, 3) == "php") pos_ += 3;
+    return true;
+  }
+
+  bool Step() {
+    const char c = source_[pos_];
+    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+    if (c == '?' && next == '>') {
+      tokens_.push_back({CodeTokenKind::kPunct, ";", pos_, true, ""});
+      return SkipHtml();
+    }
+    if ((c == '/' && next == '/') || (c == '#' && next != '[')) {
+      // A line comment ends at the line break or at a closing tag.
+      while (pos_ < source_.size() && source_[pos_] != '\n' &&
+             source_.substr(pos_, 2) != "?>") {
+        ++pos_;
+      }
+      return true;
+    }
+    if (c == '/' && next == '*') {
+      const std::size_t end = source_.find("*/", pos_ + 2);
+      if (end == std::string_view::npos) return false;
+      pos_ = end + 2;
+      return true;
+    }
+    if (IsSpace(c)) {
+      ++pos_;
+      return true;
+    }
+    if (c == '\'' || c == '"' || c == '`') return LexString(c);
+    if (c == '<' && source_.substr(pos_, 3) == "<<<") return SkipHeredoc();
+    if (IsIdentifierByte(c) || c == '$') {
+      const std::size_t begin = pos_++;
+      while (pos_ < source_.size() && IsIdentifierByte(source_[pos_])) ++pos_;
+      const bool number = c >= '0' && c <= '9';
+      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
+                         std::string(source_.substr(begin, pos_ - begin)),
+                         begin, true, ""});
+      return true;
+    }
+    tokens_.push_back(
+        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
+    ++pos_;
+    return true;
+  }
+
+  bool LexString(char quote) {
+    CodeToken token;
+    token.kind = CodeTokenKind::kString;
+    token.offset = pos_;
+    token.constant = quote != '`';  // backticks run a shell command
+    std::size_t i = pos_ + 1;
+    while (i < source_.size() && source_[i] != quote) {
+      if (source_[i] == '\\') {
+        i += 2;
+        continue;
+      }
+      // "$name", "{$expr}" and "${expr}" interpolate.
+      if (quote == '"' && i + 1 < source_.size() &&
+          ((source_[i] == '$' &&
+            (IsIdentifierByte(source_[i + 1]) || source_[i + 1] == '{')) ||
+           (source_[i] == '{' && source_[i + 1] == '$'))) {
+        token.constant = false;
+      }
+      ++i;
+    }
+    if (i >= source_.size()) return false;
+    const std::string_view body = source_.substr(pos_ + 1, i - pos_ - 1);
+    if (token.constant) {
+      token.text =
+          quote == '\'' ? DecodeSingleQuoted(body) : DecodeDoubleQuoted(body);
+    }
+    tokens_.push_back(std::move(token));
+    pos_ = i + 1;
+    return true;
+  }
+
+  // <<<ID, <<<"ID" (heredoc) and <<<'ID' (nowdoc): the body ends at a line
+  // holding the identifier after optional indentation (PHP 7.3+). Taken as
+  // a non-constant string.
+  bool SkipHeredoc() {
+    const std::size_t begin = pos_;
+    std::size_t i = pos_ + 3;
+    while (i < source_.size() && (source_[i] == ' ' || source_[i] == '\t')) ++i;
+    const char quote =
+        i < source_.size() && (source_[i] == '\'' || source_[i] == '"')
+            ? source_[i++]
+            : '\0';
+    const std::size_t id_begin = i;
+    while (i < source_.size() && IsIdentifierByte(source_[i])) ++i;
+    if (i == id_begin) return false;
+    const std::string_view id = source_.substr(id_begin, i - id_begin);
+    if (quote != '\0' && (i >= source_.size() || source_[i++] != quote)) {
+      return false;
+    }
+    std::size_t line = source_.find('\n', i);
+    while (line != std::string_view::npos) {
+      std::size_t k = line + 1;
+      while (k < source_.size() && (source_[k] == ' ' || source_[k] == '\t')) {
+        ++k;
+      }
+      if (source_.substr(k, id.size()) == id &&
+          (k + id.size() >= source_.size() ||
+           !IsIdentifierByte(source_[k + id.size()]))) {
+        tokens_.push_back({CodeTokenKind::kString, "", begin, false, ""});
+        pos_ = k + id.size();
+        return true;
+      }
+      line = source_.find('\n', k);
+    }
+    return false;
+  }
+
+  std::string_view source_;
+  std::size_t pos_ = 0;
+  std::vector<CodeToken> tokens_;
+};
+
+// Splits a preg pattern such as "/a+/i" or "{a+}x" into the pattern and its
+// modifiers, as PHP's pcre_get_compiled_regex does: leading whitespace is
+// skipped, the delimiter is any non-alphanumeric, non-backslash character,
+// and bracket delimiters nest. False where PHP would reject the pattern
+// (no ending delimiter, unknown modifier).
+bool ParseDelimitedPattern(std::string_view text, RegexLiteral* literal) {
+  std::size_t i = 0;
+  while (i < text.size() && IsSpace(text[i])) ++i;
+  if (i >= text.size()) return false;
+  const char open = text[i];
+  if (IsIdentifierByte(open) || open == '\\' || open == '\0' ||
+      static_cast<unsigned char>(open) >= 0x80) {
+    return false;
+  }
+  char close = open;
+  if (open == '(') close = ')';
+  if (open == '[') close = ']';
+  if (open == '{') close = '}';
+  if (open == '<') close = '>';
+  const std::size_t body = ++i;
+  int nesting = 0;
+  for (; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (text[i] == close && nesting == 0) break;
+    if (open != close && text[i] == close) --nesting;
+    if (open != close && text[i] == open) ++nesting;
+  }
+  if (i >= text.size()) return false;
+  literal->pattern = std::string(text.substr(body, i - body));
+  for (char c : text.substr(i + 1)) {
+    switch (c) {
+      case 'i':
+        literal->flags.case_insensitive = true;
+        break;
+      case 'm':
+        literal->flags.multiline = true;
+        break;
+      case 's':
+        literal->flags.dot_all = true;
+        break;
+      case 'x':
+        literal->flags.extended = true;
+        break;
+      case 'u':
+        literal->flags.unicode = true;
+        break;
+      case 'A':
+        literal->anchored = true;
+        break;
+      case 'D':  // $ only at the very end
+      case 'S':  // study: no effect in PCRE2
+      case 'U':  // ungreedy: same backtracking work, other order
+      case 'X':
+      case 'J':
+      case 'n':
+      case ' ':
+      case '\n':
+      case '\r':
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<RegexLiteral> ExtractPhp(std::string_view source) {
+  const std::vector<CodeToken> tokens = Lexer(source).Run();
+  std::vector<RegexLiteral> literals;
+  for (std::size_t i = 0; i + 2 < tokens.size(); ++i) {
+    if (tokens[i].kind != CodeTokenKind::kName ||
+        !IsPunctAt(tokens, i + 1, '(') || !IsStringArgumentAt(tokens, i + 2)) {
+      continue;
+    }
+    // A method ($x->preg_match, X::preg_match) or a declaration is not the
+    // PHP function.
+    if (i > 0 &&
+        (IsPunctAt(tokens, i - 1, '>') || IsPunctAt(tokens, i - 1, ':') ||
+         IsNameAt(tokens, i - 1, "function"))) {
+      continue;
+    }
+    const std::string& function = tokens[i].text;
+    const bool global = function == "preg_match_all" ||
+                        function == "preg_replace" ||
+                        function == "preg_replace_callback" ||
+                        function == "preg_split" || function == "preg_filter";
+    if (!global && function != "preg_match" && function != "preg_grep") {
+      continue;
+    }
+    RegexLiteral literal;
+    if (!ParseDelimitedPattern(tokens[i + 2].text, &literal)) continue;
+    literal.dialect = Dialect::kPcre;
+    literal.flags.global = global;
+    literal.offset = tokens[i + 2].offset;
+    literal.call = function;
+    literals.push_back(std::move(literal));
+  }
+  return literals;
+}
+
+}  // namespace robotscan::regexguard::internal
