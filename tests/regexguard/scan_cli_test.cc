@@ -179,6 +179,35 @@ TEST_F(ScanCliTest, SeverityTiersHaveTheirOwnRules) {
       1);
 }
 
+// scan has no per-language code: every language the extractor knows is
+// walked, analysed in its dialect and reported the same way.
+TEST_F(ScanCliTest, ScansEveryExtractorLanguage) {
+  const struct {
+    const char* file;
+    const char* source;
+    const char* location;
+  } kCases[] = {
+      {"A.java",
+       "class A { java.util.regex.Pattern p = "
+       "java.util.regex.Pattern.compile(\"^(a+)+$\"); }\n",
+       "A.java:1:"},
+      {"a.rb", "X = /^(a|a)*$/\n", "a.rb:1:5: error: exponential"},
+      {"a.php", "<?php preg_match('/^(a+)+$/', $s);\n",
+       "a.php:1:18: error: exponential"},
+      {"C.cs",
+       "class C { System.Text.RegularExpressions.Regex r = new "
+       "System.Text.RegularExpressions.Regex(@\"^(a+)+$\"); }\n",
+       "C.cs:1:"},
+  };
+  for (const auto& c : kCases) WriteFile(root_ / c.file, c.source);
+  const ScanRun run = RunScan("--no-cache " + Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  for (const auto& c : kCases) {
+    EXPECT_TRUE(Contains(run.out, c.location)) << c.file << "\n" << run.out;
+  }
+  EXPECT_EQ(CountLines(run.out, ": error: exponential"), 4u) << run.out;
+}
+
 TEST_F(ScanCliTest, BudgetExceededIsAWarningNeverSafe) {
   WriteFile(root_ / "slow.py", "import re\nre.compile(r'^(a+)+$')\n");
   const ScanRun run = RunScan(
