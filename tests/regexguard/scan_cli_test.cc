@@ -184,10 +184,10 @@ TEST_F(ScanCliTest, SeverityTiersHaveTheirOwnRules) {
       << run.out;
   EXPECT_TRUE(Contains(run.out, "[regexguard/search-restart]")) << run.out;
   // Notes only on request.
-  EXPECT_FALSE(Contains(run.out, ": note: not analysed")) << run.out;
+  EXPECT_FALSE(Contains(run.out, ": note: verdict unknown")) << run.out;
   EXPECT_FALSE(Contains(run.out, "lin.go")) << run.out;
   const ScanRun info = RunScan("--no-cache --show-info " + Root());
-  EXPECT_TRUE(Contains(info.out, path + ":5:12: note: not analysed"))
+  EXPECT_TRUE(Contains(info.out, path + ":5:12: note: verdict unknown"))
       << info.out;
   EXPECT_TRUE(Contains(info.out,
                        "lin.go:3:28: note: regex for a linear-time "
@@ -205,6 +205,35 @@ TEST_F(ScanCliTest, SeverityTiersHaveTheirOwnRules) {
   EXPECT_EQ(
       RunScan("--no-cache --fail-level note --show-info " + Root()).exit_code,
       1);
+}
+
+// scan has no per-language code: every language the extractor knows is
+// walked, analysed in its dialect and reported the same way.
+TEST_F(ScanCliTest, ScansEveryExtractorLanguage) {
+  const struct {
+    const char* file;
+    const char* source;
+    const char* location;
+  } kCases[] = {
+      {"A.java",
+       "class A { java.util.regex.Pattern p = "
+       "java.util.regex.Pattern.compile(\"^(a+)+$\"); }\n",
+       "A.java:1:"},
+      {"a.rb", "X = /^(a|a)*$/\n", "a.rb:1:5: error: exponential"},
+      {"a.php", "<?php preg_match('/^(a+)+$/', $s);\n",
+       "a.php:1:18: error: exponential"},
+      {"C.cs",
+       "class C { System.Text.RegularExpressions.Regex r = new "
+       "System.Text.RegularExpressions.Regex(@\"^(a+)+$\"); }\n",
+       "C.cs:1:"},
+  };
+  for (const auto& c : kCases) WriteFile(root_ / c.file, c.source);
+  const ScanRun run = RunScan("--no-cache " + Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  for (const auto& c : kCases) {
+    EXPECT_TRUE(Contains(run.out, c.location)) << c.file << "\n" << run.out;
+  }
+  EXPECT_EQ(CountLines(run.out, ": error: exponential"), 4u) << run.out;
 }
 
 TEST_F(ScanCliTest, BudgetExceededIsAWarningNeverSafe) {
@@ -283,6 +312,53 @@ TEST_F(ScanCliTest, ConfigFileSelectsFilesAndSetsLevels) {
   EXPECT_EQ(RunScan("--config " + (root_ / "bad.toml").string() + " " + Root())
                 .exit_code,
             2);
+}
+
+// The YAML form takes the same keys; its reader is strict about the
+// documented subset and names the line of each mistake.
+TEST_F(ScanCliTest, YamlConfigFileTakesTheSameKeys) {
+  WriteFile(root_ / "src" / "a.py", "import re\nre.compile(r'^a*a*$')\n");
+  WriteFile(root_ / "gen" / "b.py", "import re\nre.compile(r'^(a+)+$')\n");
+  WriteFile(root_ / ".regexguard.yaml",
+            "---\n"
+            "# which files\n"
+            "exclude:\n"
+            "  - gen          # generated\n"
+            "  - '*.min.js'\n"
+            "include: [\"src/**\", gen/**]\n"
+            "polynomial: error\n"
+            "timeout-per-regex: 5\n"
+            "dialects:\n"
+            "  python: \"javascript\"\n");
+  ScanRun run = robotscan::regexguard::testing::RunCommand(
+      "cd " + Root() + " && " + REGEXGUARD_CLI_PATH,
+      "scan --no-cache --format json");
+  EXPECT_EQ(run.exit_code, 1) << run.out;  // polynomial raised to error
+  const nlohmann::json row = nlohmann::json::parse(run.out);  // one row
+  EXPECT_EQ(row["path"], "./src/a.py");
+  EXPECT_EQ(row["dialect"], "javascript");
+  EXPECT_EQ(row["severity"], "error");
+
+  const struct {
+    const char* id;
+    const char* text;
+    const char* where;
+  } kBadFiles[] = {
+      {"unknown key", "exclude: [a]\nfail_level: error\n", "bad.yaml:2:"},
+      {"unterminated list", "include: [a, b\n", "bad.yaml:1:10:"},
+      {"indentation", "exclude:\n  - a\n   - b\n", "bad.yaml:3:4:"},
+      {"number expected", "\ntimeout-per-regex: fast\n", "bad.yaml:2:20:"},
+      {"anchor", "exclude: &x [a]\n", "bad.yaml:1:10:"},
+      {"bad dialect", "dialects:\n  python: perl\n", "bad.yaml:2:11:"},
+      {"boolean", "fail-level: true\n", "bad.yaml:1:13:"},
+  };
+  for (const auto& bad : kBadFiles) {
+    WriteFile(root_ / "bad.yaml", bad.text);
+    run = RunScanWithStderr("--config " + (root_ / "bad.yaml").string() + " " +
+                            Root());
+    EXPECT_EQ(run.exit_code, 2) << bad.id;
+    EXPECT_TRUE(Contains(run.out, bad.where)) << bad.id << ": " << run.out;
+  }
 }
 
 TEST_F(ScanCliTest, BaselineHidesKnownFindingsAcrossLineMoves) {

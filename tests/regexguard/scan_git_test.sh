@@ -3,7 +3,7 @@
 # repositories: directory listing through git (.gitignore honoured), --staged
 # (the index's content, not the work tree's), and `regexguard install-hook`
 # (a commit adding a vulnerable regex is blocked, the fixed one passes, a
-# foreign hook is kept unless --force).
+# foreign hook is kept unless --force), with a baseline from .regexguard.toml.
 #
 # Usage: scan_git_test.sh REGEXGUARD_BINARY
 set -eu
@@ -99,6 +99,29 @@ printf 'x = 1\n' >other.py
 git add other.py
 git commit -q -m "fixed again" >"$tmp/out" 2>&1 || fail "the fixed regex was blocked"
 [ "$(git rev-list --count HEAD)" = 3 ] || fail "the fixed commit is missing"
+
+# 4. A baseline named in .regexguard.toml applies to the hook: a known
+# finding moved by an edit passes, a new one is blocked.
+printf "$vulnerable" >legacy.py
+git add legacy.py
+git commit -q --no-verify -m "legacy code"
+"$rg" scan --write-baseline .regexguard-baseline.json >/dev/null 2>&1 ||
+  fail "--write-baseline failed"
+printf 'baseline = ".regexguard-baseline.json"\n' >.regexguard.toml
+git add .regexguard.toml .regexguard-baseline.json
+git commit -q -m baseline >"$tmp/out" 2>&1 || fail "committing the baseline"
+printf "# moved down\n$vulnerable" >legacy.py
+git add legacy.py
+git commit -q -m "edit above the known finding" >"$tmp/out" 2>&1 ||
+  fail "a baselined finding blocked the commit"
+printf '%s\n' 'OTHER = re.compile(r"^(b|b)*$")' >>legacy.py
+git add legacy.py
+if git commit -q -m "new finding" >"$tmp/out" 2>&1; then
+  fail "a new finding next to a baselined one was not blocked"
+fi
+grep -q 'legacy.py:5:20: error: exponential' "$tmp/out" ||
+  fail "the new finding is not reported"
+grep -q 'legacy.py:4:' "$tmp/out" && fail "the baselined finding was reported"
 
 # Outside a git work tree install-hook refuses.
 mkdir "$tmp/plain"

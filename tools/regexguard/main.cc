@@ -237,7 +237,8 @@ int main(int argc, char** argv) {
   scan->add_flag("--no-config", scan_flags.no_config,
                  "Use no configuration file");
   scan->add_option("--baseline", scan_flags.baseline,
-                   "Report only findings that are not in this baseline file");
+                   "Report only findings that are not in this baseline file "
+                   "(default: `baseline` of the configuration file)");
   scan->add_option("--write-baseline", scan_flags.write_baseline,
                    "Record the current findings in this file and exit 0");
   scan->add_option("--cache-dir", scan_flags.cache_dir,

@@ -77,9 +77,9 @@ nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
                 "The analysis ran out of its budget: the regex is not proven "
                 "safe",
                 "warning"),
-       ScanRule("regexguard/unknown", "NotAnalysed",
-                "The regex could not be analysed (unsupported or invalid "
-                "syntax)",
+       ScanRule("regexguard/unknown", "VerdictUnknown",
+                "The analysis could not decide: an ambiguity without a "
+                "confirmed attack, or unsupported or invalid syntax",
                 "note"),
        ScanRule("regexguard/info", "LinearEngine",
                 "Regex for a linear-time engine (RE2, Go): listed for "

@@ -142,7 +142,7 @@ void Classify(const PatternVerdict& verdict, Severity polynomial,
       } else {
         occurrence->severity = Severity::kNote;
         occurrence->rule = "regexguard/unknown";
-        occurrence->message = "not analysed (" + verdict.reason + ")";
+        occurrence->message = "verdict unknown (" + verdict.reason + ")";
       }
       return;
     case Verdict::kSafe:
@@ -180,12 +180,18 @@ BaselineEntry BaselineEntryOf(const Occurrence& occurrence) {
           occurrence.rule};
 }
 
-}  // namespace
-
-int RunScan(const ScanFlags& flags) {
-  const auto started = std::chrono::steady_clock::now();
-
+// Command-line flags over the configuration file over the defaults.
+struct ScanSettings {
   ScanConfig config;
+  Severity threshold = Severity::kError;
+  Severity polynomial = Severity::kWarning;
+  double timeout_seconds = 1.0;
+  std::string baseline_file;  // empty: no baseline
+};
+
+std::optional<std::string> ResolveSettings(const ScanFlags& flags,
+                                           ScanSettings* settings) {
+  ScanConfig& config = settings->config;
   if (!flags.no_config) {
     std::error_code error;
     const std::optional<fs::path> file =
@@ -193,18 +199,75 @@ int RunScan(const ScanFlags& flags) {
                                   : std::optional<fs::path>(flags.config_file);
     if (file) {
       if (auto config_error = LoadScanConfig(*file, &config)) {
-        std::fprintf(stderr, "regexguard: %s\n", config_error->message.c_str());
-        return kExitUsage;
+        return config_error->message;
       }
     }
   }
-  const Severity threshold = SeverityFromName(
+  settings->threshold = SeverityFromName(
       flags.fail_level.value_or(config.fail_level.value_or("error")));
-  const Severity polynomial =
-      SeverityFromName(flags.polynomial_severity.value_or(
-          config.polynomial_severity.value_or("warning")));
-  const double timeout_seconds =
+  settings->polynomial = SeverityFromName(flags.polynomial_severity.value_or(
+      config.polynomial_severity.value_or("warning")));
+  settings->timeout_seconds =
       flags.timeout_seconds.value_or(config.timeout_seconds.value_or(1.0));
+  if (!flags.baseline.empty()) {
+    settings->baseline_file = flags.baseline;
+  } else if (config.baseline) {
+    settings->baseline_file = config.baseline->string();
+  }
+  return std::nullopt;
+}
+
+std::string AttackText(const Attack& attack) {
+  return "attack: " + Quoted(attack.prefix) + " + " + Quoted(attack.pump) +
+         " * n + " + Quoted(attack.suffix);
+}
+
+// One JSON Lines row: every literal found, reported or not.
+nlohmann::json OccurrenceToJson(const Occurrence& occurrence,
+                                const PatternVerdict* verdict,
+                                bool with_baseline) {
+  const RegexLiteral& literal = occurrence.literal;
+  nlohmann::json out = {
+      {"path", occurrence.path},
+      {"line", literal.line},
+      {"column", literal.column},
+      {"pattern", literal.pattern},
+      {"flags", FlagLetters(literal.flags)},
+      {"dialect", DialectName(literal.dialect)},
+      {"call", literal.call},
+      {"severity", SeverityName(occurrence.severity)},
+      {"rule", occurrence.rule.empty() ? nlohmann::json(nullptr)
+                                       : nlohmann::json(occurrence.rule)},
+      {"suppressed", literal.suppression ? nlohmann::json(*literal.suppression)
+                                         : nlohmann::json(nullptr)},
+  };
+  if (with_baseline) out["baselined"] = occurrence.baselined;
+  if (verdict == nullptr) return out;
+  out["verdict"] = VerdictName(verdict->verdict);
+  out["degree"] = verdict->verdict == Verdict::kPolynomial
+                      ? nlohmann::json(verdict->degree)
+                      : nlohmann::json(nullptr);
+  out["cause"] = CauseName(verdict->cause);
+  out["attack"] = verdict->attack
+                      ? nlohmann::json{{"prefix", verdict->attack->prefix},
+                                       {"pump", verdict->attack->pump},
+                                       {"suffix", verdict->attack->suffix}}
+                      : nlohmann::json(nullptr);
+  if (verdict->verdict == Verdict::kUnknown) out["reason"] = verdict->reason;
+  return out;
+}
+
+}  // namespace
+
+int RunScan(const ScanFlags& flags) {
+  const auto started = std::chrono::steady_clock::now();
+
+  ScanSettings settings;
+  if (auto error = ResolveSettings(flags, &settings)) {
+    std::fprintf(stderr, "regexguard: %s\n", error->c_str());
+    return kExitUsage;
+  }
+  const ScanConfig& config = settings.config;
 
   std::vector<SourceFile> files;
   const std::optional<WalkError> walk_error =
@@ -273,7 +336,7 @@ int RunScan(const ScanFlags& flags) {
   std::vector<PatternVerdict> verdicts(keys.size());
   std::atomic<std::size_t> cache_hits{0};
   ParallelFor(keys.size(), flags.jobs, [&](std::size_t i) {
-    const std::string cache_key = keys[i].CacheText(timeout_seconds);
+    const std::string cache_key = keys[i].CacheText(settings.timeout_seconds);
     if (std::optional<PatternVerdict> cached = cache.Lookup(cache_key)) {
       verdicts[i] = std::move(*cached);
       ++cache_hits;
@@ -284,14 +347,15 @@ int RunScan(const ScanFlags& flags) {
     Result<PatternFlags> parsed = ParseFlagLetters(keys[i].flags);
     if (parsed) options.parse.flags = *parsed;
     options.anchored = keys[i].anchored;
-    options.time_budget_seconds = timeout_seconds;
+    options.time_budget_seconds = settings.timeout_seconds;
     verdicts[i] = VerdictOf(AnalyzePattern(keys[i].pattern, options));
     cache.Store(cache_key, verdicts[i]);
   });
 
   for (Occurrence& occurrence : occurrences) {
     if (occurrence.analysis) {
-      Classify(verdicts[*occurrence.analysis], polynomial, &occurrence);
+      Classify(verdicts[*occurrence.analysis], settings.polynomial,
+               &occurrence);
     }
   }
 
@@ -311,9 +375,9 @@ int RunScan(const ScanFlags& flags) {
     return kExitOk;
   }
   std::size_t baselined = 0;
-  if (!flags.baseline.empty()) {
+  if (!settings.baseline_file.empty()) {
     Baseline baseline;
-    if (auto error = Baseline::Read(flags.baseline, &baseline)) {
+    if (auto error = Baseline::Read(settings.baseline_file, &baseline)) {
       std::fprintf(stderr, "regexguard: %s\n", error->c_str());
       return kExitUsage;
     }
@@ -338,41 +402,11 @@ int RunScan(const ScanFlags& flags) {
         (occurrence.severity > Severity::kNote || flags.show_info);
     if (reported) {
       ++counts[occurrence.severity];
-      if (occurrence.severity >= threshold) failing = true;
+      if (occurrence.severity >= settings.threshold) failing = true;
     }
     if (flags.format == "json") {
-      nlohmann::json out = {
-          {"path", occurrence.path},
-          {"line", literal.line},
-          {"column", literal.column},
-          {"pattern", literal.pattern},
-          {"flags", FlagLetters(literal.flags)},
-          {"dialect", DialectName(literal.dialect)},
-          {"call", literal.call},
-          {"severity", SeverityName(occurrence.severity)},
-          {"rule", occurrence.rule.empty() ? nlohmann::json(nullptr)
-                                           : nlohmann::json(occurrence.rule)},
-          {"suppressed", literal.suppression
-                             ? nlohmann::json(*literal.suppression)
-                             : nlohmann::json(nullptr)},
-      };
-      if (!flags.baseline.empty()) out["baselined"] = occurrence.baselined;
-      if (verdict != nullptr) {
-        out["verdict"] = VerdictName(verdict->verdict);
-        out["degree"] = verdict->verdict == Verdict::kPolynomial
-                            ? nlohmann::json(verdict->degree)
-                            : nlohmann::json(nullptr);
-        out["cause"] = CauseName(verdict->cause);
-        out["attack"] =
-            verdict->attack
-                ? nlohmann::json{{"prefix", verdict->attack->prefix},
-                                 {"pump", verdict->attack->pump},
-                                 {"suffix", verdict->attack->suffix}}
-                : nlohmann::json(nullptr);
-        if (verdict->verdict == Verdict::kUnknown) {
-          out["reason"] = verdict->reason;
-        }
-      }
+      const nlohmann::json out = OccurrenceToJson(
+          occurrence, verdict, !settings.baseline_file.empty());
       std::cout << out.dump(-1, ' ', false,
                             nlohmann::json::error_handler_t::replace)
                 << "\n";
@@ -382,12 +416,9 @@ int RunScan(const ScanFlags& flags) {
     const std::string what =
         occurrence.message + " in regex " + Quoted(literal.pattern) + " (" +
         literal.call + ", " + std::string(DialectName(literal.dialect)) + ")";
-    std::string attack;
-    if (verdict != nullptr && verdict->attack) {
-      attack = "attack: " + Quoted(verdict->attack->prefix) + " + " +
-               Quoted(verdict->attack->pump) + " * n + " +
-               Quoted(verdict->attack->suffix);
-    }
+    const std::string attack = verdict != nullptr && verdict->attack
+                                   ? AttackText(*verdict->attack)
+                                   : std::string();
     if (flags.format == "sarif") {
       sarif_results.push_back(
           {occurrence.rule, std::string(SeverityName(occurrence.severity)),

@@ -7,7 +7,8 @@
 //                                        (--polynomial-severity error)
 //   warning  regexguard/search-restart   quadratic only via the search loop
 //   warning  regexguard/budget-exceeded  analysis ran out: not proven safe
-//   note     regexguard/unknown          unsupported or invalid syntax
+//   note     regexguard/unknown          undecided: ambiguous without a
+//                                        confirmed attack, or bad syntax
 //   note     regexguard/info             linear engine (Go/RE2): no ReDoS
 // Notes are printed only with --show-info.
 //

@@ -15,15 +15,22 @@ namespace fs = std::filesystem;
 
 // A configuration value and where it was written, from either syntax, so
 // both are checked by the same code with the same messages.
+struct ConfigEntry;
+
 struct ConfigNode {
   enum class Kind { kString, kNumber, kList, kTable, kOther };
   Kind kind = Kind::kOther;
   std::size_t line = 0;
   std::size_t column = 0;
-  std::string text;                                         // kString
-  double number = 0;                                        // kNumber
-  std::vector<ConfigNode> items;                            // kList
-  std::vector<std::pair<std::string, ConfigNode>> entries;  // kTable
+  std::string text;                  // kString
+  double number = 0;                 // kNumber
+  std::vector<ConfigNode> items;     // kList
+  std::vector<ConfigEntry> entries;  // kTable, in file order
+};
+
+struct ConfigEntry {
+  std::string key;
+  ConfigNode value;
 };
 
 std::string Where(const fs::path& file, std::size_t line, std::size_t column) {
@@ -55,7 +62,7 @@ ConfigNode FromToml(const toml::node& node) {
   } else if (const auto* table = node.as_table()) {
     out.kind = ConfigNode::Kind::kTable;
     for (const auto& [key, value] : *table) {
-      out.entries.emplace_back(std::string(key.str()), FromToml(value));
+      out.entries.push_back({std::string(key.str()), FromToml(value)});
     }
   }
   return out;
@@ -103,7 +110,7 @@ class YamlReader {
       } else {
         if (auto error = Block(&i, &value)) return error;
       }
-      root->entries.emplace_back(std::move(key), std::move(value));
+      root->entries.push_back({std::move(key), std::move(value)});
     }
     return std::nullopt;
   }
@@ -205,7 +212,7 @@ class YamlReader {
           return Error(line, indent + 1, "nesting deeper than one level");
         }
         if (auto error = Scalar(line, at, &value)) return error;
-        out->entries.emplace_back(std::move(key), std::move(value));
+        out->entries.push_back({std::move(key), std::move(value)});
       }
     }
     return std::nullopt;
@@ -391,6 +398,12 @@ std::optional<ConfigError> ReadConfig(const fs::path& file,
                             "expected a positive number of seconds"};
       } else {
         config->timeout_seconds = node.number;
+      }
+    } else if (key == "baseline") {
+      if (node.kind != ConfigNode::Kind::kString || node.text.empty()) {
+        error = ConfigError{Where(file, node) + "expected a file name"};
+      } else {
+        config->baseline = file.parent_path() / node.text;
       }
     } else if (key == "dialects") {
       if (node.kind != ConfigNode::Kind::kTable) {

@@ -39,6 +39,8 @@ struct ScanConfig {
   std::optional<std::string> fail_level;
   std::optional<std::string> polynomial_severity;
   std::optional<double> timeout_seconds;
+  // The baseline file, resolved against the configuration file's folder.
+  std::optional<std::filesystem::path> baseline;
   std::map<std::string, Dialect> dialects;  // by SourceLanguageName
 
   // Whether `path` passes the include and exclude globs.
