@@ -36,6 +36,7 @@ std::string DecodeEscapes(std::string_view body) {
     const char c = body[++i];
     std::size_t max_digits = 0;
     bool exact = true;
+    if (AppendControlEscape(c, "abfnrtv", &out)) continue;
     switch (c) {
       case '\'':
       case '"':
@@ -45,29 +46,8 @@ std::string DecodeEscapes(std::string_view body) {
       case '0':
         out.push_back('\0');
         continue;
-      case 'a':
-        out.push_back('\a');
-        continue;
-      case 'b':
-        out.push_back('\b');
-        continue;
       case 'e':
         out.push_back('\x1b');
-        continue;
-      case 'f':
-        out.push_back('\f');
-        continue;
-      case 'n':
-        out.push_back('\n');
-        continue;
-      case 'r':
-        out.push_back('\r');
-        continue;
-      case 't':
-        out.push_back('\t');
-        continue;
-      case 'v':
-        out.push_back('\v');
         continue;
       case 'x':
         max_digits = 4;

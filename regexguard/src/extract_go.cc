@@ -27,28 +27,8 @@ std::string DecodeEscapes(std::string_view body) {
     }
     const char c = body[++i];
     std::size_t digits = 0;
+    if (AppendControlEscape(c, "abfnrtv", &out)) continue;
     switch (c) {
-      case 'a':
-        out.push_back('\a');
-        continue;
-      case 'b':
-        out.push_back('\b');
-        continue;
-      case 'f':
-        out.push_back('\f');
-        continue;
-      case 'n':
-        out.push_back('\n');
-        continue;
-      case 'r':
-        out.push_back('\r');
-        continue;
-      case 't':
-        out.push_back('\t');
-        continue;
-      case 'v':
-        out.push_back('\v');
-        continue;
       case '\\':
       case '"':
         out.push_back(c);

@@ -22,6 +22,22 @@ inline int HexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return c - 'A' + 10;
 }
+// The one-letter control escapes most languages share (\a \b \f \n \r
+// \t \v), limited to the letters a language's `accepted` lists: appends
+// the character and returns true, or returns false for any other letter.
+inline bool AppendControlEscape(char letter, std::string_view accepted,
+                                std::string* out) {
+  constexpr std::string_view kLetters = "abfnrtv";
+  constexpr std::string_view kControls = "\a\b\f\n\r\t\v";
+  const std::size_t at = kLetters.find(letter);
+  if (at == std::string_view::npos ||
+      accepted.find(letter) == std::string_view::npos) {
+    return false;
+  }
+  out->push_back(kControls[at]);
+  return true;
+}
+
 inline bool IsIdentifierByte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' ||

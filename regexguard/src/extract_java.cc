@@ -33,23 +33,9 @@ std::string DecodeEscapes(std::string_view body) {
       continue;
     }
     const char c = body[++i];
+    if (AppendControlEscape(c, "btnfr", &out)) continue;
     switch (c) {
       case '\n':
-        continue;
-      case 'b':
-        out.push_back('\b');
-        continue;
-      case 't':
-        out.push_back('\t');
-        continue;
-      case 'n':
-        out.push_back('\n');
-        continue;
-      case 'f':
-        out.push_back('\f');
-        continue;
-      case 'r':
-        out.push_back('\r');
         continue;
       case 's':
         out.push_back(' ');

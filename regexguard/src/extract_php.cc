@@ -28,19 +28,8 @@ std::string DecodeDoubleQuoted(std::string_view body) {
       continue;
     }
     const char c = body[++i];
+    if (AppendControlEscape(c, "ntrv", &out)) continue;
     switch (c) {
-      case 'n':
-        out.push_back('\n');
-        continue;
-      case 't':
-        out.push_back('\t');
-        continue;
-      case 'r':
-        out.push_back('\r');
-        continue;
-      case 'v':
-        out.push_back('\v');
-        continue;
       case 'e':
         out.push_back('\x1b');
         continue;

@@ -34,35 +34,15 @@ std::string DecodeDoubleQuoted(std::string_view body) {
       continue;
     }
     const char c = body[++i];
+    if (AppendControlEscape(c, "abfnrtv", &out)) continue;
     switch (c) {
       case '\n':
         continue;  // line continuation
-      case 'a':
-        out.push_back('\a');
-        continue;
-      case 'b':
-        out.push_back('\b');
-        continue;
       case 'e':
         out.push_back('\x1b');
         continue;
-      case 'f':
-        out.push_back('\f');
-        continue;
-      case 'n':
-        out.push_back('\n');
-        continue;
-      case 'r':
-        out.push_back('\r');
-        continue;
       case 's':
         out.push_back(' ');
-        continue;
-      case 't':
-        out.push_back('\t');
-        continue;
-      case 'v':
-        out.push_back('\v');
         continue;
       case 'x': {
         char32_t value = 0;

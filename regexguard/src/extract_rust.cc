@@ -29,19 +29,11 @@ std::string DecodeEscapes(std::string_view body) {
       continue;
     }
     const char c = body[++i];
+    if (AppendControlEscape(c, "nrt", &out)) continue;
     switch (c) {
       case '\n':
       case '\r':
         while (i + 1 < body.size() && IsSpace(body[i + 1])) ++i;
-        continue;
-      case 'n':
-        out.push_back('\n');
-        continue;
-      case 'r':
-        out.push_back('\r');
-        continue;
-      case 't':
-        out.push_back('\t');
         continue;
       case '0':
         out.push_back('\0');
