@@ -1,31 +1,88 @@
 #include "curl_asio_driver.h"
 
+#include <sys/epoll.h>
+
+#include <array>
 #include <boost/asio/post.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <utility>
 
 namespace robotscan::crawler {
+
+namespace {
+
+std::uint32_t EpollEventsFor(int what) {
+  switch (what) {
+    case CURL_POLL_IN:
+      return EPOLLIN;
+    case CURL_POLL_OUT:
+      return EPOLLOUT;
+    case CURL_POLL_INOUT:
+      return EPOLLIN | EPOLLOUT;
+    default:
+      return 0;
+  }
+}
+
+int SelectBitsFor(std::uint32_t events) {
+  int bits = 0;
+  // A hang-up is reported as readable so that libcurl reads the end of the
+  // stream (or the error) itself.
+  if (events & (EPOLLIN | EPOLLHUP)) bits |= CURL_CSELECT_IN;
+  if (events & EPOLLOUT) bits |= CURL_CSELECT_OUT;
+  if (events & EPOLLERR) bits |= CURL_CSELECT_ERR;
+  return bits;
+}
+
+// Adds `fd` to (or updates it in) the epoll set. Tries `op` first and
+// falls back to the other one: ADD finds the socket still registered when
+// libcurl forgot it without closing it; MOD finds it gone when it was
+// closed and its number reused.
+bool Register(int epoll_fd, int op, int fd, std::uint32_t events) {
+  epoll_event event{};
+  event.events = events;
+  event.data.fd = fd;
+  if (epoll_ctl(epoll_fd, op, fd, &event) == 0) return true;
+  if (op == EPOLL_CTL_ADD && errno == EEXIST) {
+    return epoll_ctl(epoll_fd, EPOLL_CTL_MOD, fd, &event) == 0;
+  }
+  if (op == EPOLL_CTL_MOD && errno == ENOENT) {
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event) == 0;
+  }
+  return false;
+}
+
+// Events collected per epoll_wait; more are picked up by the next round.
+constexpr std::size_t kEventsPerRound = 256;
+
+}  // namespace
 
 CurlAsioDriver::CurlAsioDriver(boost::asio::io_context& io, DoneHandler on_done)
     : io_(io),
       on_done_(std::move(on_done)),
       multi_(curl_multi_init()),
+      epoll_(io),
       timer_(io) {
   if (!multi_) return;
+  const int epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+  if (epoll_fd < 0) return;  // ok() reports it.
+  epoll_.assign(epoll_fd);
   curl_multi_setopt(multi_.get(), CURLMOPT_SOCKETFUNCTION, &OnSocket);
   curl_multi_setopt(multi_.get(), CURLMOPT_SOCKETDATA, this);
   curl_multi_setopt(multi_.get(), CURLMOPT_TIMERFUNCTION, &OnTimer);
   curl_multi_setopt(multi_.get(), CURLMOPT_TIMERDATA, this);
+  WaitForEvents();
 }
 
 CurlAsioDriver::~CurlAsioDriver() {
   timer_.cancel();
   // Remaining easy handles belong to their owners, who remove them first;
   // curl_multi_cleanup then closes cached connections, calling OnSocket
-  // with CURL_POLL_REMOVE for each, which drops its watch.
+  // with CURL_POLL_REMOVE for each.
   multi_.reset();
-  for (auto& [fd, watch] : sockets_) watch->closed = true;
-  sockets_.clear();
+  // Closing our epoll descriptor (epoll_'s destructor) drops the whole set.
 }
 
 CURLMcode CurlAsioDriver::Add(CURL* easy) {
@@ -39,8 +96,9 @@ void CurlAsioDriver::Remove(CURL* easy) {
 }
 
 int CurlAsioDriver::OnSocket(CURL* /*easy*/, curl_socket_t socket, int what,
-                             void* self, void* /*socket_context*/) {
-  static_cast<CurlAsioDriver*>(self)->WatchSocket(socket, what);
+                             void* self, void* socket_context) {
+  static_cast<CurlAsioDriver*>(self)->WatchSocket(socket, what,
+                                                  socket_context != nullptr);
   return 0;
 }
 
@@ -57,6 +115,7 @@ int CurlAsioDriver::OnTimer(CURLM* /*multi*/, long timeout_ms, void* self) {
       boost::asio::post(driver->io_, [driver] {
         driver->timeout_posted_ = false;
         driver->Act(CURL_SOCKET_TIMEOUT, 0);
+        driver->DrainFinished();
       });
     }
     return 0;
@@ -71,68 +130,83 @@ int CurlAsioDriver::OnTimer(CURLM* /*multi*/, long timeout_ms, void* self) {
     if (ec) return;  // Cancelled or re-armed.
     driver->timer_armed_ = false;
     driver->Act(CURL_SOCKET_TIMEOUT, 0);
+    driver->DrainFinished();
   });
   return 0;
 }
 
-void CurlAsioDriver::WatchSocket(curl_socket_t socket, int what) {
+void CurlAsioDriver::WatchSocket(curl_socket_t socket, int what, bool known) {
+  if (socket < 0) return;
+  const auto index = static_cast<std::size_t>(socket);
+  if (index >= sockets_.size()) sockets_.resize(index + 64);
+  SocketState& state = sockets_[index];
   if (what == CURL_POLL_REMOVE) {
-    auto it = sockets_.find(socket);
-    if (it != sockets_.end()) {
-      // Pending waits complete with operation_aborted and see `closed`.
-      it->second->closed = true;
-      it->second->descriptor.release();
-      sockets_.erase(it);
-    }
+    // No system call: libcurl closes the socket next, which takes it out
+    // of the epoll set. If it stays open and becomes ready, the dispatch
+    // loop sees it is not wanted and removes it then.
+    state.wanted = 0;
     return;
   }
-  auto& watch = sockets_[socket];
-  if (!watch) {
-    watch = std::make_shared<SocketWatch>(io_, socket);
+  const std::uint32_t events = EpollEventsFor(what);
+  state.wanted = what;
+  if (known && state.registered == events) return;
+  const int op = known && state.registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+  if (!Register(epoll_.native_handle(), op, socket, events)) {
+    // Cannot happen for a valid socket; if it does, libcurl's own
+    // timeouts end the transfer instead of a silent hang.
+    state.registered = 0;
+    return;
   }
-  watch->want_read = what == CURL_POLL_IN || what == CURL_POLL_INOUT;
-  watch->want_write = what == CURL_POLL_OUT || what == CURL_POLL_INOUT;
-  if (watch->want_read) ArmRead(watch);
-  if (watch->want_write) ArmWrite(watch);
+  state.registered = events;
+  if (!known) curl_multi_assign(multi_.get(), socket, this);
 }
 
-void CurlAsioDriver::ArmRead(const std::shared_ptr<SocketWatch>& watch) {
-  if (watch->read_pending || watch->closed) return;
-  watch->read_pending = true;
-  watch->descriptor.async_wait(
-      boost::asio::posix::stream_descriptor::wait_read,
-      [this, watch](const boost::system::error_code& ec) {
-        watch->read_pending = false;
-        if (watch->closed || ec == boost::asio::error::operation_aborted) {
-          return;
-        }
-        if (!watch->want_read) return;
-        // An error on the descriptor is reported to libcurl as an event so
-        // that it finds the failure itself when it reads.
-        Act(watch->socket, ec ? CURL_CSELECT_ERR : CURL_CSELECT_IN);
-        if (!watch->closed && watch->want_read) ArmRead(watch);
-      });
+void CurlAsioDriver::WaitForEvents() {
+  if (waiting_) return;
+  waiting_ = true;
+  epoll_.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                    [this](const boost::system::error_code& ec) {
+                      if (ec == boost::asio::error::operation_aborted) return;
+                      waiting_ = false;
+                      DispatchReadySockets();
+                    });
 }
 
-void CurlAsioDriver::ArmWrite(const std::shared_ptr<SocketWatch>& watch) {
-  if (watch->write_pending || watch->closed) return;
-  watch->write_pending = true;
-  watch->descriptor.async_wait(
-      boost::asio::posix::stream_descriptor::wait_write,
-      [this, watch](const boost::system::error_code& ec) {
-        watch->write_pending = false;
-        if (watch->closed || ec == boost::asio::error::operation_aborted) {
-          return;
-        }
-        if (!watch->want_write) return;
-        Act(watch->socket, ec ? CURL_CSELECT_ERR : CURL_CSELECT_OUT);
-        if (!watch->closed && watch->want_write) ArmWrite(watch);
-      });
+void CurlAsioDriver::DispatchReadySockets() {
+  std::array<epoll_event, kEventsPerRound> events;
+  const int count = epoll_wait(epoll_.native_handle(), events.data(),
+                               static_cast<int>(events.size()), 0);
+  if (count < 0 && errno != EINTR) {
+    // Not expected for a valid epoll descriptor; keep waiting rather than
+    // spin. libcurl's timeouts still end every transfer.
+    WaitForEvents();
+    return;
+  }
+  for (int i = 0; i < count; ++i) {
+    const int fd = events[static_cast<std::size_t>(i)].data.fd;
+    SocketState& state = sockets_[static_cast<std::size_t>(fd)];
+    if (state.wanted == 0) {
+      // Forgotten by libcurl but still open (or a stale event for a
+      // descriptor closed in this round): take it out of the set.
+      epoll_ctl(epoll_.native_handle(), EPOLL_CTL_DEL, fd, nullptr);
+      state.registered = 0;
+      continue;
+    }
+    Act(fd, SelectBitsFor(events[static_cast<std::size_t>(i)].events));
+  }
+  DrainFinished();
+  if (count != 0) {
+    // Level-triggered: a socket libcurl did not drain is still ready and is
+    // reported by the next round. Only an empty round proves the set idle,
+    // after which any new readiness wakes Asio's wait on our descriptor.
+    boost::asio::post(io_, [this] { DispatchReadySockets(); });
+    return;
+  }
+  WaitForEvents();
 }
 
 void CurlAsioDriver::Act(curl_socket_t socket, int select_bits) {
   curl_multi_socket_action(multi_.get(), socket, select_bits, &running_);
-  DrainFinished();
 }
 
 void CurlAsioDriver::DrainFinished() {
