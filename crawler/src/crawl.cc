@@ -30,6 +30,7 @@
 #include "curl_asio_driver.h"
 #include "curl_handles.h"
 #include "dns_resolver.h"
+#include "domain_filter.h"
 #include "endpoint_rules.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/robots/access_policy.h"
@@ -414,13 +415,15 @@ class Crawl {
  public:
   Crawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
         SharedCrawlState* shared, std::size_t index,
-        storage::CrawlStore* reader, std::unique_ptr<TopListReader> list)
+        storage::CrawlStore* reader, std::unique_ptr<TopListReader> list,
+        bool database_was_empty)
       : options_(options),
         callbacks_(callbacks),
         shared_(shared),
         index_(index),
         reader_(reader),
         list_(std::move(list)),
+        database_was_empty_(database_was_empty),
         driver_(io_, [this](CURL* easy,
                             CURLcode code) { OnTransferDone(easy, code); }),
         resolver_(io_, MakeDnsOptions(options)),
@@ -492,7 +495,10 @@ class Crawl {
   // Thread-safe.
   void PostCommitted(std::vector<std::string> domains) {
     boost::asio::post(io_, [this, d = std::move(domains)] {
-      for (const std::string& domain : d) uncommitted_.erase(domain);
+      for (const std::string& domain : d) {
+        uncommitted_.erase(domain);
+        if (database_was_empty_) committed_.Add(domain);
+      }
       progress_.committed += static_cast<std::int64_t>(d.size());
     });
   }
@@ -634,11 +640,15 @@ class Crawl {
         continue;
       }
       std::optional<PreviousFetch> previous;
-      const storage::Status found =
-          reader_->FindLatestFetch(entry.domain, &previous);
-      if (!found.ok()) {
-        Stop("reading the database: " + found.message());
-        return;
+      // Into an empty database, only a domain recorded earlier in this
+      // crawl can be found there (see DomainFilter).
+      if (!database_was_empty_ || committed_.MayContain(entry.domain)) {
+        const storage::Status found =
+            reader_->FindLatestFetch(entry.domain, &previous);
+        if (!found.ok()) {
+          Stop("reading the database: " + found.message());
+          return;
+        }
       }
       if (previous && (recrawl_cutoff_.empty() ||
                        previous->fetched_at >= recrawl_cutoff_)) {
@@ -1143,6 +1153,7 @@ class Crawl {
   const std::size_t index_;
   storage::CrawlStore* reader_;
   std::unique_ptr<TopListReader> list_;
+  const bool database_was_empty_;
   boost::asio::io_context io_{1};
   CurlAsioDriver driver_;
   DnsResolver resolver_;
@@ -1163,6 +1174,8 @@ class Crawl {
   // Domains admitted in this run whose record is not yet committed: with
   // the database, this catches duplicates in the list.
   std::unordered_set<std::string> uncommitted_;
+  // Domains committed in this crawl, when it started on an empty database.
+  DomainFilter committed_;
   std::optional<TopListEntry> pending_entry_;
   std::optional<PreviousFetch> pending_previous_;
   std::uint64_t next_job_id_ = 0;
@@ -1401,6 +1414,12 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   auto writer = storage::CrawlStore::Open(options.db_path, write_options);
   if (!writer.ok()) return CrawlStatus(writer.status().message());
 
+  bool any_fetch = true;
+  if (storage::Status s = writer.value()->HasFetches(&any_fetch); !s.ok()) {
+    return CrawlStatus(s.message());
+  }
+  const bool database_was_empty = !any_fetch;
+
   const std::size_t loop_count = LoopCount(options);
   SharedCrawlState shared(options);
   // Each loop has its own list reader and database reader (a SQLite
@@ -1417,7 +1436,8 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
     if (!reader.ok()) return CrawlStatus(reader.status().message());
     readers.push_back(std::move(reader.value()));
     loops.push_back(std::make_unique<Crawl>(
-        options, callbacks, &shared, i, readers.back().get(), std::move(list)));
+        options, callbacks, &shared, i, readers.back().get(), std::move(list),
+        database_was_empty));
     if (CrawlStatus ready = loops.back()->CheckReady(); !ready.ok()) {
       return ready;
     }

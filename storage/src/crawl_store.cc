@@ -63,6 +63,7 @@ class SqliteCrawlStore final : public CrawlStore {
   Status ReadBody(std::int64_t fetch_id, std::string* body) override;
   Status CheckIntegrity(bool* ok, std::string* report) override;
   Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override;
+  Status HasFetches(bool* any) override;
 
  private:
   Status Migrate();
@@ -412,6 +413,19 @@ Status SqliteCrawlStore::CheckIntegrity(bool* ok, std::string* report) {
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "integrity");
   *report = check.ColumnText(0);
   *ok = *report == "ok";
+  return Status::Ok();
+}
+
+Status SqliteCrawlStore::HasFetches(bool* any) {
+  Statement exists;
+  if (Status s = Statement::Prepare(
+          db_.get(), "SELECT EXISTS (SELECT 1 FROM fetch)", &exists);
+      !s.ok()) {
+    return s;
+  }
+  const int rc = exists.Step();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "any fetch");
+  *any = exists.ColumnInt(0) != 0;
   return Status::Ok();
 }
 

@@ -307,6 +307,25 @@ TEST_F(CrawlE2eTest, TopSkipDuplicatesAndMalformedLines) {
   EXPECT_NE(run.out.find("malformed lines 1"), std::string::npos) << run.out;
 }
 
+TEST_F(CrawlE2eTest, DuplicateCommittedEarlierInAFreshCrawlIsNotRefetched) {
+  // Into an empty database the crawler skips the per-domain lookup unless
+  // the domain was committed earlier in this crawl. ok.test is committed
+  // (batch interval 200 ms) while delay800 is in flight, so its second line
+  // must be found in the database, not fetched again.
+  const int before = server_->RequestsFor("ok.test");
+  auto flags = ToTestServer();
+  flags.insert(flags.end(), {"--concurrency", "1", "--retries", "0"});
+  const ProcessResult run =
+      Crawl("1,ok.test\n2,delay800.test\n3,ok.test\n4,s404.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(server_->RequestsFor("ok.test") - before, 1);
+  EXPECT_NE(run.out.find("already in the database 1"), std::string::npos)
+      << run.out;
+  EXPECT_EQ(Query(db_, "SELECT domain, rank FROM latest_fetch ORDER BY rank"),
+            (std::vector<std::string>{"ok.test|1", "delay800.test|2",
+                                      "s404.test|4"}));
+}
+
 TEST_F(CrawlE2eTest, RerunSkipsDoneDomainsAndRecrawlIsConditional) {
   const auto flags = ToTestServer();
   const int before = server_->RequestsFor("etag.test");

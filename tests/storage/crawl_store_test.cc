@@ -187,6 +187,22 @@ TEST_F(CrawlStoreTest, IdenticalBodiesAreStoredOnce) {
             std::vector<std::string>{"2"});
 }
 
+TEST_F(CrawlStoreTest, HasFetchesTurnsTrueWithTheFirstCommittedBatch) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  bool any = true;
+  ASSERT_TRUE(store->HasFetches(&any).ok());
+  EXPECT_FALSE(any);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  ASSERT_TRUE(store->HasFetches(&any).ok());
+  EXPECT_FALSE(any) << "a run without fetches is still an empty crawl";
+  ASSERT_TRUE(
+      store->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
+  ASSERT_TRUE(store->HasFetches(&any).ok());
+  EXPECT_TRUE(any);
+}
+
 TEST_F(CrawlStoreTest, ErrorPageBodiesAreNotKept) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);

@@ -170,6 +170,9 @@ class CrawlStore {
 
   // Number of fetch rows and distinct bodies (statistics, tests).
   virtual Status CountRows(std::int64_t* fetches, std::int64_t* bodies) = 0;
+
+  // Whether any fetch is recorded at all (constant time, unlike CountRows).
+  virtual Status HasFetches(bool* any) = 0;
 };
 
 }  // namespace robotscan::storage
