@@ -68,8 +68,10 @@ class SqliteCrawlStore final : public CrawlStore {
  private:
   Status Migrate();
   Status PrepareStatements();
-  Status InsertOne(std::int64_t run_id, const FetchRecord& record);
-  Status DomainIdFor(std::string_view name, std::int64_t* id);
+  Status InsertOne(std::int64_t run_id, std::int64_t fetch_id,
+                   const FetchRecord& record);
+  Status UpsertDomain(std::string_view name, std::int64_t latest_fetch_id,
+                      std::int64_t* id);
   Status BodyIdFor(std::string_view body, std::int64_t* id);
   Status StepDone(Statement& stmt, std::string_view what) {
     const int rc = stmt.Step();
@@ -79,9 +81,9 @@ class SqliteCrawlStore final : public CrawlStore {
 
   DatabaseHandle db_;
   StoreOptions options_;
-  Statement insert_run_, finish_run_, select_domain_, insert_domain_,
-      select_body_, insert_body_, insert_fetch_, insert_step_, update_latest_,
-      select_latest_, select_body_of_fetch_, body_id_of_fetch_;
+  Statement insert_run_, finish_run_, upsert_domain_, max_fetch_id_,
+      select_body_, insert_body_, insert_fetch_, insert_step_, select_latest_,
+      select_body_of_fetch_, body_id_of_fetch_;
 };
 
 Status SqliteCrawlStore::Initialize() {
@@ -153,26 +155,32 @@ Status SqliteCrawlStore::PrepareStatements() {
        "VALUES (?1, ?2, ?3, ?4)"},
       {&finish_run_,
        "UPDATE crawl_run SET status = ?2, finished_at = ?3 WHERE id = ?1"},
-      {&select_domain_, "SELECT id FROM domain WHERE name = ?1"},
-      {&insert_domain_, "INSERT INTO domain(name) VALUES (?1)"},
+      // One statement per record for the domain row: it is created or
+      // pointed at its newest fetch, and its id comes back.
+      {&upsert_domain_,
+       "INSERT INTO domain(name, latest_fetch_id) VALUES (?1, ?2) "
+       "ON CONFLICT(name) DO UPDATE SET latest_fetch_id = "
+       "excluded.latest_fetch_id RETURNING id"},
+      {&max_fetch_id_, "SELECT coalesce(max(id), 0) FROM fetch"},
       {&select_body_, "SELECT id FROM body WHERE sha256 = ?1"},
       {&insert_body_,
        "INSERT INTO body(sha256, size, compression, data) "
        "VALUES (?1, ?2, ?3, ?4)"},
       {&insert_fetch_,
-       "INSERT INTO fetch(run_id, domain_id, rank, url, final_url, strategy, "
+       "INSERT INTO fetch(id, run_id, domain_id, rank, url, final_url, "
+       "strategy, "
        "http_status, access, error_class, error_message, redirects, attempts, "
        "bytes, truncated, not_modified, body_id, content_type, "
        "content_encoding, content_length, cache_control, expires, "
        "last_modified, etag, retry_after, ip, dns_ms, connect_ms, tls_ms, "
-       "first_byte_ms, total_ms, fetched_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+       "first_byte_ms, total_ms, fetched_at) VALUES (?32, ?1, ?2, ?3, ?4, ?5, "
+       "?6, "
        "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
        "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"},
       {&insert_step_,
        "INSERT INTO fetch_step(fetch_id, seq, url, http_status, location, "
        "error_class, error_message, ip, total_ms) "
        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
-      {&update_latest_, "UPDATE domain SET latest_fetch_id = ?2 WHERE id = ?1"},
       {&select_latest_,
        "SELECT f.id, f.fetched_at, f.http_status, f.access, f.etag, "
        "f.last_modified, f.body_id IS NOT NULL FROM domain d "
@@ -211,23 +219,15 @@ Status SqliteCrawlStore::FinishRun(std::int64_t run_id, std::string_view status,
   return StepDone(finish_run_, "update crawl_run");
 }
 
-Status SqliteCrawlStore::DomainIdFor(std::string_view name, std::int64_t* id) {
-  {
-    ScopedReset reset(select_domain_);
-    select_domain_.BindText(1, name);
-    const int rc = select_domain_.Step();
-    if (rc == SQLITE_ROW) {
-      *id = select_domain_.ColumnInt(0);
-      return Status::Ok();
-    }
-    if (rc != SQLITE_DONE) {
-      return StatusFromSqlite(db_.get(), rc, "select domain");
-    }
-  }
-  ScopedReset reset(insert_domain_);
-  insert_domain_.BindText(1, name);
-  if (Status s = StepDone(insert_domain_, "insert domain"); !s.ok()) return s;
-  *id = sqlite3_last_insert_rowid(db_.get());
+Status SqliteCrawlStore::UpsertDomain(std::string_view name,
+                                      std::int64_t latest_fetch_id,
+                                      std::int64_t* id) {
+  ScopedReset reset(upsert_domain_);
+  upsert_domain_.BindText(1, name);
+  upsert_domain_.BindInt(2, latest_fetch_id);
+  const int rc = upsert_domain_.Step();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "upsert domain");
+  *id = upsert_domain_.ColumnInt(0);
   return Status::Ok();
 }
 
@@ -261,14 +261,17 @@ Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
   return Status::Ok();
 }
 
-Status SqliteCrawlStore::InsertOne(std::int64_t run_id, const FetchRecord& r) {
+Status SqliteCrawlStore::InsertOne(std::int64_t run_id, std::int64_t fetch_id,
+                                   const FetchRecord& r) {
   if (r.access != "success" && r.access != "unavailable" &&
       r.access != "unreachable") {
     return Status(Status::Code::kInvalidArgument,
                   "fetch of " + r.domain + " has no access class");
   }
   std::int64_t domain_id = 0;
-  if (Status s = DomainIdFor(r.domain, &domain_id); !s.ok()) return s;
+  if (Status s = UpsertDomain(r.domain, fetch_id, &domain_id); !s.ok()) {
+    return s;
+  }
 
   std::int64_t body_id = 0;
   if (r.body_from_fetch_id != 0) {
@@ -326,8 +329,8 @@ Status SqliteCrawlStore::InsertOne(std::int64_t run_id, const FetchRecord& r) {
   f.BindMillisOrNull(29, r.first_byte_ms);
   f.BindMillisOrNull(30, r.total_ms);
   f.BindText(31, r.fetched_at);
+  f.BindInt(32, fetch_id);
   if (Status s = StepDone(f, "insert fetch of " + r.domain); !s.ok()) return s;
-  const std::int64_t fetch_id = sqlite3_last_insert_rowid(db_.get());
 
   int seq = 0;
   for (const FetchStep& step : r.steps) {
@@ -348,11 +351,7 @@ Status SqliteCrawlStore::InsertOne(std::int64_t run_id, const FetchRecord& r) {
     st.BindMillisOrNull(9, step.total_ms);
     if (Status s = StepDone(st, "insert fetch_step"); !s.ok()) return s;
   }
-
-  ScopedReset latest_reset(update_latest_);
-  update_latest_.BindInt(1, domain_id);
-  update_latest_.BindInt(2, fetch_id);
-  return StepDone(update_latest_, "update domain");
+  return Status::Ok();
 }
 
 Status SqliteCrawlStore::AppendFetches(std::int64_t run_id,
@@ -360,8 +359,19 @@ Status SqliteCrawlStore::AppendFetches(std::int64_t run_id,
   if (records.empty()) return Status::Ok();
   Transaction txn(db_.get());
   if (Status s = txn.Begin(); !s.ok()) return s;
+  // BEGIN IMMEDIATE holds the write lock, so no other connection adds a
+  // fetch before this commits and the ids can be assigned here: the domain
+  // row then points at its new fetch as it is written, instead of in a
+  // third statement per record.
+  std::int64_t last_id = 0;
+  {
+    ScopedReset reset(max_fetch_id_);
+    const int rc = max_fetch_id_.Step();
+    if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "max id");
+    last_id = max_fetch_id_.ColumnInt(0);
+  }
   for (const FetchRecord& record : records) {
-    if (Status s = InsertOne(run_id, record); !s.ok()) return s;
+    if (Status s = InsertOne(run_id, ++last_id, record); !s.ok()) return s;
   }
   return txn.Commit();
 }
