@@ -9,7 +9,13 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "robotscan: RFC 9309 robots.txt toolkit (check, lint, crawl, report)"};
+#ifdef ROBOTSCAN_WITH_MIMALLOC
+  // Benchmarks record which allocator the binary runs on.
+  app.set_version_flag("--version", "robotscan " ROBOTSCAN_VERSION_STRING
+                                    " (allocator: mimalloc)");
+#else
   app.set_version_flag("--version", "robotscan " ROBOTSCAN_VERSION_STRING);
+#endif
   app.require_subcommand(1);
   int exit_code = robotscan::cli::kExitOk;
   robotscan::cli::AddCheckCommand(app, &exit_code);
