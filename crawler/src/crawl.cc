@@ -51,11 +51,19 @@ struct ResponseHeaders {
       expires, last_modified, etag, retry_after, location;
 };
 
+struct UrlParts {
+  std::string scheme, host;
+  int port = 0;
+};
+
 struct DomainJob {
   std::uint64_t id = 0;
   TopListEntry entry;
   std::optional<PreviousFetch> previous;
   std::vector<std::string> start_urls;
+  // start_urls split; built with them, since parsing a URL with libcurl
+  // costs more than the rest of starting a transfer.
+  std::vector<UrlParts> start_parts;
   std::size_t start_index = 0;
   std::string url;  // Current request.
   int redirects = 0;
@@ -247,11 +255,6 @@ std::optional<std::chrono::milliseconds> ParseRetryAfter(
   const time_t now = std::time(nullptr);
   return std::chrono::seconds(when > now ? when - now : 0);
 }
-
-struct UrlParts {
-  std::string scheme, host;
-  int port = 0;
-};
 
 bool SplitUrl(const std::string& url, UrlParts* parts) {
   CurlUrl handle(curl_url());
@@ -679,14 +682,18 @@ class Crawl {
       if (job->easy) ConfigureEasy(job->easy.get());
     }
     job->max_body = max_body_;
+    const auto add_start = [&job](const std::string& scheme,
+                                  const std::string& host) {
+      job->start_urls.push_back(scheme + "://" + host + "/robots.txt");
+      job->start_parts.push_back(
+          UrlParts{scheme, host, scheme == "https" ? 443 : 80});
+    };
     for (const std::string& scheme : options_.schemes) {
-      job->start_urls.push_back(scheme + "://" + job->entry.domain +
-                                "/robots.txt");
+      add_start(scheme, job->entry.domain);
     }
     if (options_.www_fallback && job->entry.domain.rfind("www.", 0) != 0) {
       for (const std::string& scheme : options_.schemes) {
-        job->start_urls.push_back(scheme + "://www." + job->entry.domain +
-                                  "/robots.txt");
+        add_start(scheme, "www." + job->entry.domain);
       }
     }
     job->record.domain = job->entry.domain;
@@ -709,7 +716,8 @@ class Crawl {
   void StartUrl(DomainJob* job) {
     job->redirects = 0;
     job->visited.clear();
-    StartHop(job, job->start_urls[job->start_index]);
+    StartHop(job, job->start_urls[job->start_index],
+             &job->start_parts[job->start_index]);
   }
 
   DomainJob* FindJob(std::uint64_t id) {
@@ -717,11 +725,15 @@ class Crawl {
     return it == jobs_.end() ? nullptr : it->second.get();
   }
 
-  void StartHop(DomainJob* job, const std::string& url) {
+  // `known` is `url` already split, if it is.
+  void StartHop(DomainJob* job, const std::string& url,
+                const UrlParts* known = nullptr) {
     job->url = url;
     job->visited.push_back(url);
     UrlParts parts;
-    if (!SplitUrl(url, &parts)) {
+    if (known != nullptr) {
+      parts = *known;
+    } else if (!SplitUrl(url, &parts)) {
       FailStep(job, "protocol", "unparseable URL " + url);
       return;
     }
@@ -906,12 +918,9 @@ class Crawl {
       // A DNS failure or a blocked address rules out the same host's URLs.
       std::size_t next = job->start_index + 1;
       if (IsDnsError(error_class) || error_class == "blocked_address") {
-        UrlParts failed;
-        SplitUrl(job->start_urls[job->start_index], &failed);
-        while (next < job->start_urls.size()) {
-          UrlParts candidate;
-          SplitUrl(job->start_urls[next], &candidate);
-          if (candidate.host != failed.host) break;
+        const std::string& failed = job->start_parts[job->start_index].host;
+        while (next < job->start_urls.size() &&
+               job->start_parts[next].host == failed) {
           ++next;
         }
       }
