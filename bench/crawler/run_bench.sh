@@ -14,9 +14,11 @@
 # Prints domains/s, CPU seconds and peak RSS for each.
 #
 #   bench/crawler/run_bench.sh [--domains N] [--concurrency C] [--big N]
-#                              [--loops L] [--build DIR]
+#                              [--loops L] [--build DIR] [--quick]
 #
 # --loops L also crawls with L event loops (robotscan crawl --loops L).
+# --quick leaves out curl (about 4 minutes) and the slow-host run, for
+# sweeps over the concurrency; ratios to curl then print as "-".
 # Ratios at the end compare the best robotscan run with curl's parallel mode
 # and with wrk's ceiling, both at the same concurrency.
 set -euo pipefail
@@ -27,6 +29,7 @@ concurrency=500   # robotscan crawl's default
 big=0          # also crawl a list this long (RSS vs length); 0: skip
 loops=2        # also crawl with this many event loops; 1: skip
 build=build/bench
+quick=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --domains) domains="$2"; shift 2 ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --big) big="$2"; shift 2 ;;
     --loops) loops="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
     *) echo "run_bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -153,6 +157,8 @@ if [ "$loops" -gt 1 ]; then
   if [ "$RATE" -gt "$lean_best" ]; then lean_best=$RATE; fi
 fi
 
+curl_rate=0
+if [ "$quick" -eq 0 ]; then
 # Exactly the issue's baseline: curl's parallel mode as it comes (it waits to
 # see whether a connection can be multiplexed before opening the next).
 measure "curl --parallel --parallel-max $concurrency" \
@@ -163,6 +169,7 @@ curl_rate=$RATE
 measure "  same + --parallel-immediate" \
   curl --silent --parallel --parallel-immediate --parallel-max "$concurrency" \
   --connect-to "::127.0.0.1:$port" --config "$work/curl.cfg"
+fi
 # The ceiling is the best of one and two wrk threads (on 2 cores, two
 # threads get more out of the server than one).
 wrk_rps=0
@@ -175,9 +182,10 @@ for threads in 1 2; do
 done
 echo "wrk ceiling (best of the above)   $wrk_rps req/s"
 awk -v b="$best" -v c="$curl_rate" -v w="$wrk_rps" -v l1="$lean1" -v lb="$lean_best" 'BEGIN {
-  printf "=> best robotscan %d/s = %.1fx curl --parallel, %.0f%% of the wrk ceiling\n", b, b / c, 100 * b / w
+  printf "=> best robotscan %d/s = %s curl --parallel, %.0f%% of the wrk ceiling\n", b, (c > 0 ? sprintf("%.1fx", b / c) : "-"), 100 * b / w
   printf "=> lean libcurl client: %.0f%% of the ceiling with 1 loop, %.0f%% at best; robotscan = %.0f%% of the lean best\n", 100 * l1 / w, 100 * lb / w, 100 * b / lb }'
 
+if [ "$quick" -eq 0 ]; then
 # Slow hosts: 0.5% of the list, half delayed 5 s, half stalled until the
 # 10 s timeout, spread through the list.
 slow=$((domains / 200))
@@ -198,6 +206,8 @@ measure "robotscan crawl --loops $best_loops, 0.5% slow hosts" "${CRAWL[@]}"
 awk -v n="$domains" -v r="$RATE" -v c="$clean" 'BEGIN {
   s = n / r; printf "=> slow-host run %.2f s vs clean %.2f s: limit 1.25 x clean + 10 s timeout = %.2f s (%s)\n", s, c, 1.25 * c + 10, (s <= 1.25 * c + 10 ? "met" : "NOT met") }'
 sqlite3 "$work/b.sqlite" "select '   outcomes: ' || group_concat(n, ', ') from (select access || ' ' || count(*) as n from latest_fetch group by access)"
+
+fi
 
 if [ "$big" -gt 0 ]; then
   make_list "$big" "$work/big.csv"
