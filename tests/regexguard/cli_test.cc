@@ -121,7 +121,16 @@ TEST(CliTest, SarifHasOneResultPerFinding) {
   EXPECT_EQ(sarif["version"], "2.1.0");
   const auto& results = sarif["runs"][0]["results"];
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(results[0]["ruleId"], "redos-exponential");
+  EXPECT_EQ(results[0]["ruleId"], "regexguard/exponential");
+  // The same rule ids as `regexguard scan`, each declared by the driver.
+  for (const auto& result : results) {
+    bool declared = false;
+    for (const auto& rule : sarif["runs"][0]["tool"]["driver"]["rules"]) {
+      declared = declared || rule["id"] == result["ruleId"];
+    }
+    EXPECT_TRUE(declared) << result["ruleId"];
+    EXPECT_EQ(result["ruleId"].get<std::string>().rfind("regexguard/", 0), 0u);
+  }
   EXPECT_EQ(
       results[0]["locations"][0]["physicalLocation"]["region"]["startLine"], 1);
   EXPECT_EQ(

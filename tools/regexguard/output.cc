@@ -57,10 +57,10 @@ nlohmann::json ScanRule(const char* id, const char* name, const char* text,
           {"defaultConfiguration", {{"level", level}}}};
 }
 
-}  // namespace
-
-nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
-  const nlohmann::json rules = nlohmann::json::array(
+// The rules of both `check` and `scan` SARIF output: one id per finding
+// kind, so that code-scanning alerts match whichever command made them.
+nlohmann::json SarifRules() {
+  return nlohmann::json::array(
       {ScanRule("regexguard/exponential", "ExponentialBacktracking",
                 "Backtracking inside one match grows exponentially with the "
                 "input (ReDoS)",
@@ -85,6 +85,12 @@ nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
                 "Regex for a linear-time engine (RE2, Go): listed for "
                 "information",
                 "note")});
+}
+
+}  // namespace
+
+nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
+  const nlohmann::json rules = SarifRules();
   nlohmann::json out = nlohmann::json::array();
   for (const ScanResult& result : results) {
     std::string path = result.path;
@@ -211,35 +217,18 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
 nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
                               const std::vector<PatternInput>& inputs,
                               const std::string& artifact_uri) {
-  nlohmann::json rules = nlohmann::json::array();
-  rules.push_back(
-      {{"id", "redos-exponential"},
-       {"name", "ExponentialBacktracking"},
-       {"shortDescription",
-        {{"text", "Regex backtracking grows exponentially with the input"}}},
-       {"defaultConfiguration", {{"level", "error"}}}});
-  rules.push_back(
-      {{"id", "redos-polynomial"},
-       {"name", "PolynomialBacktracking"},
-       {"shortDescription",
-        {{"text", "Regex backtracking grows polynomially with the input"}}},
-       {"defaultConfiguration", {{"level", "warning"}}}});
-  rules.push_back({{"id", "redos-search-restart"},
-                   {"name", "SearchRestartQuadratic"},
-                   {"shortDescription",
-                    {{"text", "Unanchored search makes the regex quadratic"}}},
-                   {"defaultConfiguration", {{"level", "warning"}}}});
+  const nlohmann::json rules = SarifRules();
   nlohmann::json results = nlohmann::json::array();
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const AnalysisReport& report = reports[i];
     if (!IsFinding(report)) continue;
-    std::string rule = "redos-polynomial";
+    std::string rule = "regexguard/polynomial";
     std::string level = "warning";
     if (report.verdict == Verdict::kExponential) {
-      rule = "redos-exponential";
+      rule = "regexguard/exponential";
       level = "error";
     } else if (report.cause == Cause::kSearchRestart) {
-      rule = "redos-search-restart";
+      rule = "regexguard/search-restart";
     }
     std::string text = std::string(VerdictName(report.verdict));
     if (report.verdict == Verdict::kPolynomial) {
