@@ -15,6 +15,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 namespace robotscan::testing {
 
@@ -70,8 +71,16 @@ class Connection {
   virtual ~Connection() = default;
   virtual std::size_t ReadSome(char* buffer, std::size_t size,
                                boost::system::error_code& ec) = 0;
-  virtual bool Write(std::string_view data) = 0;
   virtual tcp::socket& socket() = 0;
+
+  bool Write(std::string_view data) {
+    if (on_answer_) std::exchange(on_answer_, nullptr)();
+    return WriteBytes(data);
+  }
+  // Called once, when the server starts answering (the first Write).
+  void OnAnswer(std::function<void()> callback) {
+    on_answer_ = std::move(callback);
+  }
 
   // Reads until the blank line ending the request head (16 KiB at most).
   bool ReadRequest(std::string* head) {
@@ -91,6 +100,12 @@ class Connection {
     socket().set_option(asio::socket_base::linger(true, 0), ec);
     socket().close(ec);
   }
+
+ protected:
+  virtual bool WriteBytes(std::string_view data) = 0;
+
+ private:
+  std::function<void()> on_answer_;
 };
 
 class PlainConnection final : public Connection {
@@ -100,7 +115,7 @@ class PlainConnection final : public Connection {
                        boost::system::error_code& ec) override {
     return socket_.read_some(asio::buffer(buffer, size), ec);
   }
-  bool Write(std::string_view data) override {
+  bool WriteBytes(std::string_view data) override {
     boost::system::error_code ec;
     asio::write(socket_, asio::buffer(data.data(), data.size()), ec);
     return !ec;
@@ -124,7 +139,7 @@ class TlsConnection final : public Connection {
                        boost::system::error_code& ec) override {
     return stream_.read_some(asio::buffer(buffer, size), ec);
   }
-  bool Write(std::string_view data) override {
+  bool WriteBytes(std::string_view data) override {
     boost::system::error_code ec;
     asio::write(stream_, asio::buffer(data.data(), data.size()), ec);
     return !ec;
@@ -224,13 +239,22 @@ struct TestHttpServer::Impl {
         int seen = max_open->load();
         while (now > seen && !max_open->compare_exchange_weak(seen, now)) {
         }
-        Serve(std::move(s), use_tls);
-        --open;
+        // A connection stops counting as open when the server starts to
+        // answer: the client can finish (and, under a per-IP cap, open its
+        // next connection) only after that, so the two are never counted
+        // at once because this thread was slower to finish than the client.
+        bool counted = true;
+        const auto stop_counting = [this, &counted] {
+          if (std::exchange(counted, false)) --open;
+        };
+        Serve(std::move(s), use_tls, stop_counting);
+        stop_counting();
       });
     }
   }
 
-  void Serve(tcp::socket socket, bool use_tls) {
+  void Serve(tcp::socket socket, bool use_tls,
+             const std::function<void()>& on_answer) {
     // Bound reads so a vanished client never pins a thread for long.
     timeval tv{10, 0};
     setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv,
@@ -243,6 +267,7 @@ struct TestHttpServer::Impl {
     } else {
       conn = std::make_unique<PlainConnection>(std::move(socket));
     }
+    conn->OnAnswer(on_answer);
     std::string head;
     if (!conn->ReadRequest(&head)) return;
     const Request request = ParseRequest(head);

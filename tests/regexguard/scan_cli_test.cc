@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -434,6 +435,28 @@ TEST_F(ScanCliTest, SecondRunAnswersFromTheCacheWithIdenticalOutput) {
   EXPECT_TRUE(Contains(RunScanWithStderr(args).out, "cache-hits=4"));
   EXPECT_TRUE(Contains(RunScanWithStderr("--no-cache --stats " + Root()).out,
                        "cache-hits=0"));
+}
+
+TEST_F(ScanCliTest, RebuiltBinaryDoesNotTrustTheOldCache) {
+  WriteFile(root_ / "src" / "a.py", "import re\nre.compile(r'^(a+)+$')\n");
+  // A copy of the binary stands for a rebuild: same version, other file.
+  const fs::path copy = root_ / "regexguard-copy";
+  fs::copy_file(REGEXGUARD_CLI_PATH, copy);
+  fs::permissions(copy, fs::perms::owner_all, fs::perm_options::add);
+  const auto run = [&](const fs::path& binary) {
+    return robotscan::regexguard::testing::RunCommand(
+        binary.string(),
+        "scan --stats --cache-dir " + (root_ / "cache").string() + " " +
+            (root_ / "src").string(),
+        /*merge_stderr=*/true);
+  };
+  EXPECT_TRUE(Contains(run(copy).out, "analysed=1 cache-hits=0"));
+  EXPECT_TRUE(Contains(run(copy).out, "analysed=0 cache-hits=1"));
+  fs::last_write_time(copy,
+                      fs::last_write_time(copy) + std::chrono::seconds(5));
+  EXPECT_TRUE(Contains(run(copy).out, "analysed=1 cache-hits=0"))
+      << "a rebuilt binary must re-analyse";
+  EXPECT_TRUE(Contains(run(copy).out, "analysed=0 cache-hits=1"));
 }
 
 TEST_F(ScanCliTest, SarifLogHasRulesLocationsAndAttack) {

@@ -3,6 +3,8 @@
 // baseline and output formats together.
 #include "scan.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -88,8 +90,24 @@ struct AnalysisKey {
     char budget[32];
     std::snprintf(budget, sizeof(budget), "%.17g", timeout_seconds);
     return std::string("regexguard " ROBOTSCAN_VERSION_STRING) + '\0' +
-           pattern + '\0' + flags + '\0' + std::string(DialectName(dialect)) +
-           '\0' + (anchored ? "anchored" : "search") + '\0' + budget;
+           BuildIdentity() + '\0' + pattern + '\0' + flags + '\0' +
+           std::string(DialectName(dialect)) + '\0' +
+           (anchored ? "anchored" : "search") + '\0' + budget;
+  }
+
+  // Which build of regexguard this is: the running executable's size and
+  // modification time. A rebuilt or reinstalled binary (whose analysis may
+  // differ under the same version number) then misses the old entries.
+  // Empty where /proc/self/exe cannot be read: the version alone decides.
+  static const std::string& BuildIdentity() {
+    static const std::string identity = [] {
+      struct stat info {};
+      if (stat("/proc/self/exe", &info) != 0) return std::string();
+      return std::to_string(info.st_size) + ":" +
+             std::to_string(info.st_mtim.tv_sec) + "." +
+             std::to_string(info.st_mtim.tv_nsec);
+    }();
+    return identity;
   }
 };
 
