@@ -20,10 +20,6 @@ constexpr int kMaxInterpolationDepth = 32;
 
 bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 
-bool IsSpace(char c) {
-  return IsLineSpace(c) || c == '\n' || c == '\r' || c == '\v';
-}
-
 // Regular string escapes (C# specification, 6.4.5.5); \x takes one to four
 // hex digits. Unknown escapes are compile errors, kept as written.
 std::string DecodeEscapes(std::string_view body) {
@@ -141,7 +137,7 @@ class Lexer {
       pos_ = end + 2;
       return true;
     }
-    if (IsSpace(c)) {
+    if (IsAsciiSpace(c)) {
       ++pos_;
       return true;
     }

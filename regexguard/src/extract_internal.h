@@ -13,6 +13,11 @@
 
 namespace robotscan::regexguard::internal {
 
+// C's isspace in the "C" locale, without the locale lookup.
+inline bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+         c == '\v';
+}
 inline bool IsHexDigit(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
          (c >= 'A' && c <= 'F');

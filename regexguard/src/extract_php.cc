@@ -13,11 +13,6 @@
 namespace robotscan::regexguard::internal {
 namespace {
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-         c == '\v';
-}
-
 // Double-quoted escapes (PHP manual, "Strings"); unknown escapes keep their
 // backslash ("\d" stays `\d`), as PHP does.
 std::string DecodeDoubleQuoted(std::string_view body) {
@@ -149,7 +144,7 @@ class Lexer {
       pos_ = end + 2;
       return true;
     }
-    if (IsSpace(c)) {
+    if (IsAsciiSpace(c)) {
       ++pos_;
       return true;
     }
@@ -249,7 +244,7 @@ class Lexer {
 // (no ending delimiter, unknown modifier).
 bool ParseDelimitedPattern(std::string_view text, RegexLiteral* literal) {
   std::size_t i = 0;
-  while (i < text.size() && IsSpace(text[i])) ++i;
+  while (i < text.size() && IsAsciiSpace(text[i])) ++i;
   if (i >= text.size()) return false;
   const char open = text[i];
   if (IsIdentifierByte(open) || open == '\\' || open == '\0' ||

@@ -19,11 +19,6 @@ namespace {
 // (the rest of the file is skipped) instead of growing the stack.
 constexpr int kMaxInterpolationDepth = 32;
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-         c == '\v';
-}
-
 // Double-quoted string escapes; an unknown escape is the character itself
 // ("\d" is "d"), as in Ruby.
 std::string DecodeDoubleQuoted(std::string_view body) {
@@ -189,7 +184,7 @@ class Lexer {
     const char c = source_[pos_];
     const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
     if (AtLineStart() && source_.substr(pos_).starts_with("=begin") &&
-        (pos_ + 6 >= source_.size() || IsSpace(source_[pos_ + 6]))) {
+        (pos_ + 6 >= source_.size() || IsAsciiSpace(source_[pos_ + 6]))) {
       const std::size_t end = source_.find("\n=end", pos_);
       if (end == std::string_view::npos) return false;
       pos_ = end + 5;
@@ -210,7 +205,7 @@ class Lexer {
       line_break_since_token_ = true;
       return SkipHeredocBodies();
     }
-    if (IsSpace(c) || c == '\\') {
+    if (IsAsciiSpace(c) || c == '\\') {
       ++pos_;
       return true;
     }
@@ -235,7 +230,7 @@ class Lexer {
     const bool operand_expected = OperandExpected();
     if (c == '/' && operand_expected) return LexRegex(pos_, pos_ + 1, '/');
     if (c == '%' && operand_expected) return LexPercentLiteral();
-    if (c == '?' && operand_expected && next != '\0' && !IsSpace(next) &&
+    if (c == '?' && operand_expected && next != '\0' && !IsAsciiSpace(next) &&
         (pos_ + 2 >= source_.size() || !IsIdentifierByte(source_[pos_ + 2]))) {
       Push({CodeTokenKind::kNumber, "", pos_, true, ""});  // ?a
       pos_ += 2;
@@ -288,9 +283,9 @@ class Lexer {
         if (IsKeywordBeforeExpression(prev.text)) return true;
         // Ruby reads `/` after a known local variable as a division.
         if (locals_.contains(prev.text)) return false;
-        const bool space_before = pos_ > 0 && IsSpace(source_[pos_ - 1]);
+        const bool space_before = pos_ > 0 && IsAsciiSpace(source_[pos_ - 1]);
         const bool space_after = pos_ + 1 >= source_.size() ||
-                                 IsSpace(source_[pos_ + 1]) ||
+                                 IsAsciiSpace(source_[pos_ + 1]) ||
                                  source_[pos_ + 1] == '=';
         return space_before && !space_after && prev.text[0] != '@' &&
                prev.text[0] != '$';
@@ -395,7 +390,7 @@ class Lexer {
       kind = source_[i++];
     }
     if (i >= source_.size() || IsIdentifierByte(source_[i]) ||
-        IsSpace(source_[i])) {
+        IsAsciiSpace(source_[i])) {
       Push({CodeTokenKind::kPunct, "%", pos_, true, ""});
       ++pos_;
       return true;

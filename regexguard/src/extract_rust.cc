@@ -13,11 +13,6 @@
 namespace robotscan::regexguard::internal {
 namespace {
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-         c == '\v';
-}
-
 // Rust string escapes (the Reference, "Tokens"); a backslash before a line
 // break skips the break and the next line's leading whitespace. Anything
 // else is a compile error and is kept as written.
@@ -33,7 +28,7 @@ std::string DecodeEscapes(std::string_view body) {
     switch (c) {
       case '\n':
       case '\r':
-        while (i + 1 < body.size() && IsSpace(body[i + 1])) ++i;
+        while (i + 1 < body.size() && IsAsciiSpace(body[i + 1])) ++i;
         continue;
       case '0':
         out.push_back('\0');
@@ -109,7 +104,7 @@ class Lexer {
       return true;
     }
     if (c == '/' && next == '*') return SkipBlockComment();
-    if (IsSpace(c)) {
+    if (IsAsciiSpace(c)) {
       ++pos_;
       return true;
     }
