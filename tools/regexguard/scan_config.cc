@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <toml++/toml.h>
+#include <yaml-cpp/yaml.h>
 
 namespace robotscan::regexguard::cli {
 namespace {
@@ -80,265 +81,77 @@ std::optional<ConfigError> ReadToml(const fs::path& file, ConfigNode* root) {
   return std::nullopt;
 }
 
-// ---- YAML, the documented subset ----
-//
-// Top-level `key: value` lines; a value is a scalar, a flow list
-// `[a, "b"]`, or (after `key:` alone) an indented block of `- item` lines or
-// of `name: scalar` lines. Scalars are plain, "double-quoted" (\" \\ \n \t)
-// or 'single-quoted' ('' for '). Comments start with # at the line start or
-// after a blank. Anchors, tags, multi-line scalars and flow maps are refused.
+// ---- YAML, through yaml-cpp ----
 
-class YamlReader {
- public:
-  explicit YamlReader(fs::path file) : file_(std::move(file)) {}
+bool IsYamlBoolean(const std::string& text) {
+  return text == "true" || text == "false" || text == "True" ||
+         text == "False" || text == "TRUE" || text == "FALSE";
+}
 
-  std::optional<ConfigError> Read(const std::string& text, ConfigNode* root) {
-    SplitLines(text);
-    root->kind = ConfigNode::Kind::kTable;
-    root->line = root->column = 1;
-    std::size_t i = 0;
-    while (i < lines_.size()) {
-      const Line& line = lines_[i];
-      if (line.indent != 0) return Error(line, 1, "unexpected indentation");
-      std::string key;
-      std::size_t value_at = 0;
-      if (auto error = SplitKey(line, &key, &value_at)) return error;
-      ConfigNode value;
-      if (value_at < line.text.size()) {
-        if (auto error = Scalar(line, value_at, &value)) return error;
-        ++i;
-      } else {
-        if (auto error = Block(&i, &value)) return error;
+ConfigNode FromYaml(const YAML::Node& node) {
+  ConfigNode out;
+  const YAML::Mark mark = node.Mark();
+  out.line = static_cast<std::size_t>(mark.line + 1);
+  out.column = static_cast<std::size_t>(mark.column + 1);
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: {
+      const std::string& text = node.Scalar();
+      // A quoted scalar is tagged "!": always a string. A plain one is
+      // typed as YAML's core schema types it.
+      if (node.Tag() == "!") {
+        out.kind = ConfigNode::Kind::kString;
+        out.text = text;
+        break;
       }
-      root->entries.push_back({std::move(key), std::move(value)});
+      if (IsYamlBoolean(text)) break;  // kOther
+      char* end = nullptr;
+      const double number = std::strtod(text.c_str(), &end);
+      if (!text.empty() && end == text.c_str() + text.size() &&
+          text.find_first_of("0123456789") != std::string::npos &&
+          text.find_first_of("xXnN") == std::string::npos) {
+        out.kind = ConfigNode::Kind::kNumber;
+        out.number = number;
+        break;
+      }
+      out.kind = ConfigNode::Kind::kString;
+      out.text = text;
+      break;
     }
-    return std::nullopt;
+    case YAML::NodeType::Sequence:
+      out.kind = ConfigNode::Kind::kList;
+      for (const YAML::Node& item : node) out.items.push_back(FromYaml(item));
+      break;
+    case YAML::NodeType::Map:
+      out.kind = ConfigNode::Kind::kTable;
+      for (const auto& entry : node) {
+        out.entries.push_back({entry.first.Scalar(), FromYaml(entry.second)});
+      }
+      break;
+    default:  // Null, undefined: kOther.
+      break;
   }
+  return out;
+}
 
- private:
-  struct Line {
-    std::size_t number = 0;  // 1-based
-    std::size_t indent = 0;
-    std::string text;  // without indentation and comment, right-trimmed
-  };
-
-  std::optional<ConfigError> Error(const Line& line, std::size_t column,
-                                   const std::string& message) const {
-    return ConfigError{Where(file_, line.number, column) + message};
+std::optional<ConfigError> ReadYaml(const fs::path& file, ConfigNode* root) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return ConfigError{file.string() + ": cannot read"};
+  try {
+    const YAML::Node document = YAML::Load(in);
+    if (document.IsNull()) {
+      *root = ConfigNode();
+      root->kind = ConfigNode::Kind::kTable;  // An empty file: no settings.
+    } else {
+      *root = FromYaml(document);
+    }
+  } catch (const YAML::Exception& e) {
+    return ConfigError{Where(file, static_cast<std::size_t>(e.mark.line + 1),
+                             static_cast<std::size_t>(e.mark.column + 1)) +
+                       e.msg};
   }
-
-  void SplitLines(const std::string& text) {
-    std::istringstream in(text);
-    std::string raw;
-    for (std::size_t number = 1; std::getline(in, raw); ++number) {
-      if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-      if (number == 1 && raw == "---") continue;
-      // Cut the comment: a # outside quotes at the start or after a blank.
-      char quote = 0;
-      for (std::size_t k = 0; k < raw.size(); ++k) {
-        const char c = raw[k];
-        if (quote != 0) {
-          if (c == '\\' && quote == '"') {
-            ++k;
-          } else if (c == quote) {
-            quote = 0;
-          }
-        } else if (c == '"' || c == '\'') {
-          quote = c;
-        } else if (c == '#' && (k == 0 || raw[k - 1] == ' ')) {
-          raw.resize(k);
-          break;
-        }
-      }
-      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t')) {
-        raw.pop_back();
-      }
-      const std::size_t indent = raw.find_first_not_of(' ');
-      if (indent == std::string::npos) continue;
-      lines_.push_back({number, indent, raw.substr(indent)});
-    }
-  }
-
-  // "key: value" -> key and where the value starts (text.size() if none).
-  std::optional<ConfigError> SplitKey(const Line& line, std::string* key,
-                                      std::size_t* value_at) const {
-    const std::size_t colon = line.text.find(':');
-    if (colon == std::string::npos || colon == 0 ||
-        (colon + 1 < line.text.size() && line.text[colon + 1] != ' ')) {
-      return Error(line, line.indent + 1, "expected 'key: value'");
-    }
-    *key = line.text.substr(0, colon);
-    if (key->find_first_of("\"'[]{}&*!|>%@`") != std::string::npos) {
-      return Error(line, line.indent + 1, "unsupported key syntax");
-    }
-    *value_at = line.text.find_first_not_of(' ', colon + 1);
-    if (*value_at == std::string::npos) *value_at = line.text.size();
-    return std::nullopt;
-  }
-
-  // The indented lines after "key:" at lines_[*i].
-  std::optional<ConfigError> Block(std::size_t* i, ConfigNode* out) {
-    const Line& head = lines_[*i];
-    ++*i;
-    if (*i >= lines_.size() || lines_[*i].indent == 0) {
-      return Error(head, head.text.size() + 1, "missing value");
-    }
-    const std::size_t indent = lines_[*i].indent;
-    const bool list = lines_[*i].text.rfind("-", 0) == 0;
-    out->kind = list ? ConfigNode::Kind::kList : ConfigNode::Kind::kTable;
-    out->line = lines_[*i].number;
-    out->column = indent + 1;
-    for (; *i < lines_.size() && lines_[*i].indent > 0; ++*i) {
-      const Line& line = lines_[*i];
-      if (line.indent != indent) {
-        return Error(line, line.indent + 1, "inconsistent indentation");
-      }
-      ConfigNode value;
-      if (list) {
-        if (line.text.rfind("- ", 0) != 0) {
-          return Error(line, indent + 1, "expected '- item'");
-        }
-        const std::size_t at = line.text.find_first_not_of(' ', 2);
-        if (auto error = Scalar(line, at, &value)) return error;
-        if (value.kind == ConfigNode::Kind::kList) {
-          return Error(line, indent + at + 1, "nested lists are not supported");
-        }
-        out->items.push_back(std::move(value));
-      } else {
-        std::string key;
-        std::size_t at = 0;
-        if (auto error = SplitKey(line, &key, &at)) return error;
-        if (at >= line.text.size()) {
-          return Error(line, indent + 1, "nesting deeper than one level");
-        }
-        if (auto error = Scalar(line, at, &value)) return error;
-        out->entries.push_back({std::move(key), std::move(value)});
-      }
-    }
-    return std::nullopt;
-  }
-
-  // A scalar or flow list from line.text[at].
-  std::optional<ConfigError> Scalar(const Line& line, std::size_t at,
-                                    ConfigNode* out) const {
-    const std::string& text = line.text;
-    out->line = line.number;
-    out->column = line.indent + at + 1;
-    if (text[at] == '[') {
-      if (text.back() != ']') {
-        return Error(line, out->column, "unterminated flow list");
-      }
-      out->kind = ConfigNode::Kind::kList;
-      std::size_t k = at + 1;
-      const std::size_t end = text.size() - 1;
-      while (true) {
-        while (k < end && text[k] == ' ') ++k;
-        if (k == end) break;
-        std::size_t item_end = k;
-        if (text[k] == '"' || text[k] == '\'') {
-          item_end = text.find(text[k], k + 1);
-          while (item_end != std::string::npos && text[k] == '"' &&
-                 text[item_end - 1] == '\\') {
-            item_end = text.find('"', item_end + 1);
-          }
-          if (item_end == std::string::npos || item_end >= end) {
-            return Error(line, line.indent + k + 1, "unterminated string");
-          }
-          ++item_end;
-        } else {
-          item_end = text.find(',', k);
-          if (item_end == std::string::npos) item_end = end;
-        }
-        std::size_t trimmed = item_end;
-        while (trimmed > k && text[trimmed - 1] == ' ') --trimmed;
-        ConfigNode item;
-        const Line piece{line.number, line.indent + k,
-                         text.substr(k, trimmed - k)};
-        if (auto error = Scalar(piece, 0, &item)) return error;
-        if (item.kind == ConfigNode::Kind::kList) {
-          return Error(line, item.column, "nested lists are not supported");
-        }
-        out->items.push_back(std::move(item));
-        k = item_end;
-        while (k < end && text[k] == ' ') ++k;
-        if (k == end) break;
-        if (text[k] != ',') {
-          return Error(line, line.indent + k + 1, "expected ',' or ']'");
-        }
-        ++k;
-      }
-      return std::nullopt;
-    }
-    const std::string value = text.substr(at);
-    if (value.front() == '"') {
-      out->kind = ConfigNode::Kind::kString;
-      for (std::size_t k = 1; k < value.size(); ++k) {
-        if (value[k] == '"') {
-          if (k + 1 != value.size()) {
-            return Error(line, out->column + k + 1, "text after the string");
-          }
-          return std::nullopt;
-        }
-        if (value[k] == '\\' && k + 1 < value.size()) {
-          const char escaped = value[++k];
-          if (escaped == 'n') {
-            out->text += '\n';
-          } else if (escaped == 't') {
-            out->text += '\t';
-          } else if (escaped == '"' || escaped == '\\' || escaped == '/') {
-            out->text += escaped;
-          } else {
-            return Error(line, out->column + k, "unsupported escape");
-          }
-        } else {
-          out->text += value[k];
-        }
-      }
-      return Error(line, out->column, "unterminated string");
-    }
-    if (value.front() == '\'') {
-      out->kind = ConfigNode::Kind::kString;
-      for (std::size_t k = 1; k < value.size(); ++k) {
-        if (value[k] != '\'') {
-          out->text += value[k];
-        } else if (k + 1 < value.size() && value[k + 1] == '\'') {
-          out->text += '\'';
-          ++k;
-        } else if (k + 1 != value.size()) {
-          return Error(line, out->column + k + 1, "text after the string");
-        } else {
-          return std::nullopt;
-        }
-      }
-      return Error(line, out->column, "unterminated string");
-    }
-    if (std::string("{&*!|>%@`").find(value.front()) != std::string::npos) {
-      return Error(line, out->column,
-                   "unsupported YAML (flow maps, anchors, tags, block "
-                   "scalars); see docs/regexguard.md");
-    }
-    if (value == "true" || value == "false" || value == "null" ||
-        value == "~") {
-      out->kind = ConfigNode::Kind::kOther;
-      return std::nullopt;
-    }
-    char* end = nullptr;
-    const double number = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() + value.size() &&
-        value.find_first_of("0123456789") != std::string::npos &&
-        value.find_first_of("xXnN") == std::string::npos) {
-      out->kind = ConfigNode::Kind::kNumber;
-      out->number = number;
-      return std::nullopt;
-    }
-    out->kind = ConfigNode::Kind::kString;
-    out->text = value;
-    return std::nullopt;
-  }
-
-  fs::path file_;
-  std::vector<Line> lines_;
-};
+  root->line = root->column = 1;
+  return std::nullopt;
+}
 
 // ---- Checking the keys, for both syntaxes ----
 
@@ -545,11 +358,7 @@ std::optional<ConfigError> LoadScanConfig(const fs::path& file,
                                           ScanConfig* config) {
   ConfigNode root;
   if (file.extension() == ".yaml" || file.extension() == ".yml") {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return ConfigError{file.string() + ": cannot read"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (auto error = YamlReader(file).Read(text.str(), &root)) return error;
+    if (auto error = ReadYaml(file, &root)) return error;
   } else if (auto error = ReadToml(file, &root)) {
     return error;
   }
