@@ -32,9 +32,12 @@
 #include "dns_resolver.h"
 #include "domain_filter.h"
 #include "endpoint_rules.h"
+#include "fetch_errors.h"
+#include "request_limits.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/robots/access_policy.h"
 #include "time_format.h"
+#include "url_parts.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -49,11 +52,6 @@ using storage::PreviousFetch;
 struct ResponseHeaders {
   std::string content_type, content_encoding, content_length, cache_control,
       expires, last_modified, etag, retry_after, location;
-};
-
-struct UrlParts {
-  std::string scheme, host;
-  int port = 0;
 };
 
 struct DomainJob {
@@ -164,222 +162,6 @@ std::size_t OnBodyBytes(char* data, std::size_t size, std::size_t count,
 }
 
 double MicrosToMillis(curl_off_t us) { return static_cast<double>(us) / 1000; }
-
-// Error classes (docs/crawler.md): what kind of failure, not libcurl's words.
-std::string ClassifyCurlError(CURL* easy, CURLcode code,
-                              std::string_view detail) {
-  switch (code) {
-    case CURLE_COULDNT_CONNECT: {
-      long os_errno = 0;
-      curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
-      return os_errno == ECONNREFUSED ? "connect_refused" : "connect_error";
-    }
-    case CURLE_OPERATION_TIMEDOUT: {
-      curl_off_t connected = 0;
-      curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
-      return connected == 0 ? "connect_timeout" : "timeout";
-    }
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-    case CURLE_SSL_INVALIDCERTSTATUS:
-    case CURLE_SSL_CRL_BADFILE:
-    case CURLE_SSL_SHUTDOWN_FAILED:
-    case CURLE_SSL_ENGINE_INITFAILED:
-      return "tls";
-    case CURLE_RECV_ERROR:
-      // libcurl reports broken chunked framing as a receive error too; its
-      // detail names the chunk, a reset names the connection.
-      if (detail.find("chunk") != std::string_view::npos) return "protocol";
-      return "reset";
-    case CURLE_SEND_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-      return "reset";
-    case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_PROXY:
-      return "proxy";
-    case CURLE_COULDNT_RESOLVE_HOST:
-      return "dns_error";
-    case CURLE_UNSUPPORTED_PROTOCOL:
-    case CURLE_WEIRD_SERVER_REPLY:
-    case CURLE_BAD_CONTENT_ENCODING:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-    case CURLE_HTTP3:
-    case CURLE_RANGE_ERROR:
-    case CURLE_TOO_MANY_REDIRECTS:
-      return "protocol";
-    default:
-      return "other";
-  }
-}
-
-// Failures where the server was never talked to over HTTP: the next start
-// URL (http after https, www.) may still work.
-bool IsConnectionLevel(const std::string& error_class) {
-  return error_class == "connect_refused" || error_class == "connect_error" ||
-         error_class == "connect_timeout" || error_class == "tls" ||
-         error_class == "reset";
-}
-
-bool IsDnsError(const std::string& error_class) {
-  return error_class.rfind("dns_", 0) == 0;
-}
-
-// A server that accepted the connection and then let the whole timeout
-// pass ("timeout") is retried only on request: each retry holds a slot for
-// another full timeout, and such servers rarely answer the second time.
-bool IsRetryableError(const std::string& error_class, bool retry_timeouts) {
-  return error_class == "connect_timeout" ||
-         (error_class == "timeout" && retry_timeouts) ||
-         error_class == "reset" || error_class == "connect_error" ||
-         error_class == "dns_timeout" || error_class == "dns_servfail";
-}
-
-// Retry-After: delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
-std::optional<std::chrono::milliseconds> ParseRetryAfter(
-    const std::string& value) {
-  if (value.empty()) return std::nullopt;
-  if (std::all_of(value.begin(), value.end(),
-                  [](char c) { return c >= '0' && c <= '9'; })) {
-    if (value.size() > 9) return std::chrono::hours(24 * 365);
-    return std::chrono::seconds(std::stol(value));
-  }
-  const time_t when = curl_getdate(value.c_str(), nullptr);
-  if (when < 0) return std::nullopt;
-  const time_t now = std::time(nullptr);
-  return std::chrono::seconds(when > now ? when - now : 0);
-}
-
-bool SplitUrl(const std::string& url, UrlParts* parts) {
-  CurlUrl handle(curl_url());
-  if (!handle ||
-      curl_url_set(handle.get(), CURLUPART_URL, url.c_str(), 0) != CURLUE_OK) {
-    return false;
-  }
-  char* scheme = nullptr;
-  char* host = nullptr;
-  char* port = nullptr;
-  bool ok =
-      curl_url_get(handle.get(), CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-      curl_url_get(handle.get(), CURLUPART_HOST, &host, CURLU_PUNYCODE) ==
-          CURLUE_OK &&
-      curl_url_get(handle.get(), CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) ==
-          CURLUE_OK;
-  if (ok) {
-    parts->scheme = scheme;
-    parts->host = host;
-    if (parts->host.size() > 2 && parts->host.front() == '[') {
-      parts->host = parts->host.substr(1, parts->host.size() - 2);
-    }
-    for (char& c : parts->host) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    parts->port = std::atoi(port);
-  }
-  curl_free(scheme);
-  curl_free(host);
-  curl_free(port);
-  return ok;
-}
-
-std::string BracketIfIpv6(const std::string& host) {
-  return host.find(':') != std::string::npos ? "[" + host + "]" : host;
-}
-
-// Limits concurrent requests per IP address across every event loop of a
-// crawl; requests beyond the limit wait in FIFO order and are started on
-// their own loop. One mutex: uncontended, it costs far less than a request.
-class PerAddressLimiter {
- public:
-  using Start = std::function<void()>;
-  explicit PerAddressLimiter(int limit) : limit_(limit) {}
-  // Calls start() now (on the caller's thread) or later, posted to `io`.
-  void Acquire(const std::string& ip, boost::asio::io_context& io,
-               Start start) {
-    if (limit_ <= 0) {
-      start();
-      return;
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      Slot& slot = slots_[ip];
-      if (slot.active >= limit_) {
-        slot.waiting.push_back({&io, std::move(start)});
-        return;
-      }
-      ++slot.active;
-    }
-    start();
-  }
-  // Hands the slot to the next waiter, if any.
-  void Release(const std::string& ip) {
-    if (limit_ <= 0) return;
-    Waiter next;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = slots_.find(ip);
-      if (it == slots_.end()) return;
-      Slot& slot = it->second;
-      if (slot.waiting.empty()) {
-        if (--slot.active <= 0) slots_.erase(it);
-        return;
-      }
-      next = std::move(slot.waiting.front());
-      slot.waiting.pop_front();
-    }
-    boost::asio::post(*next.io, std::move(next.start));
-  }
-
- private:
-  struct Waiter {
-    boost::asio::io_context* io = nullptr;
-    Start start;
-  };
-  struct Slot {
-    int active = 0;
-    std::deque<Waiter> waiting;
-  };
-  const int limit_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, Slot> slots_;
-};
-
-// Token bucket for --rate, shared by the event loops.
-class RateLimiter {
- public:
-  explicit RateLimiter(double per_second) : per_second_(per_second) {}
-  // True when a domain may start now; else how long to wait.
-  bool Take(std::chrono::milliseconds* wait) {
-    if (per_second_ <= 0) return true;
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto now = Clock::now();
-    const double burst = std::max(1.0, per_second_ / 10);
-    tokens_ = std::min(
-        burst,
-        tokens_ + std::chrono::duration<double>(now - last_refill_).count() *
-                      per_second_);
-    last_refill_ = now;
-    if (tokens_ >= 1) {
-      tokens_ -= 1;
-      return true;
-    }
-    *wait = std::chrono::milliseconds(
-        static_cast<long>(std::ceil((1 - tokens_) / per_second_ * 1000)));
-    return false;
-  }
-
- private:
-  const double per_second_;
-  std::mutex mutex_;
-  double tokens_ = 1;
-  Clock::time_point last_refill_ = Clock::now();
-};
 
 class Crawl;
 
@@ -1031,20 +813,21 @@ class Crawl {
           return;
         }
         UrlParts parts;
-        if (!SplitUrl(next, &parts) ||
+        std::string ascii_next;
+        if (!SplitUrl(next, &parts, &ascii_next) ||
             (parts.scheme != "http" && parts.scheme != "https")) {
           FinishUnresolvedRedirect(job, "redirect_scheme",
                                    "redirect to a non-HTTP URL: " + next);
           return;
         }
-        if (std::find(job->visited.begin(), job->visited.end(), next) !=
+        if (std::find(job->visited.begin(), job->visited.end(), ascii_next) !=
             job->visited.end()) {
           FinishUnresolvedRedirect(job, "redirect_loop",
                                    "redirect loop at " + next);
           return;
         }
         job->retries_used = 0;
-        StartHop(job, next);
+        StartHop(job, ascii_next, &parts);
         return;
       }
     }

@@ -1,6 +1,5 @@
 #include "robotscan/crawler/top_list.h"
 
-#include <idn2.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -8,6 +7,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "idna.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -92,29 +93,10 @@ bool NormalizeDomainName(std::string_view input, std::string* domain,
   // A fully qualified name may end in one dot; "a.b.." is not a name.
   if (name.back() == '.') name.remove_suffix(1);
   std::string ascii;
-  const bool non_ascii = std::any_of(name.begin(), name.end(), [](char c) {
-    return static_cast<unsigned char>(c) >= 0x80;
-  });
-  if (non_ascii) {
-    const std::string utf8(name);
-    char* out = nullptr;
-    // Nontransitional UTS #46 first (IDNA 2008 as browsers do), transitional
-    // as a fallback for names only the older rules accept.
-    int rc = idn2_to_ascii_8z(utf8.c_str(), &out,
-                              IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
-    if (rc != IDN2_OK) {
-      rc = idn2_to_ascii_8z(utf8.c_str(), &out,
-                            IDN2_NFC_INPUT | IDN2_TRANSITIONAL);
-    }
-    if (rc != IDN2_OK) {
-      *reason =
-          std::string("invalid internationalized name: ") + idn2_strerror(rc);
-      return false;
-    }
-    ascii = out;
-    idn2_free(out);
-  } else {
-    ascii.assign(name);
+  std::string idna_error;
+  if (!HostToAscii(name, &ascii, &idna_error)) {
+    *reason = "invalid internationalized name: " + idna_error;
+    return false;
   }
   std::transform(ascii.begin(), ascii.end(), ascii.begin(), ToLowerAscii);
   if (ascii.empty() || ascii.size() > kMaxName) {

@@ -237,8 +237,14 @@ void CrawlE2eTest::CheckFaultMatrix(const std::string& loops) {
 TEST_F(CrawlE2eTest, HttpToHttpsAndCrossHostRedirects) {
   std::vector<std::string> flags = ToTestServer();
   flags.insert(flags.end(), {"--schemes", "http"});
-  const ProcessResult run = Crawl("1,tohttps.test\n2,cross.test\n", flags);
+  const ProcessResult run =
+      Crawl("1,tohttps.test\n2,cross.test\n3,idncross.test\n", flags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
+  // A UTF-8 host in Location is followed, and checked, as its punycode.
+  EXPECT_EQ(Row("idncross.test", "http_status, access, redirects"),
+            "200|success|1")
+      << Steps("idncross.test");
+  EXPECT_EQ(server_->RequestsFor("xn--bcher-kva.test"), 1);
   EXPECT_EQ(Row("tohttps.test", "http_status, access, redirects, final_url"),
             "200|success|1|https://tohttps.test/robots.txt")
       << Steps("tohttps.test");

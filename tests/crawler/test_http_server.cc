@@ -291,6 +291,7 @@ struct TestHttpServer::Impl {
     const std::string& label = r.label;
     const std::string robots = kRobotsBody;
     if (label == "ok" || label == "notls" || label == "www" ||
+        label == "xn--bcher-kva" ||  // bücher, idncross's target
         (StartsWith(label, "d") && label.size() > 1 &&
          std::isdigit(static_cast<unsigned char>(label[1])))) {
       c.Write(Response(200, robots));
@@ -318,6 +319,11 @@ struct TestHttpServer::Impl {
       c.Write(Redirect(301, r.path == "/again" ? "/robots.txt" : "/again"));
     } else if (label == "cross") {
       c.Write(Redirect(301, "http://ok.test/robots.txt"));
+    } else if (label == "idncross") {
+      // A raw UTF-8 host in Location (not punycode), as some servers send.
+      c.Write(Redirect(301,
+                       "http://b\xC3\xBC"
+                       "cher.test/robots.txt"));
     } else if (label == "tohttps") {
       if (on_tls) {
         c.Write(Response(200, robots));

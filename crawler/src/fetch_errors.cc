@@ -1,0 +1,91 @@
+#include "fetch_errors.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace robotscan::crawler {
+
+std::string ClassifyCurlError(CURL* easy, CURLcode code,
+                              std::string_view detail) {
+  switch (code) {
+    case CURLE_COULDNT_CONNECT: {
+      long os_errno = 0;
+      curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
+      return os_errno == ECONNREFUSED ? "connect_refused" : "connect_error";
+    }
+    case CURLE_OPERATION_TIMEDOUT: {
+      curl_off_t connected = 0;
+      curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
+      return connected == 0 ? "connect_timeout" : "timeout";
+    }
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+      return "tls";
+    case CURLE_RECV_ERROR:
+      // libcurl reports broken chunked framing as a receive error too; its
+      // detail names the chunk, a reset names the connection.
+      if (detail.find("chunk") != std::string_view::npos) return "protocol";
+      return "reset";
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+      return "reset";
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_PROXY:
+      return "proxy";
+    case CURLE_COULDNT_RESOLVE_HOST:
+      return "dns_error";
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_WEIRD_SERVER_REPLY:
+    case CURLE_BAD_CONTENT_ENCODING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_HTTP3:
+    case CURLE_RANGE_ERROR:
+    case CURLE_TOO_MANY_REDIRECTS:
+      return "protocol";
+    default:
+      return "other";
+  }
+}
+
+bool IsConnectionLevel(const std::string& error_class) {
+  return error_class == "connect_refused" || error_class == "connect_error" ||
+         error_class == "connect_timeout" || error_class == "tls" ||
+         error_class == "reset";
+}
+
+bool IsDnsError(const std::string& error_class) {
+  return error_class.rfind("dns_", 0) == 0;
+}
+
+bool IsRetryableError(const std::string& error_class, bool retry_timeouts) {
+  return error_class == "connect_timeout" ||
+         (error_class == "timeout" && retry_timeouts) ||
+         error_class == "reset" || error_class == "connect_error" ||
+         error_class == "dns_timeout" || error_class == "dns_servfail";
+}
+
+std::optional<std::chrono::milliseconds> ParseRetryAfter(
+    const std::string& value, std::time_t now) {
+  if (value.empty()) return std::nullopt;
+  if (std::all_of(value.begin(), value.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    if (value.size() > 9) return std::chrono::hours(24 * 365);
+    return std::chrono::seconds(std::stol(value));
+  }
+  const time_t when = curl_getdate(value.c_str(), nullptr);
+  if (when < 0) return std::nullopt;
+  return std::chrono::seconds(when > now ? when - now : 0);
+}
+
+}  // namespace robotscan::crawler
