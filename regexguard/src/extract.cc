@@ -137,6 +137,13 @@ std::vector<RegexLiteral> ExtractRegexLiterals(std::string_view source,
       literals = internal::ExtractCSharp(source);
       break;
   }
+  // A lexer reports a call's literal when it reads the call, so a call
+  // nested in an earlier argument of another (Regex.Replace(Regex.Replace(
+  // s, "a"), "b")) comes after it; callers rely on source order.
+  std::stable_sort(literals.begin(), literals.end(),
+                   [](const RegexLiteral& a, const RegexLiteral& b) {
+                     return a.offset < b.offset;
+                   });
   // Line starts once, then a binary search per literal: linear overall.
   std::vector<std::size_t> line_starts = {0};
   for (std::size_t i = 0; i < source.size(); ++i) {

@@ -88,6 +88,19 @@ TEST(ExtractCSharpTest, CallsOptionsAndMarkers) {
   EXPECT_TRUE(found[5].flags.extended);
 }
 
+// A call nested in an earlier argument of another is read first but comes
+// later in the source: literals are still reported in source order (found
+// by the extraction fuzzer).
+TEST(ExtractCSharpTest, NestedCallsComeOutInSourceOrder) {
+  const std::vector<RegexLiteral> found = Extract(
+      "x = Regex.Replace(Regex.Replace(s, \"a+\", \"\"), \"b+\", \"\");");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].pattern, "a+");
+  EXPECT_EQ(found[1].pattern, "b+");
+  EXPECT_LT(found[0].offset, found[1].offset);
+  EXPECT_LT(found[0].column, found[1].column);
+}
+
 TEST(ExtractCSharpTest, SuppressionAndUnterminatedInput) {
   const std::string source =
       "var a = new Regex(\"(a+)+\"); // regexguard: ignore test only\n"
