@@ -13,9 +13,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
-#include <ctime>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <random>

@@ -11,6 +11,7 @@
 #ifndef ROBOTSCAN_CRAWLER_DOMAIN_FILTER_H_
 #define ROBOTSCAN_CRAWLER_DOMAIN_FILTER_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -30,21 +31,13 @@ class DomainFilter {
   }
 
   void Add(std::string_view domain) {
-    std::uint64_t h1 = 0, h2 = 0;
-    Hashes(domain, &h1, &h2);
-    for (int i = 0; i < kProbes; ++i) {
-      const std::uint64_t bit = (h1 + static_cast<std::uint64_t>(i) * h2) &
-                                static_cast<std::uint64_t>(mask_);
+    for (const std::uint64_t bit : BitsOf(domain)) {
       words_[bit >> 6] |= std::uint64_t{1} << (bit & 63);
     }
   }
 
   bool MayContain(std::string_view domain) const {
-    std::uint64_t h1 = 0, h2 = 0;
-    Hashes(domain, &h1, &h2);
-    for (int i = 0; i < kProbes; ++i) {
-      const std::uint64_t bit = (h1 + static_cast<std::uint64_t>(i) * h2) &
-                                static_cast<std::uint64_t>(mask_);
+    for (const std::uint64_t bit : BitsOf(domain)) {
       if ((words_[bit >> 6] & (std::uint64_t{1} << (bit & 63))) == 0) {
         return false;
       }
@@ -54,6 +47,19 @@ class DomainFilter {
 
  private:
   static constexpr int kProbes = 3;
+
+  // The filter's bits for `domain` (double hashing).
+  std::array<std::uint64_t, kProbes> BitsOf(std::string_view domain) const {
+    std::uint64_t h1 = 0, h2 = 0;
+    Hashes(domain, &h1, &h2);
+    std::array<std::uint64_t, kProbes> bits{};
+    for (int i = 0; i < kProbes; ++i) {
+      bits[static_cast<std::size_t>(i)] =
+          (h1 + static_cast<std::uint64_t>(i) * h2) &
+          static_cast<std::uint64_t>(mask_);
+    }
+    return bits;
+  }
 
   // Two independent-enough hashes for double hashing. std::hash is mixed
   // first (splitmix64): the crawl already splits domains between event

@@ -4,8 +4,7 @@
 #define ROBOTSCAN_CRAWLER_TIME_FORMAT_H_
 
 #include <chrono>
-#include <cstdio>
-#include <ctime>
+#include <ratio>
 #include <string>
 
 namespace robotscan::crawler {
@@ -28,18 +27,11 @@ inline std::string FormatIso8601(std::chrono::system_clock::time_point when) {
       value /= 10;
     }
   };
+  // system_clock counts nanoseconds (or finer) in 64 bits: years 1677 to
+  // 2262, so four digits always suffice.
+  static_assert(
+      std::ratio_less_equal_v<std::chrono::system_clock::period, std::nano>);
   const int year = static_cast<int>(date.year());
-  if (year < 0 || year > 9999) {
-    // Not a date a crawl meets; keep the old, general format for it.
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(when);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char general[96];
-    std::snprintf(general, sizeof(general), "%04d-%02d-%02dT%02d:%02d:%02dZ",
-                  utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour,
-                  utc.tm_min, utc.tm_sec);
-    return general;
-  }
   put(0, 4, year);
   put(5, 2, static_cast<unsigned>(date.month()));
   put(8, 2, static_cast<unsigned>(date.day()));
