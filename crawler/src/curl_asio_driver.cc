@@ -145,6 +145,7 @@ void CurlAsioDriver::WatchSocket(curl_socket_t socket, int what, bool known) {
     // of the epoll set. If it stays open and becomes ready, the dispatch
     // loop sees it is not wanted and removes it then.
     state.wanted = 0;
+    state.released_in_round = round_;
     return;
   }
   const std::uint32_t events = EpollEventsFor(what);
@@ -176,6 +177,7 @@ void CurlAsioDriver::DispatchReadySockets() {
   std::array<epoll_event, kEventsPerRound> events;
   const int count = epoll_wait(epoll_.native_handle(), events.data(),
                                static_cast<int>(events.size()), 0);
+  ++round_;
   if (count < 0 && errno != EINTR) {
     // Not expected for a valid epoll descriptor; keep waiting rather than
     // spin. libcurl's timeouts still end every transfer.
@@ -186,8 +188,12 @@ void CurlAsioDriver::DispatchReadySockets() {
     const int fd = events[static_cast<std::size_t>(i)].data.fd;
     SocketState& state = sockets_[static_cast<std::size_t>(fd)];
     if (state.wanted == 0) {
-      // Forgotten by libcurl but still open (or a stale event for a
-      // descriptor closed in this round): take it out of the set.
+      // Released in this round: the event predates the release, and the
+      // descriptor is most likely closed already (deleting it would fail
+      // with EBADF, a wasted system call for one domain in three). If it
+      // is still open and ready, the next round reports it again.
+      if (state.released_in_round == round_) continue;
+      // Released earlier and still open: take it out of the set.
       epoll_ctl(epoll_.native_handle(), EPOLL_CTL_DEL, fd, nullptr);
       state.registered = 0;
       continue;

@@ -59,6 +59,8 @@ class CurlAsioDriver {
   struct SocketState {
     std::uint32_t registered = 0;  // Events in our epoll set; 0: none known.
     int wanted = 0;                // CURL_POLL_IN/OUT/INOUT; 0: not wanted.
+    // The dispatch round in which libcurl last let go of the socket.
+    std::uint64_t released_in_round = 0;
   };
 
   static int OnSocket(CURL* easy, curl_socket_t socket, int what, void* self,
@@ -79,6 +81,7 @@ class CurlAsioDriver {
   boost::asio::posix::stream_descriptor epoll_;
   boost::asio::steady_timer timer_;
   std::vector<SocketState> sockets_;
+  std::uint64_t round_ = 0;  // Counts epoll_wait calls.
   int running_ = 0;
   bool timer_armed_ = false;
   std::chrono::steady_clock::time_point timer_deadline_;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "schema.h"
@@ -81,6 +82,13 @@ class SqliteCrawlStore final : public CrawlStore {
 
   DatabaseHandle db_;
   StoreOptions options_;
+  // Ids of bodies seen lately, by SHA-256: a popular robots.txt (a CMS's
+  // default, a hosting provider's) recurs thousands of times in a crawl,
+  // and each hit here saves a SELECT. Bodies are never deleted, so an id
+  // stays valid once committed; the map is cleared when a batch fails
+  // (its inserts rolled back) and when it reaches kMaxKnownBodies.
+  static constexpr std::size_t kMaxKnownBodies = 4096;
+  std::unordered_map<std::string, std::int64_t> known_bodies_;
   Statement insert_run_, finish_run_, upsert_domain_, max_fetch_id_,
       select_body_, insert_body_, insert_fetch_, insert_step_, select_latest_,
       select_body_of_fetch_, body_id_of_fetch_;
@@ -232,13 +240,19 @@ Status SqliteCrawlStore::UpsertDomain(std::string_view name,
 }
 
 Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
-  const std::string digest = Sha256Of(body);
+  std::string digest = Sha256Of(body);
+  if (auto it = known_bodies_.find(digest); it != known_bodies_.end()) {
+    *id = it->second;
+    return Status::Ok();
+  }
+  if (known_bodies_.size() >= kMaxKnownBodies) known_bodies_.clear();
   {
     ScopedReset reset(select_body_);
     select_body_.BindBlob(1, digest);
     const int rc = select_body_.Step();
     if (rc == SQLITE_ROW) {
       *id = select_body_.ColumnInt(0);
+      known_bodies_.emplace(std::move(digest), *id);
       return Status::Ok();
     }
     if (rc != SQLITE_DONE)
@@ -258,6 +272,7 @@ Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
   }
   if (Status s = StepDone(insert_body_, "insert body"); !s.ok()) return s;
   *id = sqlite3_last_insert_rowid(db_.get());
+  known_bodies_.emplace(std::move(digest), *id);
   return Status::Ok();
 }
 
@@ -371,9 +386,14 @@ Status SqliteCrawlStore::AppendFetches(std::int64_t run_id,
     last_id = max_fetch_id_.ColumnInt(0);
   }
   for (const FetchRecord& record : records) {
-    if (Status s = InsertOne(run_id, ++last_id, record); !s.ok()) return s;
+    if (Status s = InsertOne(run_id, ++last_id, record); !s.ok()) {
+      known_bodies_.clear();  // This batch's new bodies are rolled back.
+      return s;
+    }
   }
-  return txn.Commit();
+  Status committed = txn.Commit();
+  if (!committed.ok()) known_bodies_.clear();
+  return committed;
 }
 
 Status SqliteCrawlStore::FindLatestFetch(

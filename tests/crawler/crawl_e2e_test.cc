@@ -193,6 +193,12 @@ void CrawlE2eTest::CheckFaultMatrix(const std::string& loops) {
   for (const char* coding : {"gzip", "deflate", "br", "zstd"}) {
     EXPECT_NE(request.find(coding), std::string::npos) << coding << request;
   }
+  // One request per connection, and the server is told so (it closes
+  // first and keeps the TIME_WAIT state).
+  EXPECT_NE(request.find("\r\nConnection: close\r\n"), std::string::npos)
+      << request;
+  EXPECT_NE(request.find("\r\nAccept: text/plain"), std::string::npos)
+      << request;
   EXPECT_EQ(Row("empty.test", "body IS NULL, body"), "0|");
   EXPECT_EQ(Row("s404.test", "body IS NULL"), "1");
   EXPECT_EQ(Row("soft404.test", "content_type"), "text/html; charset=utf-8");
