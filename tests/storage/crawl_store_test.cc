@@ -187,6 +187,55 @@ TEST_F(CrawlStoreTest, IdenticalBodiesAreStoredOnce) {
             std::vector<std::string>{"2"});
 }
 
+TEST_F(CrawlStoreTest, BodySeenInAnEarlierBatchIsReusedCorrectly) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  // More distinct bodies than the store remembers, then each again: ids
+  // come from memory for some and from the body table for the others.
+  std::vector<FetchRecord> first, second;
+  for (int i = 0; i < 5000; ++i) {
+    first.push_back(Success("a" + std::to_string(i) + ".test",
+                            "body " + std::to_string(i)));
+    second.push_back(Success("b" + std::to_string(i) + ".test",
+                             "body " + std::to_string(i)));
+  }
+  ASSERT_TRUE(store->AppendFetches(run, first).ok());
+  ASSERT_TRUE(store->AppendFetches(run, second).ok());
+  std::int64_t fetches = 0, bodies = 0;
+  ASSERT_TRUE(store->CountRows(&fetches, &bodies).ok());
+  EXPECT_EQ(fetches, 10000);
+  EXPECT_EQ(bodies, 5000);
+  // Every fetch points at its own body text ("aN.test" and "bN.test" at
+  // "body N"), whichever way its id was found.
+  EXPECT_EQ(Query("SELECT count(*) FROM latest_fetch WHERE CAST(body AS TEXT) "
+                  "= 'body ' || substr(domain, 2, length(domain) - 6)"),
+            std::vector<std::string>{"10000"});
+}
+
+TEST_F(CrawlStoreTest, RolledBackBatchLeavesNoBodyBehindForTheNext) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  FetchRecord invalid = Success("b.test", "x");
+  invalid.access = "";
+  // The batch inserts the body "fresh", then fails and is rolled back.
+  ASSERT_FALSE(
+      store
+          ->AppendFetches(run, std::vector{Success("a.test", "fresh"), invalid})
+          .ok());
+  // The same body in the next batch must be inserted again, not refer to
+  // the rolled-back row.
+  const Status s =
+      store->AppendFetches(run, std::vector{Success("c.test", "fresh")});
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(Query("SELECT domain, body FROM latest_fetch"),
+            std::vector<std::string>{"c.test|fresh"});
+  EXPECT_EQ(Query("PRAGMA foreign_key_check"), std::vector<std::string>{});
+}
+
 TEST_F(CrawlStoreTest, HasFetchesTurnsTrueWithTheFirstCommittedBatch) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
