@@ -8,8 +8,10 @@
 // matcher such as Google's. Results: bench/RESULTS.md.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -142,10 +144,38 @@ BENCHMARK(BM_ReparsePerCheckRealistic);
 // group. 1 "long": 30 lines of 16 KiB, each "/*a*a*...*a*b". 2 "adversarial":
 // ~40,000 rules "/*ab*N" whose bytes all occur in the URL (so the byte-set
 // filter lets every one through) but whose segment "ab" never does, so each
-// rule scans the whole 8 KB URL.
+// rule scans the whole 8 KB URL. 3 "misordered": ~25,000 rules "/*ZY*K" where
+// every K occurs in the URL, but only before its one "ZY" (a two-byte
+// segment: memmem finds a single byte with memchr, far faster).
+
+// 8,180 pseudo-random lowercase letters (a fixed linear congruential
+// sequence), the body of the "misordered" URL.
+const std::string& MisorderedLetters() {
+  static const std::string letters = [] {
+    std::string s;
+    std::uint32_t x = 12345;
+    while (s.size() < 8180) {
+      x = x * 1103515245u + 12345u;
+      s += static_cast<char>('a' + (x >> 16) % 26);
+    }
+    return s;
+  }();
+  return letters;
+}
+
 std::string WorstCaseBody(int kind) {
   std::string body = "User-agent: *\n";
-  if (kind == 2) {
+  if (kind == 3) {
+    const std::string& letters = MisorderedLetters();
+    std::set<std::string> seen;
+    for (std::size_t length = 4; body.size() < 500 * 1024; ++length) {
+      for (std::size_t at = 0;
+           at + length <= letters.size() && body.size() < 500 * 1024; ++at) {
+        std::string key = letters.substr(at, length);
+        if (seen.insert(key).second) body += "Disallow: /*ZY*" + key + "\n";
+      }
+    }
+  } else if (kind == 2) {
     for (int i = 0; body.size() < 500 * 1024; ++i) {
       body += "Disallow: /*ab*" + std::to_string(i) + "\n";
     }
@@ -167,8 +197,15 @@ const std::string kWorstUrl = "https://e.com/" + std::string(8192, 'a');
 const std::string kAdversarialUrl =
     "https://e.com/0123456789b" + std::string(8181, 'a');
 
+const std::string& WorstCaseUrl(int kind) {
+  static const std::string misordered =
+      "https://e.com/" + MisorderedLetters() + "ZY";
+  return kind == 3 ? misordered : kind == 2 ? kAdversarialUrl : kWorstUrl;
+}
+
 const char* WorstCaseLabel(int64_t kind) {
-  return kind == 2   ? "adversarial star rules"
+  return kind == 3   ? "misordered star rules"
+         : kind == 2 ? "adversarial star rules"
          : kind == 1 ? "long star rules"
                      : "many star rules";
 }
@@ -187,12 +224,13 @@ BENCHMARK(BM_WorstCaseParse)
     ->Arg(0)
     ->Arg(1)
     ->Arg(2)
+    ->Arg(3)
     ->Unit(benchmark::kMillisecond);
 
 void BM_WorstCaseCheck(benchmark::State& state) {
   const int kind = static_cast<int>(state.range(0));
   const RobotsTxt robots = RobotsTxt::Parse(WorstCaseBody(kind));
-  const std::string& url = kind == 2 ? kAdversarialUrl : kWorstUrl;
+  const std::string& url = WorstCaseUrl(kind);
   for (auto _ : state) {
     benchmark::DoNotOptimize(robots.IsAllowedFor("bot", url));
   }
@@ -202,6 +240,7 @@ BENCHMARK(BM_WorstCaseCheck)
     ->Arg(0)
     ->Arg(1)
     ->Arg(2)
+    ->Arg(3)
     ->Unit(benchmark::kMillisecond);
 
 // The same worst case through the position-set reference (Google's matching

@@ -104,7 +104,8 @@ bool ReferencePatternMatches(std::string_view path, std::string_view pattern) {
   return true;
 }
 
-RuleIndex::RuleIndex(std::vector<IndexedRule> rules) {
+RuleIndex::RuleIndex(std::vector<IndexedRule> rules, SegmentFilterPolicy policy)
+    : policy_(policy) {
   rules.erase(
       std::remove_if(rules.begin(), rules.end(),
                      [](const IndexedRule& r) { return r.priority == 0; }),
@@ -124,6 +125,9 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules) {
   for (IndexedRule& r : rules_) {
     max_priority_ = std::max(max_priority_, r.priority);
     r.required_bytes = RequiredBytesOf(r.pattern);
+    r.has_segments = r.pattern.has_wildcard &&
+                     r.pattern.text.find_first_not_of(
+                         '*', r.pattern.prefix_len) != std::string_view::npos;
   }
 
   // Build a compressed trie over the sorted prefixes. Each work item is a
@@ -180,6 +184,71 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules) {
         edge_bytes_.size() - nodes_[w.node].first_edge);
     for (const Work& child : children) stack.push_back(child);
   }
+  const auto rules_with_segments = static_cast<std::size_t>(
+      std::count_if(rules_.begin(), rules_.end(),
+                    [](const IndexedRule& r) { return r.has_segments; }));
+  if (rules_with_segments != 0 && rules_with_segments >= policy_.min_rules) {
+    filter_ = std::make_unique<SegmentFilter>();
+  }
+}
+
+namespace {
+
+// Calls `visit` with each non-empty segment after the pattern's prefix.
+template <typename Visit>
+void ForEachSegment(const CompiledPattern& pattern, Visit visit) {
+  if (!pattern.has_wildcard) return;
+  std::string_view rest = pattern.text.substr(pattern.prefix_len + 1);
+  while (true) {
+    const std::size_t star = rest.find('*');
+    const std::string_view segment = rest.substr(0, star);
+    if (!segment.empty()) visit(segment);
+    if (star == std::string_view::npos) return;
+    rest.remove_prefix(star + 1);
+  }
+}
+
+}  // namespace
+
+const RuleIndex::SegmentFilter& RuleIndex::BuiltSegmentFilter() const {
+  SegmentFilter& filter = *filter_;
+  std::call_once(filter.built, [this, &filter] {
+    filter.begin.reserve(rules_.size() + 1);
+    for (const IndexedRule& rule : rules_) {
+      filter.begin.push_back(static_cast<std::uint32_t>(filter.ids.size()));
+      ForEachSegment(rule.pattern, [&filter](std::string_view segment) {
+        filter.ids.push_back(filter.finder.Add(segment));  // Adds once.
+      });
+    }
+    filter.begin.push_back(static_cast<std::uint32_t>(filter.ids.size()));
+    filter.finder.Build();
+  });
+  return filter;
+}
+
+bool RuleIndex::SegmentsFitIn(
+    const SegmentFilter& filter, const IndexedRule& rule, std::string_view path,
+    const std::vector<SegmentFinder::Occurrences>& found) const {
+  // The greedy match places each segment at its leftmost occurrence at or
+  // after `pos`. `low` is a lower bound of `pos`: a segment whose last
+  // occurrence starts before it cannot be placed, and once placed, `pos`
+  // passes both `low` and the segment's first occurrence.
+  std::size_t low = rule.pattern.prefix_len;
+  const bool ends_path =
+      rule.pattern.anchored && rule.pattern.text.back() != '*';
+  const auto index = static_cast<std::size_t>(&rule - rules_.data());
+  const std::uint32_t end = filter.begin[index + 1];
+  for (std::uint32_t i = filter.begin[index]; i < end; ++i) {
+    const std::uint32_t id = filter.ids[i];
+    const SegmentFinder::Occurrences& at = found[id];
+    if (at.first == SegmentFinder::kAbsent || at.last < low) return false;
+    const std::size_t length = filter.finder.length(id);
+    if (ends_path && i + 1 == end && at.last != path.size() - length) {
+      return false;  // "...segment$" needs the path to end with it.
+    }
+    low = std::max<std::size_t>(low, at.first) + length;
+  }
+  return true;
 }
 
 std::int64_t RuleIndex::Child(const Node& node, unsigned char c) const {
@@ -193,6 +262,11 @@ std::int64_t RuleIndex::Child(const Node& node, unsigned char c) const {
 const IndexedRule* RuleIndex::BestMatch(std::string_view path) const {
   const std::uint64_t path_bytes = ByteSetOf(path);
   const IndexedRule* best = nullptr;
+  // The segment filter's state for this lookup (see SegmentFilterPolicy).
+  std::size_t verifications = 0;
+  const SegmentFilter* filter = nullptr;  // Set once the path is scanned.
+  bool filter_unusable = false;           // The path is too long to scan.
+  std::vector<SegmentFinder::Occurrences> found;
   std::uint32_t node_id = 0;
   std::size_t depth = 0;
   while (true) {
@@ -201,6 +275,17 @@ const IndexedRule* RuleIndex::BestMatch(std::string_view path) const {
       const IndexedRule& rule = rules_[i];
       if (best != nullptr && !Beats(rule, *best)) break;  // Sorted best-first.
       if ((rule.required_bytes & ~path_bytes) != 0) continue;
+      if (rule.has_segments && filter_ != nullptr) {
+        if (filter == nullptr &&
+            ++verifications > policy_.verifications_before_scan) {
+          filter = &BuiltSegmentFilter();
+          if (!filter->finder.Scan(path, &found)) filter_unusable = true;
+        }
+        if (filter != nullptr && !filter_unusable &&
+            !SegmentsFitIn(*filter, rule, path, found)) {
+          continue;
+        }
+      }
       if (PatternMatches(rule.pattern, path)) {
         best = &rule;
         break;  // The rest of this node's run cannot beat it.

@@ -12,13 +12,22 @@
 // literal prefixes. A lookup walks the path through the trie once and only
 // verifies the rules whose prefix is a prefix of the path, highest priority
 // first, stopping as soon as no remaining candidate can beat the best match.
+// When many wildcard rules must be verified for one path, a single
+// Aho–Corasick pass over the path (SegmentFinder) then tells which rules
+// have all their segments present and in a possible order; only those are
+// verified. That bounds hostile files of thousands of rules whose segments
+// the path lacks; a rule that passes is still verified exactly.
 #ifndef ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
 #define ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string_view>
 #include <vector>
+
+#include "segment_finder.h"
 
 namespace robotscan::robots::internal {
 
@@ -60,6 +69,20 @@ struct IndexedRule {
   std::uint32_t priority = 0;  // Length of the full match pattern (octets).
   std::uint32_t rule_id = 0;   // Caller's identifier (position of the rule).
   bool allow = false;
+  // Set by RuleIndex: the pattern has a non-empty segment after a '*'.
+  bool has_segments = false;
+};
+
+// When RuleIndex builds and uses its segment filter. The defaults keep
+// ordinary files (a few wildcard rules) and ordinary lookups off it; tests
+// lower them to exercise the filter on small inputs.
+struct SegmentFilterPolicy {
+  // Indexes with at least this many rules that have segments after a '*'
+  // get a filter, built on first use (so parsing never pays for it).
+  std::size_t min_rules = 64;
+  // In one lookup, scan the path once this many such rules have needed
+  // verifying (each verification is itself a pass over the path).
+  std::size_t verifications_before_scan = 16;
 };
 
 // Rules of one agent's merged groups, indexed by literal prefix.
@@ -67,12 +90,14 @@ class RuleIndex {
  public:
   // `rules` with priority 0 (empty patterns) never decide anything and are
   // dropped, as in Google's matcher.
-  explicit RuleIndex(std::vector<IndexedRule> rules);
+  explicit RuleIndex(std::vector<IndexedRule> rules,
+                     SegmentFilterPolicy policy = {});
 
   // The deciding rule for `path`, or nullptr when no rule matches.
   const IndexedRule* BestMatch(std::string_view path) const;
 
   std::size_t rule_count() const { return rules_.size(); }
+  bool has_segment_filter() const { return filter_ != nullptr; }
 
  private:
   struct Node {
@@ -83,6 +108,21 @@ class RuleIndex {
   };
   // Finds the child of `node` for byte `c`, or -1.
   std::int64_t Child(const Node& node, unsigned char c) const;
+  // The segments of every rule, in one automaton, built on first use: a
+  // RuleIndex is shared read-only by threads, hence the once_flag.
+  struct SegmentFilter {
+    std::once_flag built;
+    SegmentFinder finder;
+    // Rule i's segment ids, in order: ids[begin[i]] .. ids[begin[i + 1]].
+    std::vector<std::uint32_t> ids;
+    std::vector<std::uint32_t> begin;
+  };
+  const SegmentFilter& BuiltSegmentFilter() const;
+  // False if `rule` cannot match `path` given where its segments occur.
+  bool SegmentsFitIn(
+      const SegmentFilter& filter, const IndexedRule& rule,
+      std::string_view path,
+      const std::vector<SegmentFinder::Occurrences>& found) const;
 
   std::vector<IndexedRule> rules_;
   std::vector<Node> nodes_;
@@ -90,6 +130,8 @@ class RuleIndex {
   std::vector<std::uint32_t> edge_targets_;
   std::vector<std::string_view> edge_labels_;  // Into rule pattern texts.
   std::uint32_t max_priority_ = 0;
+  SegmentFilterPolicy policy_;
+  std::unique_ptr<SegmentFilter> filter_;  // Null: too few rules to need it.
 };
 
 // True if `a` beats `b`: higher priority, or equal priority and allow.

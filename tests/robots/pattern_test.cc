@@ -6,6 +6,7 @@
 
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "reference_matcher.h"
@@ -19,6 +20,8 @@ using internal::IndexedRule;
 using internal::PatternMatches;
 using internal::ReferencePatternMatches;
 using internal::RuleIndex;
+using internal::SegmentFilterPolicy;
+using internal::SegmentFinder;
 
 // Small alphabets make collisions (and so interesting matches) likely.
 std::string RandomString(std::mt19937& rng, const std::string& alphabet,
@@ -113,6 +116,194 @@ TEST(RuleIndex, BestMatchEqualsALinearScan) {
       }
     }
   }
+}
+
+TEST(SegmentFinder, FindsFirstAndLastStartsLikeFindAndRfind) {
+  std::mt19937 rng(31);
+  int present = 0, absent = 0;
+  for (int round = 0; round < 3000; ++round) {
+    SegmentFinder finder;
+    std::vector<std::string> segments;
+    std::vector<std::uint32_t> ids;
+    const int n = 1 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < n; ++i) {
+      std::string segment = RandomString(rng, "abc", 4);
+      if (segment.empty()) segment = "a";
+      segments.push_back(segment);
+      ids.push_back(finder.Add(segment));  // Unsorted on purpose.
+    }
+    finder.Build();
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        // Equal segments share an id; different ones never do.
+        EXPECT_EQ(ids[static_cast<std::size_t>(i)] ==
+                      ids[static_cast<std::size_t>(j)],
+                  segments[static_cast<std::size_t>(i)] ==
+                      segments[static_cast<std::size_t>(j)]);
+      }
+    }
+    const std::string text = RandomString(rng, "abcd", 24);
+    std::vector<SegmentFinder::Occurrences> found;
+    ASSERT_TRUE(finder.Scan(text, &found));
+    ASSERT_EQ(found.size(), finder.segment_count());
+    for (int i = 0; i < n; ++i) {
+      const std::string& segment = segments[static_cast<std::size_t>(i)];
+      const auto& at = found[ids[static_cast<std::size_t>(i)]];
+      const std::size_t first = text.find(segment);
+      if (first == std::string::npos) {
+        EXPECT_EQ(at.first, SegmentFinder::kAbsent) << segment << " " << text;
+        ++absent;
+      } else {
+        EXPECT_EQ(at.first, first) << segment << " in " << text;
+        EXPECT_EQ(at.last, text.rfind(segment)) << segment << " in " << text;
+        ++present;
+      }
+    }
+  }
+  EXPECT_GT(present, 1000);
+  EXPECT_GT(absent, 1000);
+}
+
+// The same differential check with the segment filter forced on for every
+// lookup: it may only skip rules that cannot match.
+TEST(RuleIndex, SegmentFilterNeverChangesTheAnswer) {
+  std::mt19937 rng(11);
+  int filtered_indexes = 0, matched = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::string> storage;
+    std::uniform_int_distribution<int> count(1, 30);
+    const int n = count(rng);
+    storage.reserve(static_cast<std::size_t>(n));
+    std::vector<IndexedRule> rules;
+    for (int i = 0; i < n; ++i) {
+      storage.push_back("/" + RandomString(rng, "abc*$", 8));
+      IndexedRule r;
+      r.pattern = CompilePattern(storage.back());
+      r.priority = static_cast<std::uint32_t>(storage.back().size());
+      r.rule_id = static_cast<std::uint32_t>(i);
+      r.allow = rng() % 2 == 0;
+      rules.push_back(r);
+    }
+    const RuleIndex index(rules, SegmentFilterPolicy{1, 0});
+    filtered_indexes += index.has_segment_filter();
+    for (int q = 0; q < 20; ++q) {
+      const std::string path = "/" + RandomString(rng, "abc", 10);
+      const IndexedRule* expected = nullptr;
+      for (const IndexedRule& r : rules) {
+        if (!ReferencePatternMatches(path, storage[r.rule_id])) continue;
+        if (expected == nullptr || internal::Beats(r, *expected)) expected = &r;
+      }
+      const IndexedRule* actual = index.BestMatch(path);
+      ASSERT_EQ(actual == nullptr, expected == nullptr)
+          << path << " rules " << n;
+      if (actual != nullptr) {
+        ++matched;
+        EXPECT_EQ(actual->priority, expected->priority) << path;
+        EXPECT_EQ(actual->allow, expected->allow) << path;
+      }
+    }
+  }
+  EXPECT_GT(filtered_indexes, 2000);
+  EXPECT_GT(matched, 10000);
+}
+
+TEST(RuleIndex, BuildsTheSegmentFilterOnlyForManyWildcardRules) {
+  std::vector<std::string> storage;
+  storage.reserve(200);
+  auto index_of = [&storage](int count) {
+    std::vector<IndexedRule> rules;
+    storage.clear();
+    for (int i = 0; i < count; ++i) {
+      storage.push_back("/*ab*" + std::to_string(i));
+      IndexedRule r;
+      r.pattern = CompilePattern(storage.back());
+      r.priority = static_cast<std::uint32_t>(storage.back().size());
+      r.rule_id = static_cast<std::uint32_t>(i);
+      rules.push_back(r);
+    }
+    return RuleIndex(rules);
+  };
+  EXPECT_FALSE(index_of(10).has_segment_filter());
+  const RuleIndex many = index_of(200);
+  EXPECT_TRUE(many.has_segment_filter());
+  // The benchmark's adversarial shape: "ab" never occurs, so nothing
+  // matches, whether or not the filter ran.
+  const std::string adversarial = "/0123456789b" + std::string(300, 'a');
+  EXPECT_EQ(many.BestMatch(adversarial), nullptr);
+  const IndexedRule* hit = many.BestMatch("/x/ab/199");
+  ASSERT_NE(hit, nullptr);
+  EXPECT_EQ(storage[hit->rule_id], "/*ab*199");
+}
+
+// The filter is built by whichever lookup first needs it; lookups from
+// several threads at once (a shared, immutable RobotsTxt) must all see it
+// whole.
+TEST(RuleIndex, SegmentFilterBuiltOnceUnderConcurrentLookups) {
+  std::vector<std::string> storage;
+  storage.reserve(300);
+  std::vector<IndexedRule> rules;
+  for (int i = 0; i < 300; ++i) {
+    storage.push_back("/*ab*" + std::to_string(i) + "$");
+    IndexedRule r;
+    r.pattern = CompilePattern(storage.back());
+    r.priority = static_cast<std::uint32_t>(storage.back().size());
+    r.rule_id = static_cast<std::uint32_t>(i);
+    rules.push_back(r);
+  }
+  for (int round = 0; round < 20; ++round) {
+    const RuleIndex index(rules);
+    ASSERT_TRUE(index.has_segment_filter());
+    std::vector<std::thread> threads;
+    std::vector<int> wrong(4, 0);
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&index, &storage, &wrong, t] {
+        for (int i = 0; i < 300; i += 7) {
+          const std::string path = "/q/ab/" + std::to_string(i);
+          const IndexedRule* hit = index.BestMatch(path);
+          // "/*ab*N$" for N = i and for every suffix of i's digits match;
+          // the longest pattern wins.
+          if (hit == nullptr ||
+              storage[hit->rule_id] != "/*ab*" + std::to_string(i) + "$") {
+            ++wrong[static_cast<std::size_t>(t)];
+          }
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    EXPECT_EQ(wrong, std::vector<int>(4, 0));
+  }
+}
+
+// Whole files with enough wildcard rules in one group that RobotsTxt's
+// index builds its segment filter (default policy) and long enough paths
+// that lookups use it: verdicts must still equal the reference's.
+TEST(RobotsTxtDifferential, ManyWildcardRulesThroughTheSegmentFilter) {
+  std::mt19937 rng(2026);
+  int disallowed = 0, allowed = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::string body = "User-agent: *\n";
+    std::uniform_int_distribution<int> rules(64, 160);
+    const int n = rules(rng);
+    for (int i = 0; i < n; ++i) {
+      body += rng() % 3 == 0 ? "Allow: /" : "Disallow: /";
+      body += RandomString(rng, "abc*", 3) + "*" + RandomString(rng, "abc", 3) +
+              "*" + RandomString(rng, "abc*$", 4) + "\n";
+    }
+    ParseOptions options;
+    options.compat = Compat::kGoogle;
+    const RobotsTxt robots = RobotsTxt::Parse(body, options);
+    for (int q = 0; q < 40; ++q) {
+      const std::string url =
+          "http://example.com/" + RandomString(rng, "abc", 40);
+      const bool expected = testing::ReferenceAllowedGoogle(body, "bot", url);
+      ASSERT_EQ(robots.IsAllowedFor("bot", url), expected)
+          << "url=" << url << "\n"
+          << body;
+      (expected ? allowed : disallowed) += 1;
+    }
+  }
+  EXPECT_GT(disallowed, 500);
+  EXPECT_GT(allowed, 500);
 }
 
 // Whole files: random groups, agents and rules, RobotsTxt (google mode)
