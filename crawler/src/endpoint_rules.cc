@@ -2,10 +2,13 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+
+#include "idna.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -44,6 +47,28 @@ std::string Lower(std::string s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return s;
+}
+
+// A rule's host name as the crawler compares and connects: lower case, and
+// an internationalized name in its punycode form, as list entries and
+// redirect targets are (a rule for "bücher.test" must match the domain
+// "xn--bcher-kva.test"). False, with a message, for an invalid IDN.
+bool NormalizeRuleHost(std::string_view option, std::string host,
+                       std::string* normalized, std::string* error) {
+  const bool ascii = std::all_of(host.begin(), host.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x80;
+  });
+  if (ascii) {
+    *normalized = Lower(std::move(host));
+    return true;
+  }
+  std::string why;
+  if (!HostToAscii(host, normalized, &why)) {
+    *error = std::string(option) + " host '" + host +
+             "' is not a valid internationalized name: " + why;
+    return false;
+  }
+  return true;
 }
 
 bool InRange4(std::uint32_t address, std::uint32_t network, int bits) {
@@ -90,8 +115,14 @@ bool ParseConnectToRule(std::string_view text, ConnectToRule* rule,
              std::string(text) + "'";
     return false;
   }
-  rule->host = Lower(f[0]);
+  if (!NormalizeRuleHost("--connect-to", f[0], &rule->host, error)) {
+    return false;
+  }
   rule->to_host = f[2];
+  if (!IsIpLiteral(rule->to_host) &&
+      !NormalizeRuleHost("--connect-to", f[2], &rule->to_host, error)) {
+    return false;
+  }
   if (!ParsePort(f[1], true, &rule->port) ||
       !ParsePort(f[3], true, &rule->to_port)) {
     *error = "--connect-to has an invalid port in '" + std::string(text) + "'";
@@ -112,7 +143,10 @@ bool ParseResolveRule(std::string_view text, ResolveRule* rule,
              std::string(text) + "'";
     return false;
   }
-  rule->host = Lower(std::string(text.substr(0, first)));
+  if (!NormalizeRuleHost("--resolve", std::string(text.substr(0, first)),
+                         &rule->host, error)) {
+    return false;
+  }
   if (!ParsePort(std::string(text.substr(first + 1, second - first - 1)), false,
                  &rule->port)) {
     *error = "--resolve has an invalid port in '" + std::string(text) + "'";

@@ -43,6 +43,42 @@ TEST(EndpointRulesTest, ConnectToIpv6Target) {
   EXPECT_EQ(rule.to_port, 8080);
 }
 
+// List entries and redirect targets are punycode by the time rules are
+// matched; rules written with UTF-8 names must match them.
+TEST(EndpointRulesTest, InternationalizedRuleHostsMatchTheirPunycode) {
+  std::vector<ConnectToRule> connect(1);
+  std::vector<ResolveRule> resolve(1);
+  std::string error;
+  ASSERT_TRUE(
+      ParseConnectToRule("B\xC3\xBC"
+                         "cher.test:80:m\xC3\xBC"
+                         "nchen.test:8080",
+                         &connect[0], &error))
+      << error;
+  EXPECT_EQ(connect[0].host, "xn--bcher-kva.test");
+  EXPECT_EQ(connect[0].to_host, "xn--mnchen-3ya.test");
+  std::string host = "xn--bcher-kva.test";
+  int port = 80;
+  EXPECT_TRUE(ApplyConnectTo(connect, &host, &port));
+  EXPECT_EQ(host, "xn--mnchen-3ya.test");
+  EXPECT_EQ(port, 8080);
+  ASSERT_TRUE(
+      ParseResolveRule("b\xC3\xBC"
+                       "cher.test:443:127.0.0.5",
+                       &resolve[0], &error))
+      << error;
+  EXPECT_NE(FindResolveRule(resolve, "xn--bcher-kva.test", 443), nullptr);
+  // Not a valid name: a clear error, not a rule that never matches.
+  ConnectToRule invalid;
+  EXPECT_FALSE(
+      ParseConnectToRule("\xFF\xFE.test:80:a.test:81", &invalid, &error));
+  EXPECT_NE(error.find("--connect-to host"), std::string::npos) << error;
+  ResolveRule invalid_resolve;
+  EXPECT_FALSE(
+      ParseResolveRule("\xFF.test:80:127.0.0.1", &invalid_resolve, &error));
+  EXPECT_NE(error.find("--resolve host"), std::string::npos) << error;
+}
+
 TEST(EndpointRulesTest, RejectsMalformedRules) {
   ConnectToRule c;
   ResolveRule r;
