@@ -70,18 +70,7 @@ void SegmentFinder::Build() {
     for (std::uint32_t e = 0; e < parent.edge_count; ++e) {
       const unsigned char c = edge_bytes_[parent.first_edge + e];
       const std::uint32_t v = edge_targets_[parent.first_edge + e];
-      std::uint32_t fail = 0;
-      if (u != 0) {
-        std::uint32_t f = parent.fail;
-        while (true) {
-          if (const std::uint32_t next = Child(nodes_[f], c); next != 0) {
-            fail = next;
-            break;
-          }
-          if (f == 0) break;
-          f = nodes_[f].fail;
-        }
-      }
+      const std::uint32_t fail = u == 0 ? 0 : Next(parent.fail, c);
       nodes_[v].fail = fail;
       nodes_[v].output =
           nodes_[fail].segment != kAbsent ? fail : nodes_[fail].output;
@@ -97,6 +86,16 @@ std::uint32_t SegmentFinder::Child(const Node& node, unsigned char c) const {
   return edge_targets_[static_cast<std::size_t>(it - edge_bytes_.data())];
 }
 
+std::uint32_t SegmentFinder::Next(std::uint32_t state, unsigned char c) const {
+  while (true) {
+    if (const std::uint32_t next = Child(nodes_[state], c); next != 0) {
+      return next;
+    }
+    if (state == 0) return 0;
+    state = nodes_[state].fail;
+  }
+}
+
 bool SegmentFinder::Scan(std::string_view text,
                          std::vector<Occurrences>* found) const {
   found->assign(lengths_.size(), Occurrences{});
@@ -105,14 +104,7 @@ bool SegmentFinder::Scan(std::string_view text,
   std::uint32_t state = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    while (true) {
-      if (const std::uint32_t next = Child(nodes_[state], c); next != 0) {
-        state = next;
-        break;
-      }
-      if (state == 0) break;
-      state = nodes_[state].fail;
-    }
+    state = Next(state, c);
     // Every segment that ends at i: this node's, then its output chain's.
     std::uint32_t n =
         nodes_[state].segment != kAbsent ? state : nodes_[state].output;

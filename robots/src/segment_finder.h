@@ -56,6 +56,9 @@ class SegmentFinder {
 
   // The child of `node` for byte `c`, or 0 (the root is nobody's child).
   std::uint32_t Child(const Node& node, unsigned char c) const;
+  // The automaton's move on `c`: the child for `c` of `state` or of the
+  // first node on its failure chain that has one; else the root.
+  std::uint32_t Next(std::uint32_t state, unsigned char c) const;
 
   // The trie while segments are added: first-child/next-sibling lists, so
   // adding costs no allocation per node. Dropped by Build().

@@ -34,6 +34,17 @@ std::string RandomString(std::mt19937& rng, const std::string& alphabet,
   return s;
 }
 
+// A rule for `pattern` (which must outlive it) as RobotsTxt makes them:
+// priority is the pattern's length.
+IndexedRule RuleFor(const std::string& pattern, int id, bool allow = false) {
+  IndexedRule r;
+  r.pattern = CompilePattern(pattern);
+  r.priority = static_cast<std::uint32_t>(pattern.size());
+  r.rule_id = static_cast<std::uint32_t>(id);
+  r.allow = allow;
+  return r;
+}
+
 TEST(PatternMatches, AgreesWithThePositionSetReference) {
   std::mt19937 rng(20261130);
   int matches = 0;
@@ -91,12 +102,7 @@ TEST(RuleIndex, BestMatchEqualsALinearScan) {
     for (int i = 0; i < n; ++i) {
       storage.push_back((rng() % 5 == 0 ? "" : "/") +
                         RandomString(rng, "ab*$", 5));
-      IndexedRule r;
-      r.pattern = CompilePattern(storage.back());
-      r.priority = static_cast<std::uint32_t>(storage.back().size());
-      r.rule_id = static_cast<std::uint32_t>(i);
-      r.allow = rng() % 2 == 0;
-      rules.push_back(r);
+      rules.push_back(RuleFor(storage.back(), i, rng() % 2 == 0));
     }
     const RuleIndex index(rules);
     for (int q = 0; q < 20; ++q) {
@@ -177,12 +183,7 @@ TEST(RuleIndex, SegmentFilterNeverChangesTheAnswer) {
     std::vector<IndexedRule> rules;
     for (int i = 0; i < n; ++i) {
       storage.push_back("/" + RandomString(rng, "abc*$", 8));
-      IndexedRule r;
-      r.pattern = CompilePattern(storage.back());
-      r.priority = static_cast<std::uint32_t>(storage.back().size());
-      r.rule_id = static_cast<std::uint32_t>(i);
-      r.allow = rng() % 2 == 0;
-      rules.push_back(r);
+      rules.push_back(RuleFor(storage.back(), i, rng() % 2 == 0));
     }
     const RuleIndex index(rules, SegmentFilterPolicy{1, 0});
     filtered_indexes += index.has_segment_filter();
@@ -215,11 +216,7 @@ TEST(RuleIndex, BuildsTheSegmentFilterOnlyForManyWildcardRules) {
     storage.clear();
     for (int i = 0; i < count; ++i) {
       storage.push_back("/*ab*" + std::to_string(i));
-      IndexedRule r;
-      r.pattern = CompilePattern(storage.back());
-      r.priority = static_cast<std::uint32_t>(storage.back().size());
-      r.rule_id = static_cast<std::uint32_t>(i);
-      rules.push_back(r);
+      rules.push_back(RuleFor(storage.back(), i));
     }
     return RuleIndex(rules);
   };
@@ -244,11 +241,7 @@ TEST(RuleIndex, SegmentFilterBuiltOnceUnderConcurrentLookups) {
   std::vector<IndexedRule> rules;
   for (int i = 0; i < 300; ++i) {
     storage.push_back("/*ab*" + std::to_string(i) + "$");
-    IndexedRule r;
-    r.pattern = CompilePattern(storage.back());
-    r.priority = static_cast<std::uint32_t>(storage.back().size());
-    r.rule_id = static_cast<std::uint32_t>(i);
-    rules.push_back(r);
+    rules.push_back(RuleFor(storage.back(), i));
   }
   for (int round = 0; round < 20; ++round) {
     const RuleIndex index(rules);
