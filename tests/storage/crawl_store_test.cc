@@ -32,6 +32,17 @@ class CrawlStoreTest : public ::testing::Test {
     return store.ok() ? std::move(store.value()) : nullptr;
   }
 
+  // A store with a run begun in it (test run "t"); null, with the test
+  // failed, if either step fails.
+  std::unique_ptr<CrawlStore> OpenStoreWithRun(std::int64_t* run,
+                                               StoreOptions options = {}) {
+    auto store = OpenStore(options);
+    if (store == nullptr) return nullptr;
+    const Status begun = store->BeginRun({"t", "", "", ""}, run);
+    EXPECT_TRUE(begun.ok()) << begun.message();
+    return begun.ok() ? std::move(store) : nullptr;
+  }
+
   // Runs a query with plain sqlite3 (as a researcher would) and returns
   // rows as '|'-joined strings.
   std::vector<std::string> Query(const std::string& sql) {
@@ -171,10 +182,9 @@ TEST_F(CrawlStoreTest, RecrawlKeepsHistoryAndViewShowsNewest) {
 }
 
 TEST_F(CrawlStoreTest, IdenticalBodiesAreStoredOnce) {
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
   const std::vector<FetchRecord> batch = {Success("a.test", "same"),
                                           Success("b.test", "same"),
                                           Success("c.test", "other")};
@@ -188,10 +198,9 @@ TEST_F(CrawlStoreTest, IdenticalBodiesAreStoredOnce) {
 }
 
 TEST_F(CrawlStoreTest, BodySeenInAnEarlierBatchIsReusedCorrectly) {
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
   // More distinct bodies than the store remembers, then each again: ids
   // come from memory for some and from the body table for the others.
   std::vector<FetchRecord> first, second;
@@ -215,10 +224,9 @@ TEST_F(CrawlStoreTest, BodySeenInAnEarlierBatchIsReusedCorrectly) {
 }
 
 TEST_F(CrawlStoreTest, RolledBackBatchLeavesNoBodyBehindForTheNext) {
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
   FetchRecord invalid = Success("b.test", "x");
   invalid.access = "";
   // The batch inserts the body "fresh", then fails and is rolled back.
@@ -253,10 +261,9 @@ TEST_F(CrawlStoreTest, HasFetchesTurnsTrueWithTheFirstCommittedBatch) {
 }
 
 TEST_F(CrawlStoreTest, ErrorPageBodiesAreNotKept) {
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
   FetchRecord missing = Success("a.test", "<html>not found</html>");
   missing.http_status = 404;
   missing.access = "unavailable";
@@ -268,10 +275,9 @@ TEST_F(CrawlStoreTest, ErrorPageBodiesAreNotKept) {
 TEST_F(CrawlStoreTest, CompressedBodiesRoundTrip) {
   StoreOptions options;
   options.compress_bodies = true;
-  auto store = OpenStore(options);
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run, options);
+  ASSERT_NE(store, nullptr);
   const std::string body(100000, 'a');
   ASSERT_TRUE(
       store->AppendFetches(run, std::vector{Success("z.test", body)}).ok());
@@ -307,10 +313,9 @@ TEST_F(CrawlStoreTest, NotModifiedReusesThePreviousBody) {
 }
 
 TEST_F(CrawlStoreTest, DuplicateDomainInOneRunRollsBackTheWholeBatch) {
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
   const std::vector<FetchRecord> batch = {
       Success("a.test", "1"), Success("b.test", "2"), Success("a.test", "3")};
   const Status s = store->AppendFetches(run, batch);
@@ -323,10 +328,9 @@ TEST_F(CrawlStoreTest, DuplicateDomainInOneRunRollsBackTheWholeBatch) {
 TEST_F(CrawlStoreTest, DiskFullFailsLoudlyAndKeepsCommittedBatches) {
   StoreOptions options;
   options.max_page_count = 64;  // 64 pages of 4 KiB: fills quickly.
-  auto store = OpenStore(options);
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run, options);
+  ASSERT_NE(store, nullptr);
   ASSERT_TRUE(
       store->AppendFetches(run, std::vector{Success("first.test", "x")}).ok());
   std::vector<FetchRecord> big;
@@ -363,10 +367,9 @@ TEST_F(CrawlStoreTest, RefusesADatabaseFromANewerVersion) {
 
 TEST_F(CrawlStoreTest, ReopeningKeepsDataAndDoesNotRemigrate) {
   {
-    auto store = OpenStore();
-    ASSERT_NE(store, nullptr);
     std::int64_t run = 0;
-    ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+    auto store = OpenStoreWithRun(&run);
+    ASSERT_NE(store, nullptr);
     ASSERT_TRUE(
         store->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
   }
@@ -395,10 +398,9 @@ TEST_F(CrawlStoreTest, ReaderSeesCommittedBatchesOfAConcurrentWriter) {
 }
 
 TEST_F(CrawlStoreTest, RejectsARecordWithoutAccessClass) {
-  auto store = OpenStore();
-  ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
   FetchRecord r = Success("a.test", "x");
   r.access = "";
   EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
