@@ -358,4 +358,54 @@ std::string FormatEvaluation(const Evaluation& e) {
   return out;
 }
 
+void WriteDialectRunResults(const std::vector<CorpusEntry>& corpus,
+                            const DialectRun& run, std::ostream* out) {
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    if (!run.applicable[i]) continue;
+    const AnalysisReport& report = run.results[i].report;
+    nlohmann::json row = {{"id", corpus[i].id},
+                          {"dialect", std::string(DialectName(run.dialect))},
+                          {"pattern", report.pattern},
+                          {"flags", run.dialect == Dialect::kJavaScript &&
+                                            corpus[i].has_pattern_js
+                                        ? corpus[i].flags_js
+                                        : corpus[i].flags},
+                          {"verdict", std::string(VerdictName(report.verdict))},
+                          {"degree", report.degree},
+                          {"cause", std::string(CauseName(report.cause))},
+                          {"reason", report.unknown_reason},
+                          {"cpu_seconds", run.results[i].cpu_seconds}};
+    nlohmann::json configs = nlohmann::json::array();
+    for (const EngineConfig config : report.exploding_configs) {
+      configs.push_back(std::string(EngineConfigName(config)));
+    }
+    row["exploding_configs"] = configs;
+    nlohmann::json per_config = nlohmann::json::object();
+    for (const ConfigVerdict& v : report.configs) {
+      nlohmann::json entry = {
+          {"explodes", v.Explodes()},
+          {"coverage", std::string(SearchCoverageName(v.coverage))}};
+      if (v.attack) {
+        entry["attack"] = {{"prefix", v.attack->prefix},
+                           {"pump", v.attack->pump},
+                           {"suffix", v.attack->suffix}};
+      }
+      per_config[std::string(EngineConfigName(v.config))] = entry;
+    }
+    row["configs"] = per_config;
+    nlohmann::json truth = nlohmann::json::object();
+    for (const auto& [engine, value] : corpus[i].superlinear) {
+      truth[engine] = value;
+    }
+    row["truth"] = truth;
+    if (report.attack) {
+      row["attack"] = {{"prefix", report.attack->prefix},
+                       {"pump", report.attack->pump},
+                       {"suffix", report.attack->suffix}};
+    }
+    *out << row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << "\n";
+  }
+}
+
 }  // namespace robotscan::regexguard::eval

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,14 @@ EngineScore EvaluateForEngine(const std::vector<CorpusEntry>& corpus,
                               const DialectRun& run, const EngineTruth& truth);
 
 std::string FormatEngineScores(const std::vector<EngineScore>& scores);
+
+// One JSON line per applicable entry of `run`: id, dialect, pattern, flags,
+// verdict, degree, cause, reason, cpu_seconds, exploding_configs, configs
+// (per configuration: explodes, coverage, attack), truth (the corpus's
+// per-engine fields) and attack. Enough to re-run every attack on the real
+// engines (tests/regexguard/engine_attacks).
+void WriteDialectRunResults(const std::vector<CorpusEntry>& corpus,
+                            const DialectRun& run, std::ostream* out);
 
 }  // namespace robotscan::regexguard::eval
 

@@ -31,59 +31,6 @@ namespace rg = robotscan::regexguard;
 
 namespace {
 
-// One JSON line per analysed entry: enough to re-run every attack on the
-// real engines (tests/regexguard/verify_attacks.py and friends).
-void WriteResults(const std::vector<rg::eval::CorpusEntry>& corpus,
-                  const rg::eval::DialectRun& run, std::ofstream* out) {
-  for (std::size_t i = 0; i < corpus.size(); ++i) {
-    if (!run.applicable[i]) continue;
-    const rg::AnalysisReport& report = run.results[i].report;
-    nlohmann::json row = {
-        {"id", corpus[i].id},
-        {"dialect", std::string(rg::DialectName(run.dialect))},
-        {"pattern", report.pattern},
-        {"flags",
-         run.dialect == rg::Dialect::kJavaScript && corpus[i].has_pattern_js
-             ? corpus[i].flags_js
-             : corpus[i].flags},
-        {"verdict", std::string(rg::VerdictName(report.verdict))},
-        {"degree", report.degree},
-        {"cause", std::string(rg::CauseName(report.cause))},
-        {"reason", report.unknown_reason},
-        {"cpu_seconds", run.results[i].cpu_seconds}};
-    nlohmann::json configs = nlohmann::json::array();
-    for (const rg::EngineConfig config : report.exploding_configs) {
-      configs.push_back(std::string(rg::EngineConfigName(config)));
-    }
-    row["exploding_configs"] = configs;
-    nlohmann::json per_config = nlohmann::json::object();
-    for (const rg::ConfigVerdict& v : report.configs) {
-      nlohmann::json entry = {
-          {"explodes", v.Explodes()},
-          {"coverage", std::string(rg::SearchCoverageName(v.coverage))}};
-      if (v.attack) {
-        entry["attack"] = {{"prefix", v.attack->prefix},
-                           {"pump", v.attack->pump},
-                           {"suffix", v.attack->suffix}};
-      }
-      per_config[std::string(rg::EngineConfigName(v.config))] = entry;
-    }
-    row["configs"] = per_config;
-    nlohmann::json truth = nlohmann::json::object();
-    for (const auto& [engine, value] : corpus[i].superlinear) {
-      truth[engine] = value;
-    }
-    row["truth"] = truth;
-    if (report.attack) {
-      row["attack"] = {{"prefix", report.attack->prefix},
-                       {"pump", report.attack->pump},
-                       {"suffix", report.attack->suffix}};
-    }
-    *out << row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-         << "\n";
-  }
-}
-
 int RunPerEngine(const std::vector<rg::eval::CorpusEntry>& corpus,
                  const rg::AnalyzeOptions& options, unsigned jobs,
                  const std::string& dialects, bool list_errors,
@@ -109,7 +56,9 @@ int RunPerEngine(const std::vector<rg::eval::CorpusEntry>& corpus,
                    std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count());
-      if (results_out) WriteResults(corpus, it->second, &results_out);
+      if (results_out) {
+        rg::eval::WriteDialectRunResults(corpus, it->second, &results_out);
+      }
     }
     scores.push_back(rg::eval::EvaluateForEngine(corpus, it->second, truth));
     if (!list_errors) continue;

@@ -90,8 +90,6 @@ std::string Attack::Build(std::size_t pump_count) const {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string ToUtf8(const std::u32string& text) {
   std::string out;
   for (const char32_t c : text) internal::AppendUtf8(c, &out);
@@ -325,13 +323,13 @@ struct SearchOutcome {
 SearchOutcome SearchAttack(internal::CompiledPcre2& engine,
                            std::vector<Attempt> attempts, bool anchored,
                            bool global, const internal::GrowthLimits& limits,
-                           Clock::time_point deadline) {
+                           const internal::CpuBudget& deadline) {
   SearchOutcome outcome;
   outcome.shapes = attempts.size();
   internal::RunLimits probe_limits = limits.run;
   probe_limits.max_steps = std::min<std::uint64_t>(limits.run.max_steps, 20000);
   for (Attempt& attempt : attempts) {
-    if (Clock::now() > deadline) {
+    if (deadline.Exhausted()) {
       outcome.out_of_time = true;
       return outcome;
     }
@@ -360,7 +358,7 @@ SearchOutcome SearchAttack(internal::CompiledPcre2& engine,
   int measured_after_best = 0;
   int exponential_tries = 0;
   for (Attempt& attempt : attempts) {
-    if (Clock::now() > deadline) {
+    if (deadline.Exhausted()) {
       outcome.out_of_time = true;
       break;
     }
@@ -444,10 +442,8 @@ std::string GrowthWords(const EngineMeasurement& m) {
 
 AnalysisReport AnalyzePattern(std::string_view pattern,
                               const AnalyzeOptions& options) {
-  const auto deadline =
-      Clock::now() +
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-          std::max(options.time_budget_seconds, 0.0)));
+  const internal::CpuBudget deadline =
+      internal::CpuBudget::FromNow(options.time_budget_seconds);
   AnalysisReport report;
   report.pattern = std::string(pattern);
   report.dialect = options.parse.dialect;
@@ -647,7 +643,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       int tries = 0;
       for (const auto& [probe_steps, ranked_attempt] : ranked) {
         const Attempt& attempt = *ranked_attempt;
-        if (++tries > 3 || Clock::now() > deadline) break;
+        if (++tries > 3 || deadline.Exhausted()) break;
         EngineMeasurement m = internal::MeasureGrowth(*naive, attempt.attack,
                                                       anchored, global, limits);
         if (!Explodes(m)) continue;

@@ -16,7 +16,7 @@ struct CalloutCounter {
   // callout is that work.
   PCRE2_SIZE last_position = 0;
   std::uint64_t budget = 0;
-  std::chrono::steady_clock::time_point deadline;
+  CpuBudget deadline;
   bool exceeded = false;
   bool timed_out = false;
   const std::vector<EarlyFailRepeat>* early_fail = nullptr;  // JIT model
@@ -94,9 +94,8 @@ int CountCallout(pcre2_callout_block* block, void* data) {
     return PCRE2_ERROR_CALLOUT;  // abandons the whole match at once
   }
   // Reading the clock costs more than a step; every 4096 steps is enough to
-  // stay within a deadline by well under a millisecond.
-  if ((counter->steps & 4095) == 0 &&
-      std::chrono::steady_clock::now() > counter->deadline) {
+  // stay within the budget by well under a millisecond.
+  if ((counter->steps & 4095) == 0 && counter->deadline.Exhausted()) {
     counter->timed_out = true;
     return PCRE2_ERROR_CALLOUT;
   }

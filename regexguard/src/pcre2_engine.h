@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cpu_budget.h"
 #include "jit_model.h"
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/status.h"
@@ -88,8 +89,7 @@ struct RunLimits {
   std::uint64_t max_steps = 1000000;
   // Checked every few thousand steps; a run past it stops like an
   // exhausted budget and sets StepCount::timed_out.
-  std::chrono::steady_clock::time_point deadline =
-      std::chrono::steady_clock::time_point::max();
+  CpuBudget deadline;
   std::uint32_t heap_limit_kib = 64 * 1024;
   std::uint32_t depth_limit = 100000;
 };

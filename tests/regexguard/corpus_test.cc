@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <string>
@@ -108,6 +110,18 @@ TEST(WholeCorpus, PerEngineRecallAndReverification) {
     scores.push_back(eval::EvaluateForEngine(corpus, it->second, truth));
   }
   std::cout << eval::FormatEngineScores(scores);
+  // The results feed the EngineAttacks test (same ctest fixture, same
+  // working directory), which times every reported attack on the real
+  // engines.
+  {
+    const char* path = std::getenv("ROBOTSCAN_PER_ENGINE_RESULTS");
+    if (path == nullptr) path = "per_engine_results.jsonl";
+    std::ofstream out(path);
+    for (const auto& [dialect, run] : runs) {
+      eval::WriteDialectRunResults(corpus, run, &out);
+    }
+    ASSERT_TRUE(out.good()) << path;
+  }
   ASSERT_EQ(scores.size(), 4u);
   EXPECT_GE(scores[0].score.Recall(), 0.985) << scores[0].truth.name;
   EXPECT_GE(scores[1].score.Recall(), 0.98) << scores[1].truth.name;

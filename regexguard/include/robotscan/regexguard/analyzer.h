@@ -22,7 +22,8 @@
 //
 // Determinism: verdicts, degrees and attacks depend only on counted steps
 // and fixed budgets, never on wall-clock time, except that running out of
-// `time_budget_seconds` yields kUnknown ("budget exceeded").
+// `time_budget_seconds` (CPU time of the calling thread, so a busy machine
+// does not change it) yields kUnknown ("budget exceeded").
 //
 // Thread safety: AnalyzePattern is reentrant and keeps no global state; call
 // it from as many threads as you like.
@@ -167,8 +168,9 @@ struct AnalyzeOptions {
   // Analyse for a match anchored at the start of the subject (re.match,
   // sticky) instead of an unanchored search.
   bool anchored = false;
-  // Hard limit on wall time for one pattern; when it runs out the verdict is
-  // kUnknown. Verdicts otherwise never depend on time.
+  // Hard limit on the CPU time of the calling thread for one pattern; when
+  // it runs out the verdict is kUnknown. Verdicts otherwise never depend on
+  // time.
   double time_budget_seconds = 1.0;
   // Automaton budget: positions after expanding counted repetitions, and
   // follow edges. Larger automata are approximated or reported kUnknown.
