@@ -27,10 +27,12 @@ def test_bytes_that_are_not_utf8_are_matched_as_bytes():
     "".join(messages).encode("utf-8")
 
 
-def test_nul_bytes_are_data():
+def test_nul_bytes_end_the_line_as_for_google():
     robots = RobotsTxt.parse(b"User-agent: *\nDisallow: /a\x00b\nDisallow: /c\n\x00\x00\n")
-    assert not robots.is_allowed("bot", "/c")
-    assert robots.is_allowed("bot", "/a")
+    assert [r.pattern for r in robots.groups[0].rules] == ["/a", "/c"]
+    assert not robots.is_allowed("bot", "/c") and not robots.is_allowed("bot", "/a")
+    assert robots.is_allowed("bot", "/b")
+    assert [d.code for d in robotscan.lint(b"User-agent: *\nDisallow: /a\x00b\n")] == ["nul-byte"]
     assert RobotsTxt.parse(b"\x00" * 1000).is_allowed("bot", "/")
     assert robots.is_allowed("bot\x00", "/c") is False  # the agent is just bytes: '*' applies
     with pytest.raises(ValueError, match=r"cannot check URL '/a\\x00b'"):
@@ -92,7 +94,7 @@ def test_uncheckable_urls_are_refused_with_their_index():
     robots = RobotsTxt.parse("User-agent: *\nDisallow: /x\n")
     with pytest.raises(ValueError, match=r"cannot check URL '/a b': space at offset 2"):
         robots.check("bot", "/a b")
-    with pytest.raises(ValueError, match=r"urls\[2\]: cannot check URL '/\\x7f'"):
+    with pytest.raises(ValueError, match=r"urls\[2\]: cannot check URL '/\\x7F': control byte 0x7F at offset 1"):
         robots.check_many("bot", ["/x", "/y", "/\x7f", "/z"])
     assert robots.is_allowed("bot", "") and not robots.is_allowed("bot", "//host/x")
     # The drop-in answers like urllib (which percent-encodes such URLs).

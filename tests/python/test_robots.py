@@ -107,14 +107,14 @@ def test_groups_and_file_facts(robots):
     assert [g.agents for g in groups] == [["*"], ["Googlebot"]]
     assert groups[1].tokens == ["googlebot"]
     assert [(r.kind, r.line, r.pattern) for r in groups[1].rules] == [
-        ("disallow", 10, "/*.pdf$"),
-        ("disallow", 11, "/search"),
+        ("disallow", 11, "/*.pdf$"),
+        ("disallow", 12, "/search"),
     ]
     assert groups[0].crawl_delay == 2.5 and groups[0].crawl_delay_line == 4
     assert groups[0].hosts == ["mirror.example.com"]
     assert robots.body_bytes == len(BODY)
     assert robots.ignored_bytes == 0
-    assert robots.line_count == BODY.count(b"\n")
+    assert robots.line_count == BODY.count(b"\n") + 1  # as Google counts: the text after the last LF is a line
     assert robots.compat == "rfc"
     assert repr(robots).startswith("<RobotsTxt compat='rfc' groups=2")
     orphan = RobotsTxt.parse("Disallow: /x\nUser-agent: *\nAllow: /\n")
