@@ -19,10 +19,13 @@ parallel: the analysis releases the GIL) and then:
 The plugin is registered through the ``pytest11`` entry point of the
 installed robotscan package; without ``--regexguard`` it does nothing.
 
-Patterns are analysed as ``re.search`` would use them (unanchored), since a
-compile does not say how the pattern will be used; a search-restart
-quadratic (cause ``search-restart``) therefore does not apply to patterns
-only ever used with ``re.match``/``fullmatch``.
+Patterns compiled by ``re.match``/``re.fullmatch`` are analysed anchored;
+all others as ``re.search`` would use them (a compile does not say how the
+pattern will be used), so a search-restart quadratic (``search restart`` in
+the report) may not apply to a pattern only ever used with ``.match()``.
+Polynomial findings whose every call site is in the standard library or an
+installed package are counted, not listed (``-v`` lists them); exponential
+ones are errors wherever they are compiled.
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ import concurrent.futures
 import itertools
 import linecache
 import os
+import pathlib
 import re
 import sys
+import sysconfig
 import threading
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
@@ -91,20 +96,23 @@ class CallSite(NamedTuple):
     function: str
 
     def describe(self, rootdir: str) -> str:
+        """'WHERE: PATH:LINE in FUNCTION', PATH relative to rootdir when inside it."""
         path = self.filename
-        try:
+        if os.path.isabs(path):
             relative = os.path.relpath(path, rootdir)
             if not relative.startswith(".."):
                 path = relative
-        except ValueError:
-            pass
         return f"{self.where}: {path}:{self.lineno} in {self.function}"
 
     def is_ignored(self) -> bool:
+        """True when the call site's source line carries 'regexguard: ignore'."""
         return _IGNORE_MARK in linecache.getline(self.filename, self.lineno)
 
 
-PatternKey = Tuple[Union[str, bytes], int]
+# (pattern, re flags, anchored): anchored when compiled by re.match or
+# re.fullmatch, which never run the search loop.
+PatternKey = Tuple[Union[str, bytes], int, bool]
+_ANCHORED_ENTRY_POINTS = ("match", "fullmatch")
 
 
 class Finding(NamedTuple):
@@ -138,6 +146,12 @@ class RegexGuard:
         self._counts: Dict[str, int] = {}
         self._not_analysed: List[Tuple[PatternKey, str]] = []
         self._verdicts: Dict[PatternKey, str] = {}
+        # Warnings whose every call site is in the standard library or an
+        # installed package: counted, listed with -v.
+        self._dependency_warnings: List[Finding] = []
+        self._library_dirs = sorted(
+            {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+        )
         self._re_dir = os.path.dirname(re.__file__)
         self._own_file = __file__
         self._original_compile = re._compile
@@ -154,16 +168,20 @@ class RegexGuard:
     def _record(self, pattern: Union[str, bytes], flags: int) -> None:
         self._call_count = next(self._calls) + 1
         frame = sys._getframe(2)
+        entry_point = ""
         while frame is not None and (
             frame.f_code.co_filename.startswith(self._re_dir)
             or frame.f_code.co_filename == self._own_file
+            or frame.f_code.co_filename.startswith("<frozen ")
         ):
+            if frame.f_code.co_filename.startswith(self._re_dir):
+                entry_point = frame.f_code.co_name  # the outermost re function
             frame = frame.f_back
         if frame is None:
             filename, lineno, function = "<unknown>", 0, "<unknown>"
         else:
             filename, lineno, function = frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
-        key = (pattern, flags)
+        key = (pattern, flags, entry_point in _ANCHORED_ENTRY_POINTS)
         where = self._where
         seen_key = (key, where, filename, lineno)
         if seen_key in self._seen:
@@ -176,27 +194,32 @@ class RegexGuard:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_collectstart(self, collector):
+        """Attributes compilations to the collection of `collector` (module imports)."""
         self._where = f"collecting {collector.nodeid or collector.name}"
         yield
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_make_collect_report(self, collector):
+        """Same, for the whole of a collector's collection."""
         self._where = f"collecting {collector.nodeid or collector.name}"
         yield
         self._where = "between tests"
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item):
+        """Attributes compilations to the test's setup (fixtures)."""
         self._where = f"{item.nodeid} (setup)"
         yield
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item):
+        """Attributes compilations to the test itself."""
         self._where = f"{item.nodeid} (call)"
         yield
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_teardown(self, item):
+        """Attributes compilations to the test's teardown."""
         self._where = f"{item.nodeid} (teardown)"
         yield
         self._where = "between tests"
@@ -207,9 +230,10 @@ class RegexGuard:
         from robotscan.regexguard import analyze
 
         def run(key: PatternKey):
-            pattern, flags = key
+            pattern, flags, anchored = key
             try:
-                return analyze(pattern, "python", flags=flags, timeout=self._timeout), None
+                analysis = analyze(pattern, "python", flags=flags, anchored=anchored, timeout=self._timeout)
+                return analysis, None
             except ValueError as error:  # Python accepts it, regexguard's parser does not.
                 return None, str(error)
 
@@ -231,11 +255,27 @@ class RegexGuard:
             else:
                 continue
             sites = [site for site in self._sites[key] if not site.is_ignored()]
-            if sites:
-                self._findings.append(Finding(severity, key, analysis, sites))
+            if not sites:
+                continue
+            if severity == "warning" and not any(self._in_project(site) for site in sites):
+                self._dependency_warnings.append(Finding(severity, key, analysis, sites))
+                continue
+            self._findings.append(Finding(severity, key, analysis, sites))
+
+    def _in_project(self, site: CallSite) -> bool:
+        """True for code under the rootdir that is not an installed package."""
+        path = site.filename
+        if not os.path.isabs(path):
+            return False
+        if any(part in ("site-packages", "dist-packages") for part in pathlib.PurePath(path).parts):
+            return False
+        if any(path.startswith(prefix + os.sep) for prefix in self._library_dirs):
+            return False
+        return path.startswith(str(self._config.rootpath) + os.sep)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: "pytest.Session") -> None:
+        """Stops recording, analyses every distinct pattern, fails the session on errors."""
         re._compile = self._original_compile
         self._analyse_all()
         errors = [f for f in self._findings if f.severity == "error"]
@@ -258,12 +298,23 @@ class RegexGuard:
         terminalreporter.write_sep("=", "regexguard")
         for finding in sorted(self._findings, key=lambda f: f.severity):
             write(_describe(finding, rootdir), red=finding.severity == "error", yellow=finding.severity == "warning")
+        if self._dependency_warnings:
+            if terminalreporter.verbosity > 0:
+                write("compiled by the standard library or installed packages:")
+                for finding in self._dependency_warnings:
+                    write(_describe(finding, rootdir), yellow=True)
+            else:
+                write(
+                    f"{len(self._dependency_warnings)} polynomial patterns compiled only by the "
+                    "standard library or installed packages (-v lists them)"
+                )
         if terminalreporter.verbosity > 0:
-            for (pattern, flags), error in self._not_analysed:
+            for (pattern, flags, anchored), error in self._not_analysed:
                 write(f"not analysed: {pattern!r} (flags {flags}): {error}")
         if terminalreporter.verbosity > 1:
-            for (pattern, flags), verdict in self._verdicts.items():
-                write(f"{verdict}: {pattern!r} (flags {flags})")
+            for (pattern, flags, anchored), verdict in self._verdicts.items():
+                use = ", re.match" if anchored else ""
+                write(f"{verdict}: {pattern!r} (flags {flags}{use})")
         counts = ", ".join(f"{n} {verdict}" for verdict, n in sorted(self._counts.items()))
         write(
             f"regexguard: {len(self._sites)} distinct patterns from {self._call_count} compile calls"
@@ -276,11 +327,11 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _describe(finding: Finding, rootdir: str) -> str:
-    pattern, flags = finding.key
+    pattern, flags, anchored = finding.key
     analysis = finding.analysis
     kind = "exponential" if analysis.verdict == "exponential" else f"polynomial (degree {analysis.degree})"
     cause = " (search restart)" if analysis.cause == "search-restart" else ""
-    flag_text = f" flags={flags}" if flags else ""
+    flag_text = (f" flags={flags}" if flags else "") + (" (re.match)" if anchored else "")
     lines = [f"{finding.severity.upper()}: {kind} backtracking{cause} in {pattern!r}{flag_text}"]
     attack = analysis.attack
     if attack is not None:

@@ -81,9 +81,11 @@ void BindRegexguard(py::module_& m) {
   py::class_<rg::Attack>(
       m, "Attack",
       "An input that makes the pattern blow up: prefix + pump * n + suffix.")
-      .def_readonly("prefix", &rg::Attack::prefix)
-      .def_readonly("pump", &rg::Attack::pump)
-      .def_readonly("suffix", &rg::Attack::suffix)
+      .def_readonly("prefix", &rg::Attack::prefix, "Text before the pump.")
+      .def_readonly("pump", &rg::Attack::pump,
+                    "Text repeated n times; the work grows with n.")
+      .def_readonly("suffix", &rg::Attack::suffix,
+                    "Text that makes the match fail, forcing backtracking.")
       .def("build", &rg::Attack::Build, py::arg("pump_count"),
            "prefix + pump * pump_count + suffix.")
       .def("__repr__", [](const rg::Attack& a) {
@@ -96,10 +98,12 @@ void BindRegexguard(py::module_& m) {
   py::class_<rg::AnalysisReport>(
       m, "RegexAnalysis",
       "regexguard's verdict on one pattern, with its proof. Immutable.")
-      .def_readonly("pattern", &rg::AnalysisReport::pattern)
+      .def_readonly("pattern", &rg::AnalysisReport::pattern,
+                    "The pattern analysed.")
       .def_property_readonly(
           "dialect",
-          [](const rg::AnalysisReport& r) { return rg::DialectName(r.dialect); })
+          [](const rg::AnalysisReport& r) { return rg::DialectName(r.dialect); },
+          "The dialect it was read in ('python', 'pcre', ...).")
       .def_property_readonly(
           "verdict",
           [](const rg::AnalysisReport& r) { return rg::VerdictName(r.verdict); },
@@ -125,8 +129,10 @@ void BindRegexguard(py::module_& m) {
             return names;
           },
           "PCRE2 configurations on which the attack was confirmed.")
-      .def_readonly("explanation", &rg::AnalysisReport::explanation)
-      .def_readonly("fix_hints", &rg::AnalysisReport::fix_hints)
+      .def_readonly("explanation", &rg::AnalysisReport::explanation,
+                    "Why it explodes (or why it is safe), in words.")
+      .def_readonly("fix_hints", &rg::AnalysisReport::fix_hints,
+                    "Mechanical rewrites that remove the blow-up, if any.")
       .def_readonly("unknown_reason", &rg::AnalysisReport::unknown_reason,
                     "Why the verdict is 'unknown' (budget, unsupported "
                     "syntax, ...).")

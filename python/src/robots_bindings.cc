@@ -293,9 +293,11 @@ void BindValueTypes(py::module_& m) {
   py::class_<robots::RequestRate>(
       m, "RequestRate",
       "Non-standard 'Request-rate: N/T': N requests per T seconds.")
-      .def_readonly("requests", &robots::RequestRate::requests)
-      .def_readonly("seconds", &robots::RequestRate::seconds)
-      .def_readonly("line", &robots::RequestRate::line)
+      .def_readonly("requests", &robots::RequestRate::requests,
+                    "N: requests allowed per period.")
+      .def_readonly("seconds", &robots::RequestRate::seconds,
+                    "T: the period in seconds (units m/h converted).")
+      .def_readonly("line", &robots::RequestRate::line, "1-based line.")
       .def("__eq__",
            [](const robots::RequestRate& a, const robots::RequestRate& b) {
              return a.requests == b.requests && a.seconds == b.seconds &&
@@ -315,9 +317,11 @@ void BindValueTypes(py::module_& m) {
       m, "VisitTime",
       "Non-standard 'Visit-time: HHMM-HHMM' (UTC) as minutes since "
       "midnight.")
-      .def_readonly("start_minute", &robots::VisitTime::start_minute)
-      .def_readonly("end_minute", &robots::VisitTime::end_minute)
-      .def_readonly("line", &robots::VisitTime::line)
+      .def_readonly("start_minute", &robots::VisitTime::start_minute,
+                    "Start, minutes after 00:00 UTC.")
+      .def_readonly("end_minute", &robots::VisitTime::end_minute,
+                    "End, minutes after 00:00 UTC.")
+      .def_readonly("line", &robots::VisitTime::line, "1-based line.")
       .def("__repr__", [](const robots::VisitTime& v) {
         return "VisitTime(start_minute=" + std::to_string(v.start_minute) +
                ", end_minute=" + std::to_string(v.end_minute) +
@@ -334,7 +338,7 @@ void BindValueTypes(py::module_& m) {
           "path_prefix",
           [](const robots::CleanParam& c) { return FileText(c.path_prefix); },
                     "Paths it applies to; '' means every path.")
-      .def_readonly("line", &robots::CleanParam::line)
+      .def_readonly("line", &robots::CleanParam::line, "1-based line.")
       .def("__repr__", [](const robots::CleanParam& c) {
         return "CleanParam(params=" +
                py::repr(FileTextList(c.params)).cast<std::string>() +
@@ -346,11 +350,13 @@ void BindValueTypes(py::module_& m) {
       m, "UnknownDirective", "A line the library does not interpret.")
       .def_property_readonly(
           "key",
-          [](const robots::UnknownDirective& u) { return FileText(u.key); })
+          [](const robots::UnknownDirective& u) { return FileText(u.key); },
+          "The key as written.")
       .def_property_readonly(
           "value",
-          [](const robots::UnknownDirective& u) { return FileText(u.value); })
-      .def_readonly("line", &robots::UnknownDirective::line)
+          [](const robots::UnknownDirective& u) { return FileText(u.value); },
+          "The value as written.")
+      .def_readonly("line", &robots::UnknownDirective::line, "1-based line.")
       .def("__repr__", [](const robots::UnknownDirective& u) {
         return "UnknownDirective(" + Quoted(u.key) + ", " + Quoted(u.value) +
                ", line=" + std::to_string(u.line) + ")";
@@ -368,16 +374,22 @@ void BindValueTypes(py::module_& m) {
           "tokens",
           [](const robots::Group& g) { return FileTextList(g.tokens); },
                     "Product tokens as matched, lower-case ('googlebot').")
-      .def_readonly("first_line", &robots::Group::first_line)
+      .def_readonly("first_line", &robots::Group::first_line,
+                    "Line of its first user-agent line.")
       .def_readonly("rules", &robots::Group::rules, "Rules in file order.")
       .def_readonly("crawl_delay", &robots::Group::crawl_delay,
                     "Seconds (first valid Crawl-delay), or None.")
-      .def_readonly("crawl_delay_line", &robots::Group::crawl_delay_line)
-      .def_readonly("request_rate", &robots::Group::request_rate)
-      .def_readonly("visit_time", &robots::Group::visit_time)
-      .def_readonly("clean_params", &robots::Group::clean_params)
+      .def_readonly("crawl_delay_line", &robots::Group::crawl_delay_line,
+                    "Line of the Crawl-delay used, 0 if none.")
+      .def_readonly("request_rate", &robots::Group::request_rate,
+                    "Its Request-rate, or None.")
+      .def_readonly("visit_time", &robots::Group::visit_time,
+                    "Its Visit-time, or None.")
+      .def_readonly("clean_params", &robots::Group::clean_params,
+                    "Its Clean-param lines.")
       .def_property_readonly(
-          "hosts", [](const robots::Group& g) { return FileTextList(g.hosts); })
+          "hosts", [](const robots::Group& g) { return FileTextList(g.hosts); },
+          "Host lines inside the group.")
       .def_readonly("unknown", &robots::Group::unknown,
                     "Directives the library does not interpret.")
       .def_readonly("shares_rules_with_next",
@@ -559,7 +571,10 @@ void BindRobotsTxt(py::module_& m) {
                              "Size of the body given to parse().")
       .def_property_readonly("ignored_bytes", &RobotsTxt::ignored_bytes,
                              "Bytes past the parse limit (not parsed).")
-      .def_property_readonly("line_count", &RobotsTxt::line_count)
+      .def_property_readonly(
+          "line_count", &RobotsTxt::line_count,
+          "Lines in the parsed part (text after the last line end counts as "
+          "one, as in Google's parser).")
       .def("__copy__", [](py::object self) { return self; })
       .def("__deepcopy__", [](py::object self, py::handle) { return self; })
       .def("__repr__", [](const RobotsTxt& robots) {
