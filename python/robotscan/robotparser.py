@@ -41,7 +41,7 @@ import urllib.request
 from typing import Iterable, List, Optional, Union
 from urllib.robotparser import RequestRate
 
-from robotscan._robotscan import RobotsTxt, policy_for_http, product_token
+from robotscan._robotscan import RobotsTxt, _can_fetch_for, policy_for_http, product_token
 
 __all__ = ["RobotFileParser", "RequestRate"]
 
@@ -63,10 +63,52 @@ class RobotFileParser:
         """Prepares a parser for the robots.txt at ``url`` (see set_url)."""
         self._compat = compat
         self._robots = RobotsTxt.parse(b"", compat)
-        self.disallow_all = False
-        self.allow_all = False
-        self.last_checked = 0.0
+        self._disallow_all = False
+        self._allow_all = False
+        self._last_checked = 0.0
         self.set_url(url)
+
+    # can_fetch's fast path: while the answer comes from the parsed file
+    # (read or parsed, neither allow_all nor disallow_all), the instance's
+    # can_fetch is a native callable over it, which skips this class's Python
+    # frame (a third of the per-call cost). Any change of the state below
+    # re-decides, so assigning the attributes directly, as urllib allows,
+    # keeps working.
+    def _update_fast_path(self) -> None:
+        if self._last_checked and not self._allow_all and not self._disallow_all:
+            self.can_fetch = _can_fetch_for(self._robots)
+        else:
+            self.__dict__.pop("can_fetch", None)
+
+    @property
+    def allow_all(self) -> bool:
+        """True when the robots.txt was unavailable (4xx): every URL is allowed."""
+        return self._allow_all
+
+    @allow_all.setter
+    def allow_all(self, value: bool) -> None:
+        self._allow_all = value
+        self._update_fast_path()
+
+    @property
+    def disallow_all(self) -> bool:
+        """True when the robots.txt was unreachable (5xx): no URL is allowed."""
+        return self._disallow_all
+
+    @disallow_all.setter
+    def disallow_all(self, value: bool) -> None:
+        self._disallow_all = value
+        self._update_fast_path()
+
+    @property
+    def last_checked(self) -> float:
+        """time.time() of the last successful read or parse, 0 if none."""
+        return self._last_checked
+
+    @last_checked.setter
+    def last_checked(self, value: float) -> None:
+        self._last_checked = value
+        self._update_fast_path()
 
     def mtime(self) -> float:
         """When the robots.txt was last fetched or parsed (time.time()), 0 if never."""
@@ -115,6 +157,7 @@ class RobotFileParser:
         if policy.access == "success":
             self._robots = policy.robots
             self.modified()
+        self._update_fast_path()
 
     def parse(self, lines: Union[Iterable[str], Iterable[bytes], str, bytes]) -> None:
         """Parses robots.txt lines (an iterable of str or bytes, as urllib takes).
@@ -127,6 +170,7 @@ class RobotFileParser:
             body = b"\n".join(_line_bytes(line).rstrip(b"\r\n") for line in lines)
         self._robots = RobotsTxt.parse(body, self._compat)
         self.modified()
+        self._update_fast_path()
 
     def can_fetch(self, useragent: str, url: str) -> bool:
         """May ``useragent`` fetch ``url``? (RFC 9309 matching.)

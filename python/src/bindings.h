@@ -10,6 +10,7 @@ namespace robotscan::python {
 void BindRobots(pybind11::module_& m);      // robots_bindings.cc
 void BindRegexguard(pybind11::module_& m);  // regexguard_bindings.cc
 void BindCrawl(pybind11::module_& m);       // crawl_bindings.cc
+void BindCanFetch(pybind11::module_& m);    // can_fetch.cc
 
 }  // namespace robotscan::python
 

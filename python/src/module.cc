@@ -12,4 +12,5 @@ PYBIND11_MODULE(_robotscan, m) {
   robotscan::python::BindRobots(m);
   robotscan::python::BindRegexguard(m);
   robotscan::python::BindCrawl(m);
+  robotscan::python::BindCanFetch(m);
 }

@@ -168,3 +168,26 @@ def test_agrees_with_urllib_where_urllib_follows_the_rfc():
         for url in urls:
             assert ours.can_fetch(agent, url) == theirs.can_fetch(agent, url), (agent, url)
             assert ours.can_fetch(agent, "https://h.example" + url) == theirs.can_fetch(agent, "https://h.example" + url)
+
+
+def test_native_fast_path_answers_like_the_method(realistic_body):
+    parser = robotparser.RobotFileParser()
+    parser.parse(realistic_body.splitlines())
+    assert type(parser.can_fetch).__name__ == "_CanFetch"  # installed once parsed
+    urls = ["/", "/ajax/x", "/search?q=1", "/homes/1_rb/", "/itm/1", "/b/x?_nkw=1"]
+    for agent in ("Googlebot", "googlebot/2.1 (+http://www.google.com/bot.html)", "*", "Other", b"bingbot"):
+        for url in urls:
+            assert parser.can_fetch(agent, url) == robotparser.RobotFileParser.can_fetch(parser, agent, url)
+    with pytest.raises(TypeError, match="exactly 2 positional arguments"):
+        parser.can_fetch("a")
+    with pytest.raises(TypeError, match="url must be str or bytes, not int"):
+        parser.can_fetch("a", 1)
+    parser.disallow_all = True  # urllib code may set the flags itself
+    assert parser.can_fetch("Googlebot", "/") is False
+    parser.disallow_all = False
+    parser.allow_all = True
+    assert parser.can_fetch("Googlebot", "/ajax/x") is True
+    parser.allow_all = False
+    assert parser.can_fetch("Googlebot", "/ajax/x") is False
+    parser.last_checked = 0
+    assert parser.can_fetch("Googlebot", "/") is False

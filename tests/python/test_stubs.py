@@ -36,7 +36,7 @@ def runtime_names():
             names[name] = {
                 member
                 for member in vars(value)
-                if not (member.startswith("__") and member not in ("__init__", "__eq__", "__hash__", "__copy__", "__deepcopy__"))
+                if not (member.startswith("__") and member not in ("__init__", "__call__", "__eq__", "__hash__", "__copy__", "__deepcopy__"))
                 and not member.startswith("_pybind11")
             }
             if "__init__" not in vars(value) or value.__init__ is object.__init__:
