@@ -5,8 +5,8 @@
 // about as much as the check itself (~0.2 us of ~0.6 us on the realistic
 // file, bench/RESULTS.md).
 #include <Python.h>
-#include <structmember.h>
 #include <pybind11/pybind11.h>
+#include <structmember.h>
 
 #include <cstddef>
 #include <new>
@@ -23,8 +23,7 @@ namespace {
 namespace py = pybind11;
 
 struct CanFetchObject {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
+  PyObject_HEAD vectorcallfunc vectorcall;
   robots::RobotsTxt* robots;  // Owned; shares the parsed state (robots.h).
 };
 
@@ -47,8 +46,8 @@ bool ReadText(PyObject* object, const char* name, std::string_view* out) {
   return false;
 }
 
-PyObject* CallCanFetch(PyObject* self, PyObject* const* args, std::size_t nargsf,
-                       PyObject* kwnames) {
+PyObject* CallCanFetch(PyObject* self, PyObject* const* args,
+                       std::size_t nargsf, PyObject* kwnames) {
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   if (nargs != 2 || (kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)) {
     PyErr_SetString(PyExc_TypeError,

@@ -50,9 +50,8 @@ std::string_view BodyOf(py::handle value, const char* name,
 }
 
 py::str FileText(std::string_view text) {
-  PyObject* decoded =
-      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
-                           "surrogateescape");
+  PyObject* decoded = PyUnicode_DecodeUTF8(
+      text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape");
   if (decoded == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(decoded);
 }

@@ -63,12 +63,12 @@ rg::AnalysisReport Analyze(py::handle pattern_object, std::string_view dialect,
     report = rg::AnalyzePattern(pattern, options);
   }
   if (report.error && report.error->code == rg::ErrorCode::kInvalidPattern) {
-    std::string message = "invalid " + std::string(rg::DialectName(
-                                           *parsed_dialect)) +
+    std::string message = "invalid " +
+                          std::string(rg::DialectName(*parsed_dialect)) +
                           " pattern: " + report.error->message;
     if (report.error->span) {
-      message += " (at offset " + std::to_string(report.error->span->begin) +
-                 ")";
+      message +=
+          " (at offset " + std::to_string(report.error->span->begin) + ")";
     }
     throw py::value_error(message);
   }
@@ -89,7 +89,8 @@ void BindRegexguard(py::module_& m) {
       .def("build", &rg::Attack::Build, py::arg("pump_count"),
            "prefix + pump * pump_count + suffix.")
       .def("__repr__", [](const rg::Attack& a) {
-        return "Attack(prefix=" + py::repr(py::str(a.prefix)).cast<std::string>() +
+        return "Attack(prefix=" +
+               py::repr(py::str(a.prefix)).cast<std::string>() +
                ", pump=" + py::repr(py::str(a.pump)).cast<std::string>() +
                ", suffix=" + py::repr(py::str(a.suffix)).cast<std::string>() +
                ")";
@@ -102,11 +103,15 @@ void BindRegexguard(py::module_& m) {
                     "The pattern analysed.")
       .def_property_readonly(
           "dialect",
-          [](const rg::AnalysisReport& r) { return rg::DialectName(r.dialect); },
+          [](const rg::AnalysisReport& r) {
+            return rg::DialectName(r.dialect);
+          },
           "The dialect it was read in ('python', 'pcre', ...).")
       .def_property_readonly(
           "verdict",
-          [](const rg::AnalysisReport& r) { return rg::VerdictName(r.verdict); },
+          [](const rg::AnalysisReport& r) {
+            return rg::VerdictName(r.verdict);
+          },
           "'safe', 'polynomial', 'exponential' or 'unknown' (never "
           "claimed safe without proof).")
       .def_readonly("degree", &rg::AnalysisReport::degree,

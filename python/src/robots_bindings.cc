@@ -91,10 +91,10 @@ std::size_t ParseLimitOf(std::int64_t max_body_bytes) {
 // refusal as `robotscan check`.
 void RequireCheckableUrl(std::string_view url) {
   if (const auto problem = robots::UrlSyntaxError(url)) {
-    throw py::value_error(
-        MessageText("cannot check URL '" + robots::PrintableUrl(url) +
-                    "': " + *problem)
-            .cast<std::string>());
+    throw py::value_error(MessageText("cannot check URL '" +
+                                      robots::PrintableUrl(url) +
+                                      "': " + *problem)
+                              .cast<std::string>());
   }
 }
 
@@ -119,9 +119,8 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
                      py::handle urls_object, std::optional<bool> as_numpy) {
   const std::string_view agent = TextOf(agent_object, "agent");
   if (PyUnicode_Check(urls_object.ptr()) || PyBytes_Check(urls_object.ptr())) {
-    throw py::type_error(
-        "urls must be an iterable of URLs, not a single " +
-        TypeNameOf(urls_object) + " (wrap one URL in a list)");
+    throw py::type_error("urls must be an iterable of URLs, not a single " +
+                         TypeNameOf(urls_object) + " (wrap one URL in a list)");
   }
   PyObject* copied = PySequence_List(urls_object.ptr());
   if (copied == nullptr) {
@@ -178,11 +177,11 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
   }
   if (bad_index < count) {
     const std::string_view url = views[bad_index];
-    throw py::value_error(
-        MessageText("urls[" + std::to_string(bad_index) +
-                    "]: cannot check URL '" + robots::PrintableUrl(url) +
-                    "': " + *robots::UrlSyntaxError(url))
-            .cast<std::string>());
+    throw py::value_error(MessageText("urls[" + std::to_string(bad_index) +
+                                      "]: cannot check URL '" +
+                                      robots::PrintableUrl(url) +
+                                      "': " + *robots::UrlSyntaxError(url))
+                              .cast<std::string>());
   }
   if (use_numpy) return array;
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(count));
@@ -250,13 +249,13 @@ void BindValueTypes(py::module_& m) {
             if (!rule) return py::none();
             return FileText(*rule);
           },
-                             "'allow: PATTERN' / 'disallow: PATTERN' (as "
-                             "`robotscan check` prints it), else None.")
+          "'allow: PATTERN' / 'disallow: PATTERN' (as "
+          "`robotscan check` prints it), else None.")
       .def_readonly("used_global_group", &CheckResult::used_global_group,
                     "True when the '*' group applied (no group names the "
                     "agent).")
-      .def("__eq__", [](const CheckResult& a,
-                        const CheckResult& b) { return a == b; })
+      .def("__eq__",
+           [](const CheckResult& a, const CheckResult& b) { return a == b; })
       .def("__hash__",
            [](const CheckResult& r) {
              return py::hash(py::make_tuple(
@@ -283,8 +282,8 @@ void BindValueTypes(py::module_& m) {
       .def_property_readonly(
           "match_pattern",
           [](const robots::Rule& r) { return FileText(r.match_pattern); },
-                    "What is matched: the pattern escaped/normalised for the "
-                    "compat mode.")
+          "What is matched: the pattern escaped/normalised for the "
+          "compat mode.")
       .def("__repr__", [](const robots::Rule& r) {
         return "Rule(" + std::string(KindName(r.kind)) + ": " +
                Quoted(r.pattern) + ", line=" + std::to_string(r.line) + ")";
@@ -337,7 +336,7 @@ void BindValueTypes(py::module_& m) {
       .def_property_readonly(
           "path_prefix",
           [](const robots::CleanParam& c) { return FileText(c.path_prefix); },
-                    "Paths it applies to; '' means every path.")
+          "Paths it applies to; '' means every path.")
       .def_readonly("line", &robots::CleanParam::line, "1-based line.")
       .def("__repr__", [](const robots::CleanParam& c) {
         return "CleanParam(params=" +
@@ -346,8 +345,8 @@ void BindValueTypes(py::module_& m) {
                ", line=" + std::to_string(c.line) + ")";
       });
 
-  py::class_<robots::UnknownDirective>(
-      m, "UnknownDirective", "A line the library does not interpret.")
+  py::class_<robots::UnknownDirective>(m, "UnknownDirective",
+                                       "A line the library does not interpret.")
       .def_property_readonly(
           "key",
           [](const robots::UnknownDirective& u) { return FileText(u.key); },
@@ -373,7 +372,7 @@ void BindValueTypes(py::module_& m) {
       .def_property_readonly(
           "tokens",
           [](const robots::Group& g) { return FileTextList(g.tokens); },
-                    "Product tokens as matched, lower-case ('googlebot').")
+          "Product tokens as matched, lower-case ('googlebot').")
       .def_readonly("first_line", &robots::Group::first_line,
                     "Line of its first user-agent line.")
       .def_readonly("rules", &robots::Group::rules, "Rules in file order.")
@@ -423,11 +422,10 @@ void BindValueTypes(py::module_& m) {
           "One sentence for humans (bytes of the file that are not UTF-8 "
           "shown as U+FFFD).")
       .def("__repr__", [](const robots::Diagnostic& d) {
-        return "Diagnostic(line=" + std::to_string(d.line) + ", severity=" +
-               Quoted(robots::SeverityName(d.severity)) +
-               ", code=" + Quoted(d.code) +
-               ", message=" + py::repr(MessageText(d.message)).cast<std::string>() +
-               ")";
+        return "Diagnostic(line=" + std::to_string(d.line) +
+               ", severity=" + Quoted(robots::SeverityName(d.severity)) +
+               ", code=" + Quoted(d.code) + ", message=" +
+               py::repr(MessageText(d.message)).cast<std::string>() + ")";
       });
 }
 
@@ -595,8 +593,7 @@ void BindFunctions(py::module_& m) {
                     "'success' (2xx: the body), 'unavailable' (4xx, "
                     "unresolved redirects: allow all) or 'unreachable' (5xx, "
                     "network error: disallow all).")
-      .def_readonly("robots", &AccessPolicy::robots,
-                    "The RobotsTxt in effect.")
+      .def_readonly("robots", &AccessPolicy::robots, "The RobotsTxt in effect.")
       .def("__repr__", [](const AccessPolicy& p) {
         return "AccessPolicy(access=" + Quoted(p.access) + ")";
       });
@@ -616,9 +613,9 @@ void BindFunctions(py::module_& m) {
             PyLong_AsLongLongAndOverflow(status_object.ptr(), &overflow);
         // Statuses no server sends classify as unreachable (nothing usable
         // was received), like any other garbage status.
-        const int status =
-            overflow != 0 || wide < 0 || wide > 999 ? -1
-                                                    : static_cast<int>(wide);
+        const int status = overflow != 0 || wide < 0 || wide > 999
+                               ? -1
+                               : static_cast<int>(wide);
         robots::AccessPolicyOptions options;
         options.parse.compat = CompatFromName(compat);
         options.parse.max_body_bytes = ParseLimitOf(max_body_bytes);

@@ -96,6 +96,13 @@ def loopback_server():
     server.close()
 
 
-def run_robotscan(cli: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Runs the robotscan tool; output as text, never raises on exit status."""
-    return subprocess.run([cli, *args], capture_output=True, timeout=timeout)
+def run_robotscan(cli: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Runs the robotscan tool (output as bytes); never raises on its exit status.
+
+    Under the asan preset the interpreter runs with the sanitizer runtime
+    preloaded; the instrumented tool links its own, so the preload is dropped.
+    """
+    env = dict(os.environ)
+    if env.get("LD_PRELOAD") and env.get("LD_PRELOAD") == env.get("ROBOTSCAN_SANITIZER_PRELOAD"):
+        del env["LD_PRELOAD"]
+    return subprocess.run([cli, *args], capture_output=True, timeout=timeout, env=env)
