@@ -116,12 +116,15 @@ void BindCanFetch(py::module_& m) {
       "_can_fetch_for",
       [type_object](const robots::RobotsTxt& robots) {
         auto* py_type = reinterpret_cast<PyTypeObject*>(type_object.ptr());
-        PyObject* self = py_type->tp_alloc(py_type, 0);
-        if (self == nullptr) throw py::error_already_set();
-        auto* object = reinterpret_cast<CanFetchObject*>(self);
-        object->vectorcall = &CallCanFetch;
+        // tp_alloc zero-fills, so a failure below deallocates a null
+        // `robots` safely once `self` owns the object.
+        py::object self =
+            py::reinterpret_steal<py::object>(py_type->tp_alloc(py_type, 0));
+        if (!self) throw py::error_already_set();
+        auto* object = reinterpret_cast<CanFetchObject*>(self.ptr());
         object->robots = new robots::RobotsTxt(robots);
-        return py::reinterpret_steal<py::object>(self);
+        object->vectorcall = &CallCanFetch;
+        return self;
       },
       py::arg("robots"),
       "A callable can_fetch(useragent, url) -> bool over `robots` (the "

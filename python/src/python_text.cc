@@ -8,6 +8,23 @@ namespace robotscan::python {
 
 namespace py = pybind11;
 
+namespace {
+
+// A buffer-protocol view, released however the scope is left.
+struct BufferView {
+  explicit BufferView(PyObject* object) {
+    if (PyObject_GetBuffer(object, &view, PyBUF_SIMPLE) != 0) {
+      throw py::error_already_set();
+    }
+  }
+  ~BufferView() { PyBuffer_Release(&view); }
+  BufferView(const BufferView&) = delete;
+  BufferView& operator=(const BufferView&) = delete;
+  Py_buffer view;
+};
+
+}  // namespace
+
 std::string TypeNameOf(py::handle value) {
   return Py_TYPE(value.ptr())->tp_name;
 }
@@ -35,13 +52,9 @@ std::string_view BodyOf(py::handle value, const char* name,
     return TextOf(value, name);
   }
   if (PyObject_CheckBuffer(object)) {
-    Py_buffer view;
-    if (PyObject_GetBuffer(object, &view, PyBUF_SIMPLE) != 0) {
-      throw py::error_already_set();
-    }
-    storage->assign(static_cast<const char*>(view.buf),
-                    static_cast<std::size_t>(view.len));
-    PyBuffer_Release(&view);
+    BufferView buffer(object);
+    storage->assign(static_cast<const char*>(buffer.view.buf),
+                    static_cast<std::size_t>(buffer.view.len));
     return *storage;
   }
   throw py::type_error(std::string(name) +
