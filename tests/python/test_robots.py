@@ -251,3 +251,16 @@ def test_product_tokens():
     assert not robotscan.is_valid_product_token("")
     with pytest.raises(TypeError, match="user_agent must be str or bytes, not int"):
         robotscan.product_token(5)
+
+
+def test_group_structure_as_written():
+    robots = RobotsTxt.parse("User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /%7Ejoe\nFoo: bar\n")
+    first, second = robots.groups
+    assert (first.agents, first.first_line, first.shares_rules_with_next) == (["a"], 1, True)
+    assert (second.agents, second.first_line, second.shares_rules_with_next) == (["b"], 3, False)
+    assert [(u.key, u.value, u.line) for u in second.unknown] == [("Foo", "bar", 5)]
+    assert second.rules[0].pattern == "/%7Ejoe" and second.rules[0].match_pattern == "/~joe"  # RFC 9309 §2.2.3
+    assert RobotsTxt.parse("User-agent: b\nDisallow: /%7Ejoe\n", "google").groups[0].rules[0].match_pattern == "/%7Ejoe"
+    # Extensions stay with their group; rules are shared as Google groups them.
+    assert (robots.crawl_delay("a"), robots.crawl_delay("b")) == (1.0, None)
+    assert not robots.is_allowed("a", "/~joe") and not robots.is_allowed("b", "/~joe")
