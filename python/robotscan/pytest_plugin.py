@@ -155,7 +155,8 @@ class RegexGuard:
         self._re_dir = os.path.dirname(re.__file__)
         self._own_file = __file__
         self._original_compile = re._compile
-        re._compile = self._compile
+        self._wrapper = self._compile  # one bound method, to recognise it later
+        re._compile = self._wrapper
 
     # -- recording ---------------------------------------------------------
 
@@ -276,7 +277,8 @@ class RegexGuard:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: "pytest.Session") -> None:
         """Stops recording, analyses every distinct pattern, fails the session on errors."""
-        re._compile = self._original_compile
+        if re._compile is self._wrapper:
+            re._compile = self._original_compile
         self._analyse_all()
         errors = [f for f in self._findings if f.severity == "error"]
         warnings = [f for f in self._findings if f.severity == "warning"]
@@ -290,6 +292,11 @@ class RegexGuard:
                 )
         if errors and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_unconfigure(self) -> None:
+        """Puts ``re`` back also when the session never finished (usage errors)."""
+        if re._compile is self._wrapper:
+            re._compile = self._original_compile
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         """Prints the findings, then one line of counts."""

@@ -139,3 +139,14 @@ def test_plugin_options_are_listed(tmp_path):
     assert status == 0
     for option in ("--regexguard", "--regexguard-polynomial", "--regexguard-timeout", "--regexguard-jobs"):
         assert option in output
+
+
+def test_re_is_restored_after_the_session(tmp_path):
+    """In-process: a nested session with --regexguard leaves re._compile as it found it."""
+    import re
+
+    write(tmp_path, "test_inner.py", "import re\n\ndef test_x():\n    assert re.match('a+', 'aa')\n")
+    before = re._compile
+    status = pytest.main([str(tmp_path), "--regexguard", "-q", "-p", "no:cacheprovider"])
+    assert status == 0
+    assert re._compile is before
