@@ -580,9 +580,12 @@ Section SensitivitySection(const Report& report) {
   return section;
 }
 
+// The first few of a best-ranked list (JSON has them all).
 std::string DomainList(const std::vector<RankedDomain>& domains) {
+  constexpr std::size_t kShown = 5;
   std::string text;
-  for (const RankedDomain& domain : domains) {
+  for (std::size_t i = 0; i < domains.size() && i < kShown; ++i) {
+    const RankedDomain& domain = domains[i];
     if (!text.empty()) text += ", ";
     text += domain.domain;
     if (domain.rank > 0) text += " (#" + FormatCount(domain.rank) + ")";

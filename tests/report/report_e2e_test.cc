@@ -106,6 +106,66 @@ TEST(ReportCommandTest, UsageAndInputErrorsExitTwo) {
   EXPECT_EQ(result.exit_code, 2);
 }
 
+TEST(ReportCommandTest, CsvTablesAndTheirErrors) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::WriteDatabase(db, testing::StudyFixture());
+  const std::string robotscan =
+      Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) + " --format csv";
+  CommandResult result = RunShell(robotscan + " --table blocking");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output.substr(0, 50),
+            "Crawler,Full block,Full block denominator,Full blo");
+  EXPECT_NE(result.output.find("\r\nGPTBot,3,7,42.8571,"), std::string::npos);
+  result = RunShell(robotscan + " --table list");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("job-adverts,"), std::string::npos);
+  result = RunShell(robotscan);  // No --table.
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--format csv needs --table"),
+            std::string::npos);
+  result = RunShell(robotscan + " --table nope");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("no table 'nope'; tables: outcomes,"),
+            std::string::npos);
+  result = RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) +
+                    " --table blocking");
+  EXPECT_EQ(result.exit_code, 2);
+}
+
+TEST(ReportCommandTest, CompareAndUrllibFlags) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::AppendRun(db, testing::StudyFixture(), "2026-10-01T00:00:00.000Z");
+  auto newer = testing::StudyFixture();
+  newer[0].body = "User-agent: GPTBot\nDisallow: /\n";  // a.com changes.
+  testing::AppendRun(db, newer, "2026-11-01T00:00:00.000Z");
+  const std::string report =
+      Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) + " --format json";
+  CommandResult result = RunShell(report + " --compare 1");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto json = nlohmann::json::parse(result.output);
+  EXPECT_EQ(json["comparison"]["files_changed"]["count"], 1);
+  EXPECT_EQ(json["comparison"]["changed_files"][0]["domain"], "a.com");
+  EXPECT_EQ(json["comparison"]["older"], "run 1 of " + db);
+  result = RunShell(report + " --compare " + Quote(db));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(nlohmann::json::parse(
+                result.output)["comparison"]["files_changed"]["count"],
+            0);
+  result = RunShell(report + " --compare 7");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("no crawl run 7"), std::string::npos);
+  result = RunShell(report + " --compare " + Quote(dir + "/absent.sqlite"));
+  EXPECT_EQ(result.exit_code, 2);
+  result = RunShell(report + " --compat urllib --no-sensitivity");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  json = nlohmann::json::parse(result.output);
+  EXPECT_EQ(json["compat"], "urllib");
+  EXPECT_FALSE(json.contains("parser_sensitivity"));
+  EXPECT_FALSE(json.contains("comparison"));
+}
+
 // Headless Chromium on the hostile fixture's page. The page script marks
 // <html data-ready="1"> when it ran, so "no payload ran" is not just "no
 // script ran".
