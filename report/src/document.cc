@@ -502,35 +502,39 @@ Section SensitivitySection(const Report& report) {
   chart.grouped = true;
   Table crawlers;
   crawlers.name = "sensitivity-crawlers";
-  crawlers.caption = "Full blocks and singled-out crawlers by reading";
+  crawlers.caption = "Full blocks by reading";
   crawlers.denominator = "robots.txt files";
   crawlers.headers = {"Crawler"};
+  Table singled;
+  singled.name = "sensitivity-singled-out";
+  singled.caption = "Crawlers singled out by reading";
+  singled.denominator = "robots.txt files";
+  singled.headers = {"Crawler"};
   for (std::size_t r = 0; r < kReadingCount; ++r) {
     chart.series.push_back(ReadingTitle(r));
-    crawlers.headers.push_back("Full block, " + ReadingTitle(r));
+    crawlers.headers.push_back(ReadingTitle(r));
+    singled.headers.push_back(ReadingTitle(r));
   }
-  crawlers.headers.push_back("Full block: files that differ");
-  for (std::size_t r = 0; r < kReadingCount; ++r) {
-    crawlers.headers.push_back("Singled out, " + ReadingTitle(r));
-  }
-  crawlers.headers.push_back("Singled out: files that differ");
+  crawlers.headers.push_back("Files that differ");
+  singled.headers.push_back("Files that differ");
   for (const ParserSensitivity::Crawler& crawler : sensitivity.crawlers) {
     BarChart::Bar bar{crawler.agent, {}};
-    std::vector<Cell> row{Text(crawler.agent)};
-    for (const Share& share : crawler.full) {
-      bar.percents.push_back(share.percent());
-      row.push_back(ShareCell(share));
+    std::vector<Cell> full{Text(crawler.agent)};
+    std::vector<Cell> single{Text(crawler.agent)};
+    for (std::size_t r = 0; r < kReadingCount; ++r) {
+      bar.percents.push_back(crawler.full[r].percent());
+      full.push_back(ShareCell(crawler.full[r]));
+      single.push_back(ShareCell(crawler.singled_out[r]));
     }
-    row.push_back(Number(crawler.full_differ));
-    for (const Share& share : crawler.singled_out) {
-      row.push_back(ShareCell(share));
-    }
-    row.push_back(Number(crawler.singled_out_differ));
+    full.push_back(Number(crawler.full_differ));
+    single.push_back(Number(crawler.singled_out_differ));
     chart.bars.push_back(std::move(bar));
-    crawlers.rows.push_back(std::move(row));
+    crawlers.rows.push_back(std::move(full));
+    singled.rows.push_back(std::move(single));
   }
   section.blocks.emplace_back(std::move(chart));
   section.blocks.emplace_back(std::move(crawlers));
+  section.blocks.emplace_back(std::move(singled));
 
   Table banned;
   banned.name = "sensitivity-most-banned";

@@ -37,7 +37,7 @@ p{margin:6px 0}
 .wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:13px;margin:4px 0 8px}
 th,td{padding:5px 9px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-td{overflow-wrap:anywhere}
+td.w{overflow-wrap:anywhere}
 th{background:#f0f2f6;cursor:pointer;user-select:none;white-space:nowrap;position:relative}
 th:hover{background:#e6eaf1}
 th[data-dir=a]::after{content:" \25B2";font-size:10px}
@@ -192,6 +192,16 @@ void AppendChart(const BarChart& chart, std::string* out) {
   *out += "</svg>";
 }
 
+// A run of more than 30 bytes without white space.
+bool HasLongWord(std::string_view text) {
+  std::size_t run = 0;
+  for (char c : text) {
+    run = (c == ' ' || c == '\n' || c == '\t') ? 0 : run + 1;
+    if (run > 30) return true;
+  }
+  return false;
+}
+
 void AppendRow(const std::vector<Cell>& row, bool preformatted_first,
                std::string* out) {
   *out += "<tr>";
@@ -199,6 +209,11 @@ void AppendRow(const std::vector<Cell>& row, bool preformatted_first,
     const Cell& cell = row[c];
     if (cell.numeric) {
       *out += "<td class=\"n\" data-v=\"" + Number(cell.sort_value) + "\">";
+    } else if (HasLongWord(cell.text)) {
+      // Only cells with a long unbroken word may break anywhere: it keeps a
+      // 100-byte key from pushing the table out of view, while short names
+      // keep their column wide enough to stay whole.
+      *out += "<td class=\"w\">";
     } else {
       *out += "<td>";
     }

@@ -431,10 +431,13 @@ struct ReportBuilder::State {
         sitemap_changes_best(options.top),
         unknown_keys(options.max_distinct_keys),
         lint_codes(options.max_distinct_keys) {
+    AnalysisSettings& settings = current.settings;
     settings.compat = options.compat;
     settings.all_readings = options.compare_readings;
     settings.crawlers = options.crawlers;
     settings.generic_agent = options.generic_agent;
+    older.settings = settings;
+    older.settings.all_readings = false;
     crawlers.resize(options.crawlers.size());
     for (auto& reading : reading_crawlers) {
       reading.resize(options.crawlers.size());
@@ -451,24 +454,34 @@ struct ReportBuilder::State {
     full_after.resize(options.crawlers.size());
   }
 
+  // Bodies analysed for this crawl, and for the older side of part 8, which
+  // needs only the report's own reading (part 7 is about this crawl).
+  struct Cache {
+    AnalysisSettings settings;
+    std::unordered_map<std::string, std::shared_ptr<const BodyAnalysis>> bodies;
+  };
+
   std::shared_ptr<const BodyAnalysis> Analyse(
-      const storage::LatestFetchRow& row) {
+      const storage::LatestFetchRow& row, Cache* cache) {
     if (row.body_sha256.empty()) {
-      return std::make_shared<BodyAnalysis>(AnalyzeBody(row.body, settings));
+      return std::make_shared<BodyAnalysis>(
+          AnalyzeBody(row.body, cache->settings));
     }
-    auto it = cache.find(row.body_sha256);
-    if (it != cache.end()) return it->second;
+    auto it = cache->bodies.find(row.body_sha256);
+    if (it != cache->bodies.end()) return it->second;
     // Emptying the whole cache keeps memory bounded with no bookkeeping;
     // shared templates are re-analysed once and stay hot again.
-    if (cache.size() >= options.max_cached_bodies) cache.clear();
-    auto analysis =
-        std::make_shared<const BodyAnalysis>(AnalyzeBody(row.body, settings));
-    cache.emplace(row.body_sha256, analysis);
+    if (cache->bodies.size() >= options.max_cached_bodies) {
+      cache->bodies.clear();
+    }
+    auto analysis = std::make_shared<const BodyAnalysis>(
+        AnalyzeBody(row.body, cache->settings));
+    cache->bodies.emplace(row.body_sha256, analysis);
     return analysis;
   }
 
   // The outcome of a row and, for a robots.txt file, its analysis.
-  Side Classify(const storage::LatestFetchRow& row) {
+  Side Classify(const storage::LatestFetchRow& row, Cache* cache) {
     Side side;
     side.row = &row;
     if (const auto by_status = OutcomeFromStatus(row)) {
@@ -476,7 +489,7 @@ struct ReportBuilder::State {
     } else if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
       side.outcome = Outcome::kNotRobotsTxt;
     } else {
-      side.analysis = Analyse(row);
+      side.analysis = Analyse(row, cache);
       if (side.analysis->html_body) {
         side.outcome = Outcome::kNotRobotsTxt;
         side.analysis = nullptr;
@@ -751,8 +764,7 @@ struct ReportBuilder::State {
 
   ReportOptions options;
   std::size_t primary = 0;
-  AnalysisSettings settings;
-  std::unordered_map<std::string, std::shared_ptr<const BodyAnalysis>> cache;
+  Cache current, older;
 
   std::int64_t domains = 0;
   std::string first_fetched_at, last_fetched_at;
@@ -836,7 +848,7 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
       s.older_last_fetched_at =
           std::max(s.older_last_fetched_at, older->fetched_at);
     }
-    before = s.Classify(*older);
+    before = s.Classify(*older, &s.older);
     if (current == nullptr) ++s.gone_domains;
   }
   if (current == nullptr) return;
@@ -853,7 +865,7 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
     ++s.two_xx_bodies;
   }
   s.AddRank(row.rank);
-  const Side after = s.Classify(row);
+  const Side after = s.Classify(row, &s.current);
   if (older != nullptr) {
     s.Compare(before, after);
   } else if (s.options.compare) {
