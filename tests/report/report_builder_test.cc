@@ -217,6 +217,46 @@ TEST_P(StudyReportTest, FileFacts) {
   EXPECT_EQ(f.shared_files[0].excerpt.substr(0, 18), "User-agent: GPTBot");
 }
 
+TEST_P(StudyReportTest, SkippedRanksAndCrawlDelayLines) {
+  // Ranks present: 1, 2, 50, 500 | 1500, 2000, 3000, 4000, 6000, 7000, 8000
+  // | 20000 | 200000 (the highest).
+  const std::array<std::int64_t, kStratumCount> missing = {
+      1000 - 4, 10000 - 11, 100000 - 12, 200000 - 13, 200000 - 13};
+  EXPECT_EQ(report_.outcomes.missing_ranks, missing);
+  EXPECT_EQ(report_.outcomes.missing_rank_examples,
+            (std::vector<std::int64_t>{3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+  // jobs.ch's one Crawl-delay is numeric and in a group.
+  ExpectShare(report_.facts.crawl_delay_outside_group, 0, 7, "outside");
+  ExpectShare(report_.facts.crawl_delay_not_a_number, 0, 7, "not a number");
+  ExpectShare(report_.facts.crawl_delay_values[7].share, 0, 1, "bucket");
+}
+
+TEST_P(StudyReportTest, EveryReadingAgreesOnTheseFiles) {
+  // No file of the fixture uses what CPython reads differently (jobs.ch's
+  // BOM is before a comment line), so the three readings agree.
+  const ParserSensitivity& s = report_.sensitivity;
+  ASSERT_TRUE(s.computed);
+  EXPECT_EQ(s.files, 7);
+  EXPECT_EQ(s.files_differ, 0);
+  EXPECT_TRUE(s.changes.empty());
+  for (const Share& share : s.walled_gardens) {
+    ExpectShare(share, 1, 7, "walled gardens");
+  }
+  for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
+    for (std::size_t r = 0; r < kReadingCount; ++r) {
+      EXPECT_EQ(s.crawlers[i].full[r].count,
+                report_.blocking.crawlers[i].full.count)
+          << s.crawlers[i].agent;
+      EXPECT_EQ(s.crawlers[i].singled_out[r].count,
+                report_.blocking.crawlers[i].singled_out.count)
+          << s.crawlers[i].agent;
+    }
+  }
+  ASSERT_EQ(s.most_banned[2].size(), 1u);
+  EXPECT_EQ(s.most_banned[2][0].token, "gptbot");
+  EXPECT_EQ(s.most_banned[2][0].full_ban.count, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(PlainAndCompressedBodies, StudyReportTest,
                          ::testing::Bool());
 
