@@ -9,18 +9,20 @@
 #include <vector>
 
 #include "body_analysis.h"
+#include "comparison_tally.h"
+#include "ranking.h"
+#include "reading_tally.h"
 #include "robotscan/report/report.h"
 #include "robotscan/robots/lint.h"
 
 namespace robotscan::report {
 namespace {
 
-constexpr std::int64_t kUnranked = std::numeric_limits<std::int64_t>::max();
-// Longest free-text key kept in a count map (agent tokens, unknown keys):
-// longer ones are cut so a hostile file cannot make one key huge.
-constexpr std::size_t kMaxKeyBytes = 100;
-
-std::int64_t RankKey(std::int64_t rank) { return rank > 0 ? rank : kUnranked; }
+using internal::BestRanked;
+using internal::BoundedCounter;
+using internal::ComparisonTally;
+using internal::RankKey;
+using internal::ReadingTally;
 
 std::string ToLower(std::string_view text) {
   std::string lower(text);
@@ -72,54 +74,6 @@ NetworkError ClassifyNetworkError(std::string_view error) {
   if (error == "blocked_address") return NetworkError::kBlockedAddress;
   return NetworkError::kOther;
 }
-
-// Counts per free-text key, up to a fixed number of distinct keys; later
-// keys are counted as untracked so the total stays honest.
-class BoundedCounter {
- public:
-  explicit BoundedCounter(std::size_t max_keys) : max_keys_(max_keys) {}
-
-  // Returns the slot for `key`, or nullptr when the map is full.
-  template <typename Value>
-  static Value* Find(std::unordered_map<std::string, Value>* map,
-                     std::string_view key, std::size_t max_keys,
-                     std::int64_t* untracked) {
-    const std::string cut(key.substr(0, kMaxKeyBytes));
-    auto it = map->find(cut);
-    if (it != map->end()) return &it->second;
-    if (map->size() >= max_keys) {
-      ++*untracked;
-      return nullptr;
-    }
-    return &map->emplace(cut, Value{}).first->second;
-  }
-
-  void Add(std::string_view key) {
-    std::int64_t* slot = Find(&counts_, key, max_keys_, &untracked_);
-    if (slot != nullptr) ++*slot;
-  }
-
-  std::vector<KeyCount> Top(std::size_t n) const {
-    std::vector<KeyCount> all;
-    all.reserve(counts_.size());
-    for (const auto& [key, count] : counts_) all.push_back({key, count, ""});
-    const std::size_t keep = std::min(n, all.size());
-    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep),
-                      all.end(), [](const KeyCount& a, const KeyCount& b) {
-                        return a.count != b.count ? a.count > b.count
-                                                  : a.key < b.key;
-                      });
-    all.resize(keep);
-    return all;
-  }
-
-  std::int64_t untracked() const { return untracked_; }
-
- private:
-  std::size_t max_keys_;
-  std::unordered_map<std::string, std::int64_t> counts_;
-  std::int64_t untracked_ = 0;
-};
 
 // How a cut token was written ("MJ12bot" for "mj"): the few most seen
 // spellings are counted, so the one shown does not depend on row order.
@@ -212,50 +166,6 @@ std::string CollapseWhitespace(std::string_view text) {
   while (!collapsed.empty() && collapsed.back() == ' ') collapsed.pop_back();
   return collapsed;
 }
-
-// Keeps the `limit` best-ranked items (rank, then domain): a max-heap whose
-// top is the worst kept.
-template <typename Item>
-class BestRanked {
- public:
-  explicit BestRanked(std::size_t limit) : limit_(limit) {}
-
-  // Whether an item of this rank and domain would be kept (so callers can
-  // skip building it).
-  bool WouldKeep(std::int64_t rank, std::string_view domain) const {
-    if (limit_ == 0) return false;
-    if (heap_.size() < limit_) return true;
-    return Key{RankKey(rank), std::string(domain)} < heap_.front().first;
-  }
-
-  void Add(std::int64_t rank, const std::string& domain, Item item) {
-    if (!WouldKeep(rank, domain)) return;
-    if (heap_.size() == limit_) {
-      std::pop_heap(heap_.begin(), heap_.end(), Less);
-      heap_.pop_back();
-    }
-    heap_.emplace_back(Key{RankKey(rank), domain}, std::move(item));
-    std::push_heap(heap_.begin(), heap_.end(), Less);
-  }
-
-  // Best rank first.
-  std::vector<Item> Take() {
-    std::sort_heap(heap_.begin(), heap_.end(), Less);
-    std::vector<Item> items;
-    items.reserve(heap_.size());
-    for (auto& entry : heap_) items.push_back(std::move(entry.second));
-    heap_.clear();
-    return items;
-  }
-
- private:
-  using Key = std::pair<std::int64_t, std::string>;
-  using Entry = std::pair<Key, Item>;
-  static bool Less(const Entry& a, const Entry& b) { return a.first < b.first; }
-
-  std::size_t limit_;
-  std::vector<Entry> heap_;
-};
 
 std::int64_t Percentile(const std::vector<std::uint32_t>& sorted, int p) {
   if (sorted.empty()) return 0;
@@ -407,16 +317,14 @@ namespace {
 constexpr std::int64_t kMaxTrackedRank = kStratumLimits.back();
 constexpr std::size_t kMissingRankExamples = 10;
 
-struct TokenBans {
-  std::int64_t full = 0;
-  std::int64_t named = 0;
-};
-
-// One side of a domain for part 8.
+// A row's outcome and, for a robots.txt file, its analysis (kept alive
+// while the row is added).
 struct Side {
   Outcome outcome = Outcome::kNoResponse;
   std::shared_ptr<const BodyAnalysis> analysis;  // robots.txt files only.
   const storage::LatestFetchRow* row = nullptr;
+
+  internal::FetchSide View() const { return {outcome, analysis.get(), row}; }
 };
 
 }  // namespace
@@ -426,9 +334,8 @@ struct ReportBuilder::State {
       : options(std::move(report_options)),
         primary(ReadingIndex(options.compat)),
         walled_best(options.top),
-        changes_best(options.top),
-        changed_files_best(options.top),
-        sitemap_changes_best(options.top),
+        readings(options, primary),
+        compared(options, primary),
         unknown_keys(options.max_distinct_keys),
         lint_codes(options.max_distinct_keys) {
     AnalysisSettings& settings = current.settings;
@@ -439,19 +346,6 @@ struct ReportBuilder::State {
     older.settings = settings;
     older.settings.all_readings = false;
     crawlers.resize(options.crawlers.size());
-    for (auto& reading : reading_crawlers) {
-      reading.resize(options.crawlers.size());
-    }
-    crawler_full_differ.resize(options.crawlers.size());
-    crawler_singled_differ.resize(options.crawlers.size());
-    for (std::size_t i = 0; i < options.crawlers.size(); ++i) {
-      started_best.emplace_back(options.top);
-      stopped_best.emplace_back(options.top);
-    }
-    started.resize(options.crawlers.size());
-    stopped.resize(options.crawlers.size());
-    full_before.resize(options.crawlers.size());
-    full_after.resize(options.crawlers.size());
   }
 
   // Bodies analysed for this crawl, and for the older side of part 8, which
@@ -626,142 +520,6 @@ struct ReportBuilder::State {
     }
   }
 
-  // Part 7: the findings in each reading, and the files they differ on.
-  void AddReadings(const storage::LatestFetchRow& row,
-                   const BodyAnalysis& analysis) {
-    std::array<bool, kReadingCount> walled{};
-    for (std::size_t r = 0; r < kReadingCount; ++r) {
-      const ReadingVerdicts& verdicts = analysis.readings[r];
-      walled[r] = verdicts.walled_garden();
-      if (walled[r]) ++reading_walled[r];
-      for (std::size_t i = 0; i < crawlers.size(); ++i) {
-        const std::uint8_t flags = verdicts.crawler_flags[i];
-        if (flags & kCrawlerFull) ++reading_crawlers[r][i].full;
-        if (flags & kCrawlerSingledOut) ++reading_crawlers[r][i].singled_out;
-      }
-      if (r == primary) continue;  // Counted by AddAgents.
-      for (const TokenVerdict& verdict : verdicts.tokens) {
-        TokenBans* bans = BoundedCounter::Find(
-            &reading_tokens[r], verdict.token, options.max_distinct_keys,
-            &reading_untracked[r]);
-        if (bans == nullptr) continue;
-        ++bans->named;
-        if (verdict.full_ban) ++bans->full;
-      }
-    }
-    auto differ = [](const std::array<bool, kReadingCount>& by_reading) {
-      return by_reading[0] != by_reading[1] || by_reading[0] != by_reading[2];
-    };
-    std::vector<ReadingChange::Finding> findings;
-    const bool keep = changes_best.WouldKeep(row.rank, row.domain);
-    if (differ(walled)) {
-      ++walled_differ;
-      if (keep) findings.push_back({"walled garden", walled});
-    }
-    for (std::size_t i = 0; i < crawlers.size(); ++i) {
-      std::array<bool, kReadingCount> full{}, singled{};
-      for (std::size_t r = 0; r < kReadingCount; ++r) {
-        full[r] = (analysis.readings[r].crawler_flags[i] & kCrawlerFull) != 0;
-        singled[r] =
-            (analysis.readings[r].crawler_flags[i] & kCrawlerSingledOut) != 0;
-      }
-      if (differ(full)) {
-        ++crawler_full_differ[i];
-        if (keep) {
-          findings.push_back({options.crawlers[i] + ": full block", full});
-        }
-      }
-      if (differ(singled)) {
-        ++crawler_singled_differ[i];
-        if (keep) {
-          findings.push_back({options.crawlers[i] + ": singled out", singled});
-        }
-      }
-    }
-    bool any = differ(walled);
-    for (std::size_t i = 0; i < crawlers.size() && !any; ++i) {
-      std::array<bool, kReadingCount> full{}, singled{};
-      for (std::size_t r = 0; r < kReadingCount; ++r) {
-        full[r] = (analysis.readings[r].crawler_flags[i] & kCrawlerFull) != 0;
-        singled[r] =
-            (analysis.readings[r].crawler_flags[i] & kCrawlerSingledOut) != 0;
-      }
-      any = differ(full) || differ(singled);
-    }
-    if (!any) return;
-    ++files_differ;
-    if (keep) {
-      changes_best.Add(
-          row.rank, row.domain,
-          ReadingChange{row.domain, row.rank, std::move(findings)});
-    }
-  }
-
-  // Part 8, for a domain on both sides.
-  void Compare(const Side& before, const Side& after) {
-    ++domains_in_both;
-    ++transitions[static_cast<std::size_t>(before.outcome)]
-                 [static_cast<std::size_t>(after.outcome)];
-    const storage::LatestFetchRow& row = *after.row;
-    for (std::size_t i = 0; i < crawlers.size(); ++i) {
-      auto full = [&](const Side& side) {
-        return side.analysis != nullptr &&
-               (side.analysis->readings[primary].crawler_flags[i] &
-                kCrawlerFull) != 0;
-      };
-      const bool was = full(before), is = full(after);
-      full_before[i] += was;
-      full_after[i] += is;
-      if (is && !was) {
-        ++started[i];
-        started_best[i].Add(row.rank, row.domain, {row.domain, row.rank});
-      } else if (was && !is) {
-        ++stopped[i];
-        stopped_best[i].Add(row.rank, row.domain, {row.domain, row.rank});
-      }
-    }
-    if (before.analysis == nullptr || after.analysis == nullptr) return;
-    ++files_in_both;
-    if (before.row->body_sha256 != row.body_sha256) {
-      ++files_changed;
-      changed_files_best.Add(
-          row.rank, row.domain,
-          ChangedFile{row.domain, row.rank, before.row->bytes, row.bytes,
-                      before.analysis->rules, after.analysis->rules});
-    }
-    const std::vector<std::uint64_t>& old_urls =
-        before.analysis->sitemap_hashes;
-    const std::vector<std::uint64_t>& new_urls = after.analysis->sitemap_hashes;
-    std::int64_t added = 0, removed = 0;
-    for (std::uint64_t url : new_urls) {
-      added += !std::binary_search(old_urls.begin(), old_urls.end(), url);
-    }
-    for (std::uint64_t url : old_urls) {
-      removed += !std::binary_search(new_urls.begin(), new_urls.end(), url);
-    }
-    if (added > 0) ++sitemaps_added;
-    if (removed > 0) ++sitemaps_removed;
-    sitemap_urls_added += added;
-    sitemap_urls_removed += removed;
-    if ((added > 0 || removed > 0) &&
-        sitemap_changes_best.WouldKeep(row.rank, row.domain)) {
-      SitemapChange change{row.domain, row.rank, added, removed, "", ""};
-      auto first_missing = [](const BodyAnalysis& from,
-                              const std::vector<std::uint64_t>& other) {
-        for (const std::string& url : from.sitemap_examples) {
-          if (!std::binary_search(other.begin(), other.end(),
-                                  HashSitemapUrl(url))) {
-            return url;
-          }
-        }
-        return std::string();
-      };
-      change.example_added = first_missing(*after.analysis, old_urls);
-      change.example_removed = first_missing(*before.analysis, new_urls);
-      sitemap_changes_best.Add(row.rank, row.domain, std::move(change));
-    }
-  }
-
   ReportOptions options;
   std::size_t primary = 0;
   Cache current, older;
@@ -781,29 +539,9 @@ struct ReportBuilder::State {
   std::int64_t untracked_agents = 0;
   std::vector<CrawlerCounts> crawlers;
 
-  // Part 7.
-  std::array<std::int64_t, kReadingCount> reading_walled{};
-  std::array<std::vector<CrawlerCounts>, kReadingCount> reading_crawlers;
-  std::array<std::unordered_map<std::string, TokenBans>, kReadingCount>
-      reading_tokens;
-  std::array<std::int64_t, kReadingCount> reading_untracked{};
-  std::int64_t walled_differ = 0, files_differ = 0;
-  std::vector<std::int64_t> crawler_full_differ, crawler_singled_differ;
-  BestRanked<ReadingChange> changes_best;
-
-  // Part 8.
+  ReadingTally readings;     // Part 7.
+  ComparisonTally compared;  // Part 8.
   std::string older_label;
-  std::string older_first_fetched_at, older_last_fetched_at;
-  std::int64_t older_domains = 0, domains_in_both = 0, new_domains = 0,
-               gone_domains = 0, files_in_both = 0, files_changed = 0;
-  std::array<std::array<std::int64_t, kOutcomeCount>, kOutcomeCount>
-      transitions{};
-  std::vector<std::int64_t> started, stopped, full_before, full_after;
-  std::vector<BestRanked<RankedDomain>> started_best, stopped_best;
-  BestRanked<ChangedFile> changed_files_best;
-  std::int64_t sitemaps_added = 0, sitemaps_removed = 0, sitemap_urls_added = 0,
-               sitemap_urls_removed = 0;
-  BestRanked<SitemapChange> sitemap_changes_best;
 
   std::unordered_map<std::uint64_t, CommentEntry> comments;
   std::int64_t untracked_comments = 0;
@@ -839,17 +577,9 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
   State& s = *state_;
   Side before;
   if (older != nullptr) {
-    ++s.older_domains;
-    if (!older->fetched_at.empty()) {
-      if (s.older_first_fetched_at.empty() ||
-          older->fetched_at < s.older_first_fetched_at) {
-        s.older_first_fetched_at = older->fetched_at;
-      }
-      s.older_last_fetched_at =
-          std::max(s.older_last_fetched_at, older->fetched_at);
-    }
+    s.compared.AddOlderRow(*older);
     before = s.Classify(*older, &s.older);
-    if (current == nullptr) ++s.gone_domains;
+    if (current == nullptr) s.compared.AddGoneDomain();
   }
   if (current == nullptr) return;
   const storage::LatestFetchRow& row = *current;
@@ -867,9 +597,9 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
   s.AddRank(row.rank);
   const Side after = s.Classify(row, &s.current);
   if (older != nullptr) {
-    s.Compare(before, after);
+    s.compared.AddDomainInBoth(before.View(), after.View());
   } else if (s.options.compare) {
-    ++s.new_domains;
+    s.compared.AddNewDomain();
   }
 
   const auto column = static_cast<std::size_t>(after.outcome);
@@ -891,7 +621,7 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
   const ReadingVerdicts& verdicts = analysis.readings[s.primary];
   if (verdicts.walled_garden()) s.AddWalledGarden(row, verdicts);
   s.AddAgents(verdicts);
-  if (s.options.compare_readings) s.AddReadings(row, analysis);
+  if (s.options.compare_readings) s.readings.Add(row, analysis);
   s.AddComments(row, analysis);
   s.AddFacts(row, analysis);
 }
@@ -954,20 +684,7 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
                       counts.named});
   }
   auto top_of = [top](std::vector<AgentRestriction> ranked, auto count_of) {
-    ranked.erase(std::remove_if(ranked.begin(), ranked.end(),
-                                [&](const AgentRestriction& agent) {
-                                  return count_of(agent) <= 0;
-                                }),
-                 ranked.end());
-    const std::size_t keep = std::min(top, ranked.size());
-    std::partial_sort(
-        ranked.begin(), ranked.begin() + static_cast<long>(keep), ranked.end(),
-        [&](const AgentRestriction& a, const AgentRestriction& b) {
-          return count_of(a) != count_of(b) ? count_of(a) > count_of(b)
-                                            : a.token < b.token;
-        });
-    ranked.resize(keep);
-    return ranked;
+    return internal::TopAgents(std::move(ranked), top, count_of);
   };
   auto by_full = [](const AgentRestriction& a) { return a.full_ban.count; };
   banned.most_banned = top_of(agents, by_full);
@@ -985,69 +702,12 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   }
 
   if (s.options.compare_readings) {
-    ParserSensitivity& sensitivity = report.sensitivity;
-    sensitivity.computed = true;
-    sensitivity.files = files;
-    for (std::size_t r = 0; r < kReadingCount; ++r) {
-      sensitivity.walled_gardens[r] = {s.reading_walled[r], files};
-      if (r == s.primary) {
-        sensitivity.most_banned[r] = banned.most_banned;
-        continue;
-      }
-      std::vector<AgentRestriction> tokens;
-      tokens.reserve(s.reading_tokens[r].size());
-      for (const auto& [token, bans] : s.reading_tokens[r]) {
-        tokens.push_back({token, "", {bans.full, files}, {}, bans.named});
-      }
-      sensitivity.most_banned[r] = top_of(std::move(tokens), by_full);
-    }
-    sensitivity.walled_gardens_differ = s.walled_differ;
-    for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
-      ParserSensitivity::Crawler crawler;
-      crawler.agent = s.options.crawlers[i];
-      for (std::size_t r = 0; r < kReadingCount; ++r) {
-        crawler.full[r] = {s.reading_crawlers[r][i].full, files};
-        crawler.singled_out[r] = {s.reading_crawlers[r][i].singled_out, files};
-      }
-      crawler.full_differ = s.crawler_full_differ[i];
-      crawler.singled_out_differ = s.crawler_singled_differ[i];
-      sensitivity.crawlers.push_back(std::move(crawler));
-    }
-    sensitivity.files_differ = s.files_differ;
-    sensitivity.changes = s.changes_best.Take();
+    report.sensitivity = s.readings.Finish(files, banned.most_banned);
+  }
+  if (s.options.compare) {
+    report.comparison = s.compared.Finish(s.older_label);
   }
 
-  if (s.options.compare) {
-    Comparison& comparison = report.comparison;
-    comparison.computed = true;
-    comparison.older = s.older_label;
-    comparison.older_first_fetched_at = s.older_first_fetched_at;
-    comparison.older_last_fetched_at = s.older_last_fetched_at;
-    comparison.older_domains = s.older_domains;
-    comparison.domains_in_both = s.domains_in_both;
-    comparison.new_domains = s.new_domains;
-    comparison.gone_domains = s.gone_domains;
-    comparison.transitions = s.transitions;
-    comparison.files_in_both = s.files_in_both;
-    comparison.files_changed = {s.files_changed, s.files_in_both};
-    comparison.changed_files = s.changed_files_best.Take();
-    for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
-      Comparison::Crawler crawler;
-      crawler.agent = s.options.crawlers[i];
-      crawler.full_before = s.full_before[i];
-      crawler.full_after = s.full_after[i];
-      crawler.started = {s.started[i], s.domains_in_both};
-      crawler.stopped = {s.stopped[i], s.domains_in_both};
-      crawler.started_by = s.started_best[i].Take();
-      crawler.stopped_by = s.stopped_best[i].Take();
-      comparison.crawlers.push_back(std::move(crawler));
-    }
-    comparison.sitemaps_added = {s.sitemaps_added, s.files_in_both};
-    comparison.sitemaps_removed = {s.sitemaps_removed, s.files_in_both};
-    comparison.sitemap_urls_added = s.sitemap_urls_added;
-    comparison.sitemap_urls_removed = s.sitemap_urls_removed;
-    comparison.sitemap_changes = s.sitemap_changes_best.Take();
-  }
   CommentFindings& comments = report.comments;
   comments.files_with_comments = {s.files_with_comments, files};
   comments.files_with_findings = {s.files_with_findings, files};
