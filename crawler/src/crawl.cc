@@ -4,6 +4,7 @@
 #include <ares.h>
 #include <curl/curl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -1133,6 +1134,12 @@ std::string OptionsAsJson(const CrawlOptions& o) {
   return json + "}";
 }
 
+std::string HostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
+}
+
 std::size_t LoopCount(const CrawlOptions& options) {
   if (options.loops > 0) return static_cast<std::size_t>(options.loops);
   return std::max(1u, std::thread::hardware_concurrency());
@@ -1209,6 +1216,20 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   auto writer = storage::CrawlStore::Open(options.db_path, write_options);
   if (!writer.ok()) return CrawlStatus(writer.status().message());
 
+  // One live crawl per database, held until this function returns.
+  storage::CrawlHolder me;
+  me.pid = getpid();
+  me.host = HostName();
+  me.started_at = FormatIso8601(std::chrono::system_clock::now());
+  storage::LockAttempt hold;
+  if (storage::Status s = writer.value()->LockForCrawl(me, &hold); !s.ok()) {
+    return CrawlStatus(s.message());
+  }
+  if (!hold.lock) return CrawlStatus::Locked(*hold.held_by);
+  if (hold.stale && callbacks.on_stale_lock) {
+    callbacks.on_stale_lock(*hold.stale);
+  }
+
   bool any_fetch = true;
   if (storage::Status s = writer.value()->HasFetches(&any_fetch); !s.ok()) {
     return CrawlStatus(s.message());
@@ -1240,7 +1261,9 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   }
 
   storage::RunInfo info;
-  info.started_at = FormatIso8601(std::chrono::system_clock::now());
+  info.started_at = me.started_at;
+  info.host = me.host;
+  info.pid = me.pid;
   info.tool_version = options.tool_version;
   info.input = options.list_path;
   info.options_json = OptionsAsJson(options);
@@ -1249,6 +1272,8 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
     return CrawlStatus(s.message());
   }
   summary->run_id = run_id;
+  // Best effort: without it a refused crawl names us without the run id.
+  if (!hold.lock->SetRunId(run_id).ok()) me.run_id = 0;
 
   BatchWriter batch_writer(
       writer.value().get(), run_id, options.batch_size, options.batch_interval,

@@ -147,6 +147,29 @@ nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
           {"elapsed_seconds", p.elapsed_seconds}};
 }
 
+std::string DescribeHolder(const storage::CrawlHolder& h) {
+  std::string text = "pid " + std::to_string(h.pid) + " on host " +
+                     (h.host.empty() ? "?" : h.host) + ", started " +
+                     (h.started_at.empty() ? "?" : h.started_at);
+  if (h.run_id > 0) text += " (crawl_run " + std::to_string(h.run_id) + ")";
+  return text;
+}
+
+// A second crawl on one database would fetch every domain again; say who
+// holds it and what to do instead.
+void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
+  std::fprintf(stderr,
+               "robotscan crawl: %s is being written by another crawl: %s.\n"
+               "  One live crawl per database (a second one would fetch every "
+               "domain again). Wait for it, stop it (kill %lld; rerunning "
+               "resumes), or scale out instead: --loops 0 uses every core of "
+               "this machine in one crawl, and further machines or processes "
+               "crawl other parts of the list (--skip/--top) into databases "
+               "of their own.\n",
+               db.c_str(), DescribeHolder(h).c_str(),
+               static_cast<long long>(h.pid));
+}
+
 int RunCrawlCommand(CrawlFlags& flags) {
   crawler::CrawlOptions& o = flags.options;
   struct DurationFlag {
@@ -228,6 +251,18 @@ int RunCrawlCommand(CrawlFlags& flags) {
       PrintProgressLine(p);
     };
   }
+  callbacks.on_stale_lock = [&](const storage::CrawlHolder& h) {
+    log.Write({{"event", "stale_lock"},
+               {"pid", h.pid},
+               {"host", h.host},
+               {"started_at", h.started_at},
+               {"run_id", h.run_id}});
+    if (flags.quiet) return;
+    std::fprintf(stderr,
+                 "robotscan crawl: took over the hold of a crawl that ended "
+                 "without releasing it (%s); resuming\n",
+                 DescribeHolder(h).c_str());
+  };
   callbacks.on_malformed_line = [&](const crawler::MalformedLine& bad) {
     log.Write({{"event", "malformed_line"},
                {"line", bad.line},
@@ -299,6 +334,10 @@ int RunCrawlCommand(CrawlFlags& flags) {
       static_cast<long long>(p.duplicates),
       static_cast<long long>(p.malformed_lines));
   std::fflush(stdout);
+  if (status.code() == crawler::CrawlStatus::Code::kDatabaseLocked) {
+    PrintLockedMessage(o.db_path, *status.locked_by());
+    return kExitUsage;
+  }
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
     return kExitCrawlFailed;

@@ -19,6 +19,11 @@
 // multi handle and resolver; the list is partitioned among them by a hash of
 // the domain, and the per-IP cap, the rate limit and the writer are shared.
 //
+// One live crawl per database: RunCrawl holds the database (storage's
+// CrawlStore::LockForCrawl) from start to end; a second RunCrawl on it fails
+// with CrawlStatus::Code::kDatabaseLocked naming the holder. The hold of a
+// crawl that died (kill -9) is taken over, reported by on_stale_lock.
+//
 // Resume: a domain is skipped when the database already has a fetch of it
 // (newer than recrawl_older_than when set), so rerunning the same command
 // continues a crawl after a crash or a signal; each (crawl, domain) has at
@@ -132,6 +137,9 @@ struct CrawlCallbacks {
   std::function<void(const CrawlProgress&)> on_progress;
   std::function<void(const storage::FetchRecord&)> on_fetch;
   std::function<void(const MalformedLine&)> on_malformed_line;
+  // Once, before the crawl starts, when it took over the hold of a crawl
+  // that died holding the database (see storage/crawl_lock.h).
+  std::function<void(const storage::CrawlHolder&)> on_stale_lock;
 };
 
 struct CrawlSummary {
@@ -142,13 +150,32 @@ struct CrawlSummary {
 
 class [[nodiscard]] CrawlStatus {
  public:
+  enum class Code : std::uint8_t {
+    kOk,
+    kFailed,          // Options, list, storage or network setup failed.
+    kDatabaseLocked,  // Another live crawl writes the database.
+  };
   CrawlStatus() = default;
-  explicit CrawlStatus(std::string message) : message_(std::move(message)) {}
-  bool ok() const { return message_.empty(); }
+  explicit CrawlStatus(std::string message)
+      : code_(Code::kFailed), message_(std::move(message)) {}
+  static CrawlStatus Locked(const storage::CrawlHolder& holder) {
+    CrawlStatus status("the database is being written by another crawl");
+    status.code_ = Code::kDatabaseLocked;
+    status.locked_by_ = holder;
+    return status;
+  }
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
   const std::string& message() const { return message_; }
+  // For kDatabaseLocked: the crawl holding the database.
+  const std::optional<storage::CrawlHolder>& locked_by() const {
+    return locked_by_;
+  }
 
  private:
+  Code code_ = Code::kOk;
   std::string message_;
+  std::optional<storage::CrawlHolder> locked_by_;
 };
 
 // Checks options (syntax of --connect-to, --resolve, --dns-server, schemes)

@@ -75,6 +75,9 @@ class LatestFetchReader {
   static Result<std::unique_ptr<LatestFetchReader>> Open(std::string_view path);
   virtual ~LatestFetchReader() = default;
 
+  // Every crawl_run row, oldest first (with each run's list provenance).
+  virtual Status ReadRuns(std::vector<RunRecord>* runs) = 0;
+
   // Number of rows in latest_fetch (one per domain).
   virtual Status CountRows(std::int64_t* rows) = 0;
 
