@@ -1221,6 +1221,15 @@ int RunLoops(const CrawlOptions& options, const CrawlCallbacks& callbacks,
 
 }  // namespace
 
+std::int64_t DescriptorsNeeded(const CrawlOptions& options) {
+  // Per loop: epoll (Asio's and the driver's), Asio's eventfd and timerfd,
+  // c-ares's sockets, the list file and a database reader; for the
+  // process: the writer's database, WAL, shm and lock files, stdio and a
+  // log. Generous on purpose: running out mid-crawl fails transfers.
+  const auto loops = static_cast<std::int64_t>(LoopCount(options));
+  return static_cast<std::int64_t>(options.concurrency) + 64 + 16 * loops;
+}
+
 CrawlStatus RunCrawl(const CrawlOptions& options,
                      const CrawlCallbacks& callbacks, CrawlSummary* summary) {
   if (CrawlStatus valid = ValidateCrawlOptions(options); !valid.ok()) {

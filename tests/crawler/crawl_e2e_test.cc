@@ -569,6 +569,31 @@ TEST_F(CrawlE2eTest, SignalsStopCleanlyAndRerunCompletes) {
       << "only ok.test finished; abandoned transfers leave no record";
 }
 
+// A concurrency the descriptor limit cannot serve is refused up front with
+// what to do, not discovered as failing transfers mid-crawl.
+TEST_F(CrawlE2eTest, ConcurrencyBeyondTheDescriptorLimitIsRefused) {
+  WriteFile(list_, "1,ok.test\n");
+  std::string command = "ulimit -n 300 && exec '" + kBinary + "' crawl --db '" +
+                        db_ + "' '" + list_ + "' --concurrency 500";
+  for (const std::string& f : ToTestServer()) command += " '" + f + "'";
+  const ProcessResult refused =
+      RunProcess("/bin/sh", {"-c", command}, dir_.path(), 20s);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--concurrency 500 needs about"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("may open 300"), std::string::npos) << refused.err;
+  // The same crawl within the limit runs.
+  const std::string fits =
+      command.substr(0, command.find(" --concurrency")) + " --concurrency 100" +
+      command.substr(command.find(" --concurrency 500") +
+                     std::string(" --concurrency 500").size());
+  const ProcessResult ran =
+      RunProcess("/bin/sh", {"-c", fits}, dir_.path(), 20s);
+  EXPECT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(Row("ok.test", "access"), "success");
+}
+
 // Starts a crawl of stalling hosts in the background and waits until it
 // holds the database (its lock file names its run). Returns its pid.
 pid_t StartHoldingCrawl(const std::string& binary,

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -67,15 +68,36 @@ struct CrawlFlags {
   std::string log_json;
 };
 
-// More concurrent transfers need more descriptors than the usual soft
-// limit of 1024; the hard limit is ours to use.
-void RaiseOpenFileLimit() {
+// Every transfer in flight holds a socket: raises the soft RLIMIT_NOFILE
+// as far as the hard limit allows (the usual soft limit is 1024) and
+// refuses to start a crawl that could not have its descriptors, which would
+// otherwise fail transfers with "too many open files" mid-crawl.
+bool RaiseOpenFileLimit(const crawler::CrawlOptions& o) {
+  const std::int64_t needed = crawler::DescriptorsNeeded(o);
   rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
-      limit.rlim_cur < limit.rlim_max) {
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return true;  // Cannot tell.
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
   }
+  if (limit.rlim_cur == RLIM_INFINITY ||
+      static_cast<std::int64_t>(limit.rlim_cur) >= needed) {
+    return true;
+  }
+  std::fprintf(stderr,
+               "robotscan crawl: --concurrency %d needs about %lld file "
+               "descriptors, but this process may open %lld (hard limit "
+               "%lld). Lower --concurrency to %lld, or raise the limit "
+               "(ulimit -Hn %lld as root, or LimitNOFILE= in a systemd "
+               "unit).\n",
+               o.concurrency, static_cast<long long>(needed),
+               static_cast<long long>(limit.rlim_cur),
+               static_cast<long long>(limit.rlim_max),
+               static_cast<long long>(std::max<std::int64_t>(
+                   1, static_cast<std::int64_t>(limit.rlim_cur) -
+                          (needed - o.concurrency))),
+               static_cast<long long>(needed));
+  return false;
 }
 
 std::string FormatSeconds(double seconds) {
@@ -233,7 +255,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
     std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
     return kExitCrawlFailed;
   }
-  RaiseOpenFileLimit();
+  if (!RaiseOpenFileLimit(o)) return kExitUsage;
 
   JsonLog log;
   if (!flags.log_json.empty() && !log.Open(flags.log_json)) {

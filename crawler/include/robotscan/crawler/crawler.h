@@ -182,6 +182,12 @@ class [[nodiscard]] CrawlStatus {
 // without touching the network or the database.
 CrawlStatus ValidateCrawlOptions(const CrawlOptions& options);
 
+// File descriptors a crawl with these options needs at most: one socket
+// per transfer in flight plus a fixed reserve (database and list files,
+// each loop's epoll, timer and resolver descriptors, stdio). The caller
+// owns the process's RLIMIT_NOFILE and checks it against this.
+std::int64_t DescriptorsNeeded(const CrawlOptions& options);
+
 CrawlStatus RunCrawl(const CrawlOptions& options,
                      const CrawlCallbacks& callbacks, CrawlSummary* summary);
 
