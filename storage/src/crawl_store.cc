@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "robotscan/storage/fetch_classes.h"
 #include "run_rows.h"
 #include "schema.h"
 #include "sqlite_handles.h"
@@ -303,10 +304,14 @@ Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
 
 Status SqliteCrawlStore::InsertOne(std::int64_t run_id, std::int64_t fetch_id,
                                    const FetchRecord& r) {
-  if (r.access != "success" && r.access != "unavailable" &&
-      r.access != "unreachable") {
+  if (!ParseAccessClass(r.access)) {
     return Status(Status::Code::kInvalidArgument,
                   "fetch of " + r.domain + " has no access class");
+  }
+  if (!ParseErrorClass(r.error_class)) {
+    return Status(Status::Code::kInvalidArgument,
+                  "fetch of " + r.domain + " has an unknown error class '" +
+                      r.error_class + "'");
   }
   std::int64_t domain_id = 0;
   if (Status s = UpsertDomain(r.domain, fetch_id, &domain_id); !s.ok()) {

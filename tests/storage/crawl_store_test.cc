@@ -487,6 +487,24 @@ TEST_F(CrawlStoreTest, RejectsARecordWithoutAccessClass) {
   r.access = "";
   EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
             Status::Code::kInvalidArgument);
+  r.access = "allowed";
+  EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
+            Status::Code::kInvalidArgument);
+}
+
+// Error classes come from the one name table (fetch_classes.h).
+TEST_F(CrawlStoreTest, RejectsAnUnknownErrorClass) {
+  std::int64_t run = 0;
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
+  FetchRecord r = Success("a.test", "x");
+  r.access = "unreachable";
+  r.error_class = "nxdomain";
+  const Status s = store->AppendFetches(run, std::vector{r});
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("nxdomain"), std::string::npos) << s.message();
+  r.error_class = "dns_nxdomain";
+  EXPECT_TRUE(store->AppendFetches(run, std::vector{r}).ok());
 }
 
 }  // namespace

@@ -6,12 +6,14 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.h"
@@ -113,6 +115,17 @@ std::string FormatSeconds(double seconds) {
   return text;
 }
 
+// "35 waiting to retry, next in 12 s": a crawl's tail is mostly retries
+// waiting out their delays, which must not look like a hang.
+std::string WaitingRetries(const crawler::CrawlProgress& p) {
+  if (p.waiting_retries == 0) return "";
+  char text[96];
+  std::snprintf(text, sizeof(text), " | %lld waiting to retry, next in %.0f s",
+                static_cast<long long>(p.waiting_retries),
+                std::max(0.0, p.next_retry_in_seconds));
+  return text;
+}
+
 void PrintProgressLine(const crawler::CrawlProgress& p) {
   const double rate = p.elapsed_seconds > 0
                           ? static_cast<double>(p.fetched) / p.elapsed_seconds
@@ -122,7 +135,7 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
   std::fprintf(
       stderr,
       "\r\033[K%lld/%lld (%.1f%%) %.0f/s ETA %s | success %lld "
-      "unavailable %lld unreachable %lld | in flight %lld",
+      "unavailable %lld unreachable %lld | in flight %lld%s",
       static_cast<long long>(p.done), static_cast<long long>(p.total),
       p.total > 0
           ? 100.0 * static_cast<double>(p.done) / static_cast<double>(p.total)
@@ -130,7 +143,7 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
       rate, FormatSeconds(eta).c_str(), static_cast<long long>(p.success),
       static_cast<long long>(p.unavailable),
       static_cast<long long>(p.unreachable),
-      static_cast<long long>(p.in_flight));
+      static_cast<long long>(p.in_flight), WaitingRetries(p).c_str());
   std::fflush(stderr);
 }
 
@@ -191,6 +204,46 @@ void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
                db.c_str(), DescribeHolder(h).c_str(),
                static_cast<long long>(h.pid));
 }
+
+// SIGINT and SIGTERM stop the crawl through its handle: they are blocked
+// in every thread (set before the crawl's threads exist, which inherit the
+// mask) and taken by this waiter with sigtimedwait, which then calls
+// Cancel() from an ordinary thread.
+class StopOnSignals {
+ public:
+  explicit StopOnSignals(crawler::CrawlHandle* handle) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+    waiter_ = std::thread([this, handle] {
+      const timespec tick{0, 100 * 1000 * 1000};
+      while (!done_) {
+        const int sig = sigtimedwait(&set_, nullptr, &tick);
+        if (sig == SIGINT || sig == SIGTERM) {
+          received_ = sig;
+          handle->Cancel();
+          return;
+        }
+      }
+    });
+  }
+  ~StopOnSignals() {
+    done_ = true;
+    waiter_.join();
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+  int received() const { return received_; }
+
+ private:
+  sigset_t set_{};
+  sigset_t previous_{};
+  std::atomic<bool> done_{false};
+  std::atomic<int> received_{0};
+  std::thread waiter_;
+};
 
 int RunCrawlCommand(CrawlFlags& flags) {
   crawler::CrawlOptions& o = flags.options;
@@ -330,14 +383,21 @@ int RunCrawlCommand(CrawlFlags& flags) {
              {"db", o.db_path},
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
-  const crawler::CrawlStatus status = crawler::RunCrawl(o, callbacks, &summary);
+  crawler::CrawlHandle handle;
+  crawler::CrawlStatus status;
+  int signal = 0;
+  {
+    StopOnSignals stop_on_signals(&handle);
+    status = crawler::RunCrawl(o, callbacks, &summary, &handle);
+    signal = stop_on_signals.received();
+  }
   if (live) std::fprintf(stderr, "\r\033[K");
 
   const crawler::CrawlProgress& p = summary.progress;
   nlohmann::json end = ProgressJson(p);
   end["event"] = "summary";
   end["run_id"] = summary.run_id;
-  end["signal"] = summary.signal;
+  end["signal"] = signal;
   end["error"] = status.message();
   log.Write(end);
   const double rate = p.elapsed_seconds > 0
@@ -364,11 +424,11 @@ int RunCrawlCommand(CrawlFlags& flags) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
     return kExitCrawlFailed;
   }
-  if (summary.signal == SIGINT) {
+  if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
     return kExitSigint;
   }
-  if (summary.signal == SIGTERM) {
+  if (signal == SIGTERM) {
     std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
     return kExitSigterm;
   }

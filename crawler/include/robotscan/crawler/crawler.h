@@ -31,8 +31,9 @@
 // "done" state are one SQLite row committed atomically.
 //
 // Thread-safety: RunCrawl may be called from any thread; it blocks until
-// the crawl ends, reporting progress and handling signals on that thread.
-// Callbacks run on the calling thread or an event loop's, one at a time.
+// the crawl ends, reporting progress on that thread. Callbacks run on the
+// calling thread or an event loop's, one at a time. The library installs no
+// signal handlers: the caller stops a crawl with CrawlHandle::Cancel.
 //
 // Usage:
 //   CrawlOptions options;
@@ -46,6 +47,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,9 +112,6 @@ struct CrawlOptions {
   std::optional<std::chrono::seconds> recrawl_older_than;
 
   bool compress_bodies = false;
-  // Stop on SIGINT/SIGTERM: admit nothing new, abandon transfers in flight
-  // (a rerun fetches them), flush, and report the signal in the summary.
-  bool handle_signals = true;
   std::chrono::milliseconds progress_interval{250};
   // Commit a batch after this many records or this long, whichever first.
   int batch_size = 500;
@@ -130,6 +129,10 @@ struct CrawlProgress {
   std::int64_t success = 0, unavailable = 0, unreachable = 0;
   std::int64_t committed = 0;
   std::int64_t malformed_lines = 0;
+  // Domains waiting for a retry, and when the soonest is due (-1: none):
+  // a crawl's tail is mostly these.
+  std::int64_t waiting_retries = 0;
+  double next_retry_in_seconds = -1;
   double elapsed_seconds = 0;
 };
 
@@ -145,7 +148,34 @@ struct CrawlCallbacks {
 struct CrawlSummary {
   CrawlProgress progress;
   std::int64_t run_id = 0;
-  int signal = 0;  // SIGINT or SIGTERM when stopped by one; else 0.
+  bool cancelled = false;  // Stopped by CrawlHandle::Cancel.
+};
+
+// Stops a running crawl from another thread: RunCrawl then admits nothing
+// new, abandons the transfers in flight (a rerun fetches them, none is
+// half-recorded), commits what finished, marks the run "interrupted" and
+// returns with CrawlSummary::cancelled. A Cancel() before RunCrawl starts
+// stops it as soon as it does.
+//
+// Thread-safe. Not async-signal-safe: to stop on a signal, wait for it on
+// a thread (sigwait) and call Cancel() there, as `robotscan crawl` does.
+class CrawlHandle {
+ public:
+  CrawlHandle() = default;
+  CrawlHandle(const CrawlHandle&) = delete;
+  CrawlHandle& operator=(const CrawlHandle&) = delete;
+
+  void Cancel();
+  bool cancelled() const;
+
+  // For RunCrawl: `stop` runs on the next Cancel() (at once if cancelled
+  // already); nullptr clears it.
+  void OnCancel(std::function<void()> stop);
+
+ private:
+  mutable std::mutex mutex_;
+  bool cancelled_ = false;
+  std::function<void()> stop_;
 };
 
 class [[nodiscard]] CrawlStatus {
@@ -188,8 +218,10 @@ CrawlStatus ValidateCrawlOptions(const CrawlOptions& options);
 // owns the process's RLIMIT_NOFILE and checks it against this.
 std::int64_t DescriptorsNeeded(const CrawlOptions& options);
 
+// Runs a crawl to its end (or a Cancel() on `handle`, or a fatal error).
 CrawlStatus RunCrawl(const CrawlOptions& options,
-                     const CrawlCallbacks& callbacks, CrawlSummary* summary);
+                     const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                     CrawlHandle* handle = nullptr);
 
 // Initializes libcurl and c-ares process-wide; construct one in main
 // before any crawl and keep it alive until the end.
