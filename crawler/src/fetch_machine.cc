@@ -264,6 +264,8 @@ FetchAction DomainFetch::Finish(bool network_error, bool redirects_unresolved) {
   r.redirects = redirects_;
   r.attempts = 1 + retries_total_;
   r.ip = ip_;
+  // The last lookup's time, also when it failed (a dns_timeout's wait).
+  r.dns_ms = dns_ms_;
   if (r.http_status > 0) {
     const ResponseHeaders& h = last_headers_;
     r.content_type = h.content_type;
