@@ -26,6 +26,7 @@
 #include "domain_admission.h"
 #include "endpoint_rules.h"
 #include "robotscan/crawler/crawler.h"
+#include "robotscan/crawler/top_list_download.h"
 #include "time_format.h"
 
 namespace robotscan::crawler {
@@ -344,6 +345,13 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   info.pid = me.pid;
   info.tool_version = options.tool_version;
   info.input = options.list_path;
+  // Which list this is, for a paper's methods section: the provenance line
+  // `robotscan toplist` wrote, or the file's own SHA-256.
+  if (CrawlStatus read = ReadListProvenance(options.list_path, &info.list);
+      !read.ok()) {
+    return read;
+  }
+  info.list.entries = total;
   info.options_json = OptionsAsJson(options);
   std::int64_t run_id = 0;
   if (storage::Status s = writer.value()->BeginRun(info, &run_id); !s.ok()) {

@@ -225,6 +225,11 @@ struct TestHttpServer::Impl {
   std::thread http_thread, https_thread;
   std::string huge_body, gzip_body, bomb_body, br_body, zstd_body,
       zstd_bomb_body;
+  struct File {
+    int status = 200;
+    std::string content_type, body;
+  };
+  std::map<std::string, File> files;  // By path, any host; guarded by mutex.
 
   void AcceptLoop(tcp::acceptor& acceptor, bool use_tls) {
     for (;;) {
@@ -288,6 +293,15 @@ struct TestHttpServer::Impl {
   }
 
   void Handle(Connection& c, const Request& r, bool on_tls, int count) {
+    {
+      std::unique_lock lock(mutex);
+      if (auto file = files.find(r.path); file != files.end()) {
+        const File answer = file->second;
+        lock.unlock();
+        c.Write(Response(answer.status, answer.body, {}, answer.content_type));
+        return;
+      }
+    }
     const std::string& label = r.label;
     const std::string robots = kRobotsBody;
     if (label == "ok" || label == "notls" || label == "www" ||
@@ -508,6 +522,13 @@ TestHttpServer::~TestHttpServer() {
     threads.swap(impl_->threads);
   }
   for (std::thread& t : threads) t.join();
+}
+
+void TestHttpServer::ServeFile(const std::string& path, int status,
+                               const std::string& content_type,
+                               const std::string& body) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->files[path] = {status, content_type, body};
 }
 
 int TestHttpServer::RequestsFor(const std::string& host) const {
