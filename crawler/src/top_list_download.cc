@@ -138,11 +138,11 @@ CrawlStatus Get(const std::string& url, const TopListRequest& request,
   return CrawlStatus();
 }
 
-bool LooksLikeHtml(const HttpAnswer& answer) {
-  if (Lower(answer.content_type).find("text/html") != std::string::npos) {
+bool LooksLikeHtml(std::string_view content_type, std::string_view body) {
+  if (Lower(content_type).find("text/html") != std::string::npos) {
     return true;
   }
-  std::string head = Lower(std::string_view(answer.body).substr(0, 512));
+  std::string head = Lower(body.substr(0, 512));
   const std::size_t start = head.find_first_not_of(" \t\r\n\xef\xbb\xbf");
   if (start == std::string::npos) return false;
   head = head.substr(start);
@@ -246,6 +246,43 @@ std::string WithoutTrailingSlash(std::string url) {
 
 }  // namespace
 
+CrawlStatus ReadDownloadedList(const std::string& url, std::string bytes,
+                               std::string_view content_type,
+                               std::size_t max_bytes, TopListDownload* list) {
+  list->csv.clear();
+  list->malformed_lines = 0;
+  list->first_malformed.clear();
+  if (LooksLikeHtml(content_type, bytes)) {
+    return CrawlStatus(
+        url + ": the server sent an HTML page (" +
+        (content_type.empty() ? "no type" : std::string(content_type)) +
+        "), not a list");
+  }
+  storage::ListProvenance& p = list->provenance;
+  p.url = url;
+  p.sha256 = HexSha256(bytes);
+  if (IsZip(bytes)) {
+    if (CrawlStatus s = ExtractFirstFile(url, bytes, max_bytes, &list->csv);
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    list->csv = std::move(bytes);
+  }
+  CountEntries(list);
+  if (p.entries == 0) {
+    std::string why = url + ": no list entries";
+    if (!list->first_malformed.empty()) {
+      const MalformedLine& bad = list->first_malformed.front();
+      why += " (" + std::to_string(list->malformed_lines) +
+             " malformed lines; line " + std::to_string(bad.line) + ": " +
+             bad.reason + ")";
+    }
+    return CrawlStatus(why);
+  }
+  return CrawlStatus();
+}
+
 std::string_view TopListSourceName(TopListSource source) {
   switch (source) {
     case TopListSource::kTranco:
@@ -302,41 +339,19 @@ CrawlStatus DownloadTopList(const TopListRequest& request,
 
   HttpAnswer answer;
   if (CrawlStatus s = Get(url, request, &answer); !s.ok()) return s;
-  if (LooksLikeHtml(answer)) {
-    return CrawlStatus(
-        url + ": the server sent an HTML page (" +
-        (answer.content_type.empty() ? "no type" : answer.content_type) +
-        "), not a list");
+  if (CrawlStatus s =
+          ReadDownloadedList(url, std::move(answer.body), answer.content_type,
+                             request.max_bytes, list);
+      !s.ok()) {
+    return s;
   }
   storage::ListProvenance& p = list->provenance;
   p.source = std::string(TopListSourceName(request.source));
-  p.url = url;
-  p.sha256 = HexSha256(answer.body);
   const std::time_t published =
       answer.last_modified.empty()
           ? -1
           : curl_getdate(answer.last_modified.c_str(), nullptr);
   p.date = UtcDate(published > 0 ? published : std::time(nullptr));
-  if (IsZip(answer.body)) {
-    if (CrawlStatus s =
-            ExtractFirstFile(url, answer.body, request.max_bytes, &list->csv);
-        !s.ok()) {
-      return s;
-    }
-  } else {
-    list->csv = std::move(answer.body);
-  }
-  CountEntries(list);
-  if (p.entries == 0) {
-    std::string why = url + ": no list entries";
-    if (!list->first_malformed.empty()) {
-      const MalformedLine& bad = list->first_malformed.front();
-      why += " (" + std::to_string(list->malformed_lines) +
-             " malformed lines; line " + std::to_string(bad.line) + ": " +
-             bad.reason + ")";
-    }
-    return CrawlStatus(why);
-  }
   if (request.source == TopListSource::kTranco) {
     if (!request.list_id.empty()) {
       p.list_id = request.list_id;

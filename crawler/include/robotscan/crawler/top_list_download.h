@@ -74,6 +74,15 @@ struct TopListDownload {
 CrawlStatus DownloadTopList(const TopListRequest& request,
                             TopListDownload* list);
 
+// The checks and extraction of DownloadTopList on bytes already fetched
+// from `url` (also the fuzz target's entry): an HTML page is refused, a
+// zip is extracted (at most max_bytes), the entries are counted and a list
+// without any is refused. Fills csv, the counts and provenance.url, sha256
+// and entries.
+CrawlStatus ReadDownloadedList(const std::string& url, std::string bytes,
+                               std::string_view content_type,
+                               std::size_t max_bytes, TopListDownload* list);
+
 // Writes the provenance line and the list to `path` (through a temporary
 // file renamed into place: a failure leaves no half-written list).
 CrawlStatus WriteTopListFile(const std::string& path,
