@@ -18,6 +18,11 @@ using Clock = std::chrono::steady_clock;
 // a large one only costs more read() calls.
 constexpr long kReceiveBufferBytes = 1024;
 
+// Records waiting for the writer beyond which no domain is admitted (about
+// 1.5 KB each): a writer starved of CPU must not make memory grow without
+// bound. (2,000 instead made no difference to peak RSS at 10,000 in flight.)
+constexpr std::size_t kMaxWriterBacklog = 20000;
+
 std::string TrimHeaderValue(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) {
     v.remove_prefix(1);
@@ -273,7 +278,7 @@ void CrawlLoop::Pump() {
       PostPump();
       return;
     }
-    if (shared_->writer->backlog() > 20000) {
+    if (shared_->writer->backlog() > kMaxWriterBacklog) {
       SchedulePump(std::chrono::milliseconds(50));
       return;
     }
