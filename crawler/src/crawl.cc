@@ -285,11 +285,6 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
     return valid;
   }
   const Clock::time_point started = Clock::now();
-  std::int64_t total = 0;
-  if (CrawlStatus counted = CountSelectedEntries(options, &total);
-      !counted.ok()) {
-    return counted;
-  }
   storage::StoreOptions write_options;
   write_options.compress_bodies = options.compress_bodies;
   auto writer = storage::CrawlStore::Open(options.db_path, write_options);
@@ -307,6 +302,13 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   if (!hold.lock) return CrawlStatus::Locked(*hold.held_by);
   if (hold.stale && callbacks.on_stale_lock) {
     callbacks.on_stale_lock(*hold.stale);
+  }
+  // Counted once the hold is ours: a refused crawl is refused at once,
+  // not after a pass over a million-line list.
+  std::int64_t total = 0;
+  if (CrawlStatus counted = CountSelectedEntries(options, &total);
+      !counted.ok()) {
+    return counted;
   }
 
   bool any_fetch = true;
