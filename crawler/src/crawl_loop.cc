@@ -84,6 +84,11 @@ struct CrawlLoop::DomainJob {
   bool truncated = false;
   ResponseHeaders headers;
   std::string held_ip;  // Per-IP slot currently held.
+  // For the low-speed check (SweepSlowTransfers): bytes of this transfer,
+  // as of the last sweep, and how many sweeps in a row found it slow.
+  std::size_t received = 0;
+  std::size_t received_at_sweep = 0;
+  int slow_sweeps = 0;
   std::unique_ptr<boost::asio::steady_timer> retry_timer;
   std::optional<Clock::time_point> retry_due;
   char error_buffer[CURL_ERROR_SIZE] = {};
@@ -120,7 +125,8 @@ CrawlLoop::CrawlLoop(const CrawlOptions& options,
                    callbacks_.on_malformed_line(bad);
                  }),
       progress_timer_(io_),
-      pump_timer_(io_) {
+      pump_timer_(io_),
+      speed_timer_(io_) {
   for (const std::string& text : options.connect_to) {
     ConnectToRule rule;
     std::string ignored;
@@ -155,6 +161,7 @@ CrawlStatus CrawlLoop::CheckReady() const {
 
 void CrawlLoop::Run() {
   ScheduleProgress();
+  ScheduleSpeedSweep();
   boost::asio::post(io_, [this] { Pump(); });
   io_.run();
   // Abandon whatever is still in flight (only after a stop): a rerun
@@ -417,10 +424,10 @@ void CrawlLoop::ConfigureEasy(CURL* easy) {
                    static_cast<long>(options_.connect_timeout.count()));
   curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS,
                    static_cast<long>(options_.total_timeout.count()));
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT,
-                   static_cast<long>(options_.low_speed_limit));
-  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME,
-                   static_cast<long>(options_.low_speed_time.count()));
+  // No libcurl low-speed check: it arms a 1 s timer per transfer, which
+  // at thousands of slow (far-away) transfers in flight was a fifth of the
+  // loop's CPU. SweepSlowTransfers does it for all of them at once.
+  curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 0L);
   // Every domain is a different server: a kept-alive connection would
   // only hold a file descriptor.
   curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L);
@@ -449,6 +456,9 @@ void CrawlLoop::StartTransfer(DomainJob* job, const FetchAction& action) {
   job->body.clear();
   job->truncated = false;
   job->headers = ResponseHeaders();
+  job->received = 0;
+  job->received_at_sweep = 0;
+  job->slow_sweeps = 0;
   job->connect_to.Clear();
   job->request_headers.Clear();
   job->error_buffer[0] = '\0';
@@ -522,7 +532,12 @@ void CrawlLoop::OnTransferDone(CURL* easy, CURLcode code) {
   job->in_multi = false;
   ReleaseAddress(job);
   if (stopping_) return;
+  Act(job, job->fetch.OnTransferDone(ResultOf(job, code, "")));
+}
 
+TransferResult CrawlLoop::ResultOf(DomainJob* job, CURLcode code,
+                                   const std::string& message) {
+  CURL* easy = job->easy.get();
   TransferResult result;
   long status = 0;
   curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
@@ -540,8 +555,10 @@ void CrawlLoop::OnTransferDone(CURL* easy, CURLcode code) {
   // complete fetch, not an error.
   const bool cut_by_us = code == CURLE_WRITE_ERROR && job->truncated;
   if (code != CURLE_OK && !cut_by_us) {
-    // libcurl's detailed message when it left one, else the generic one.
-    result.error_message = job->error_buffer[0] != '\0'
+    // Ours, else libcurl's detailed message when it left one, else the
+    // generic one.
+    result.error_message = !message.empty() ? message
+                           : job->error_buffer[0] != '\0'
                                ? job->error_buffer
                                : curl_easy_strerror(code);
     result.error = ClassifyCurlError(easy, code, result.error_message);
@@ -553,7 +570,49 @@ void CrawlLoop::OnTransferDone(CURL* easy, CURLcode code) {
   result.headers = std::move(job->headers);
   result.body = std::move(job->body);
   result.truncated = job->truncated;
-  Act(job, job->fetch.OnTransferDone(std::move(result)));
+  return result;
+}
+
+void CrawlLoop::ScheduleSpeedSweep() {
+  if (options_.low_speed_limit <= 0 || options_.low_speed_time.count() <= 0) {
+    return;
+  }
+  speed_timer_.expires_after(std::chrono::seconds(1));
+  speed_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping_) return;
+    SweepSlowTransfers();
+    ScheduleSpeedSweep();
+  });
+}
+
+// --low-speed-limit/--low-speed-time for every transfer at once, once a
+// second: a transfer that received fewer than the limit's bytes in each of
+// low_speed_time sweeps in a row (waiting for the answer included, as with
+// libcurl's own check) ends as a timeout. Checked at whole seconds, so a
+// slow transfer ends within one second after low_speed_time.
+void CrawlLoop::SweepSlowTransfers() {
+  const auto limit = static_cast<std::size_t>(options_.low_speed_limit);
+  const auto sweeps = static_cast<int>(options_.low_speed_time.count());
+  std::vector<std::uint64_t> too_slow;
+  for (auto& [id, job] : jobs_) {
+    if (!job->in_multi) continue;
+    const std::size_t got = job->received - job->received_at_sweep;
+    job->received_at_sweep = job->received;
+    job->slow_sweeps = got < limit ? job->slow_sweeps + 1 : 0;
+    if (job->slow_sweeps >= sweeps) too_slow.push_back(id);
+  }
+  // Acting may finish (and erase) jobs: not while iterating.
+  for (const std::uint64_t id : too_slow) {
+    DomainJob* job = FindJob(id);
+    if (job == nullptr || !job->in_multi) continue;
+    driver_.Remove(job->easy.get());
+    job->in_multi = false;
+    ReleaseAddress(job);
+    Act(job, job->fetch.OnTransferDone(ResultOf(
+                 job, CURLE_OPERATION_TIMEDOUT,
+                 "less than " + std::to_string(limit) + " bytes/s for " +
+                     std::to_string(sweeps) + " s (--low-speed-limit)")));
+  }
 }
 
 void CrawlLoop::ReleaseAddress(DomainJob* job) {
@@ -598,6 +657,7 @@ std::size_t CrawlLoop::OnHeaderLine(char* data, std::size_t size,
                                     std::size_t count, void* user) {
   auto* job = static_cast<DomainJob*>(user);
   const std::size_t length = size * count;
+  job->received += length;
   const std::string_view line(data, length);
   if (line.rfind("HTTP/", 0) == 0) {
     job->headers = ResponseHeaders();  // A new response (e.g. after 100).
@@ -640,6 +700,7 @@ std::size_t CrawlLoop::OnBodyBytes(char* data, std::size_t size,
                                    std::size_t count, void* user) {
   auto* job = static_cast<DomainJob*>(user);
   const std::size_t length = size * count;
+  job->received += length;
   const std::size_t room = job->max_body - job->body.size();
   if (length <= room) {
     job->body.append(data, length);

@@ -111,6 +111,12 @@ class CrawlLoop {
   void StartTransfer(DomainJob* job, const FetchAction& action);
   void WaitForRetry(DomainJob* job, std::chrono::milliseconds delay);
   void OnTransferDone(CURL* easy, CURLcode code);
+  // What a transfer that ended with `code` brought (`message` overrides
+  // libcurl's words).
+  TransferResult ResultOf(DomainJob* job, CURLcode code,
+                          const std::string& message);
+  void ScheduleSpeedSweep();
+  void SweepSlowTransfers();
   void ReleaseAddress(DomainJob* job);
   void Finish(DomainJob* job);
   void ConfigureEasy(CURL* easy);
@@ -127,6 +133,7 @@ class CrawlLoop {
   DomainAdmission admission_;
   boost::asio::steady_timer progress_timer_;
   boost::asio::steady_timer pump_timer_;
+  boost::asio::steady_timer speed_timer_;
 
   std::vector<ConnectToRule> connect_rules_;
   std::vector<ResolveRule> resolve_rules_;

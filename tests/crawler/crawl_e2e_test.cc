@@ -294,6 +294,28 @@ TEST_F(CrawlE2eTest, StalledServerIsRetriedOnlyWithRetryTimeouts) {
   EXPECT_EQ(server_->RequestsFor("stallretry2.test") - before, 3);
 }
 
+// --low-speed-limit/--low-speed-time: a server dripping 2.5 bytes/s is cut
+// after the low-speed time (checked once a second for all transfers), a
+// slow but steady one (trickle: 20 bytes/s) is not, and a server that takes
+// longer than that to answer at all is cut too.
+TEST_F(CrawlE2eTest, LowSpeedTransfersAreCut) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(),
+               {"--schemes", "http", "--timeout", "20s", "--retries", "0",
+                "--low-speed-limit", "10", "--low-speed-time", "2s"});
+  const ProcessResult run =
+      Crawl("1,drip.test\n2,trickle.test\n3,stall9.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_LT(run.seconds, 8) << "cut at 2-3 s, not at the 20 s timeout";
+  EXPECT_EQ(Row("drip.test", "http_status, access, error"),
+            "200|unreachable|timeout");
+  EXPECT_NE(Row("drip.test", "error_message").find("--low-speed-limit"),
+            std::string::npos);
+  EXPECT_EQ(Row("stall9.test", "access, error"), "unreachable|timeout");
+  EXPECT_EQ(Row("trickle.test", "http_status, access, bytes"),
+            "200|success|23");
+}
+
 TEST_F(CrawlE2eTest, PrivateAddressesAreBlockedByDefault) {
   std::vector<std::string> flags = ToTestServer();
   flags.erase(

@@ -382,6 +382,14 @@ struct TestHttpServer::Impl {
       for (char ch : body) {
         if (!Sleep(50ms) || !c.Write(std::string_view(&ch, 1))) return;
       }
+    } else if (label == "drip") {
+      // 100 bytes promised, one every 400 ms: 2.5 bytes/s.
+      c.Write(
+          "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+          "Content-Length: 100\r\nConnection: close\r\n\r\n");
+      for (int i = 0; i < 100; ++i) {
+        if (!Sleep(400ms) || !c.Write("#")) return;
+      }
     } else if (StartsWith(label, "stall")) {
       Sleep(60s);
     } else if (label == "resetbefore") {
