@@ -65,16 +65,13 @@ CrawlProgress SumProgress(const std::vector<std::unique_ptr<CrawlLoop>>& loops,
 
 }  // namespace
 
+// `stop` runs under the mutex: once OnCancel(nullptr) returns, no Cancel()
+// is still inside a stop function whose crawl is ending.
 void CrawlHandle::Cancel() {
-  std::function<void()> stop;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (cancelled_) return;
-    cancelled_ = true;
-    stop = std::move(stop_);
-    stop_ = nullptr;
-  }
-  if (stop) stop();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (cancelled_) return;
+  cancelled_ = true;
+  if (stop_) std::exchange(stop_, nullptr)();
 }
 
 bool CrawlHandle::cancelled() const {
@@ -83,14 +80,12 @@ bool CrawlHandle::cancelled() const {
 }
 
 void CrawlHandle::OnCancel(std::function<void()> stop) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!cancelled_) {
-      stop_ = std::move(stop);
-      return;
-    }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!cancelled_) {
+    stop_ = std::move(stop);
+  } else if (stop) {
+    stop();  // Cancelled already: stop at once.
   }
-  if (stop) stop();  // Cancelled already: stop at once.
 }
 
 std::string DefaultUserAgent() {

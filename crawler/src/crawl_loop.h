@@ -124,7 +124,6 @@ class CrawlLoop {
   const CrawlOptions& options_;
   const CrawlCallbacks& callbacks_;
   SharedCrawlState* shared_;
-  const std::size_t index_;
   const std::size_t loop_count_;
   const FetchPolicy policy_;
   boost::asio::io_context io_{1};

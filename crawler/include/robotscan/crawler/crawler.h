@@ -169,7 +169,9 @@ class CrawlHandle {
   bool cancelled() const;
 
   // For RunCrawl: `stop` runs on the next Cancel() (at once if cancelled
-  // already); nullptr clears it.
+  // already), under the handle's lock, so it must not call the handle;
+  // nullptr clears it, and once that returns no Cancel() is still running
+  // the previous `stop`.
   void OnCancel(std::function<void()> stop);
 
  private:
