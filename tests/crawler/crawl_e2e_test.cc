@@ -294,6 +294,21 @@ TEST_F(CrawlE2eTest, StalledServerIsRetriedOnlyWithRetryTimeouts) {
   EXPECT_EQ(server_->RequestsFor("stallretry2.test") - before, 3);
 }
 
+// On a terminal the live progress line says what the crawl waits for:
+// "| 1 waiting to retry, next in 2 s" (script(1) gives it a terminal).
+TEST_F(CrawlE2eTest, ProgressLineShowsWaitingRetries) {
+  WriteFile(list_, "1,s503.test\n");
+  std::string command = "'" + kBinary + "' crawl --db '" + db_ + "' '" + list_ +
+                        "' --retries 1 --retry-delay 2s";
+  for (const std::string& f : ToTestServer()) command += " '" + f + "'";
+  const ProcessResult run = RunProcess(
+      "/usr/bin/script", {"-qec", command, "/dev/null"}, dir_.path(), 30s);
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("| 1 waiting to retry, next in "), std::string::npos)
+      << run.out;
+  EXPECT_EQ(Row("s503.test", "attempts"), "2");
+}
+
 // --low-speed-limit/--low-speed-time: a server dripping 2.5 bytes/s is cut
 // after the low-speed time (checked once a second for all transfers), a
 // slow but steady one (trickle: 20 bytes/s) is not, and a server that takes
