@@ -12,6 +12,13 @@
 namespace robotscan::regexguard::eval {
 namespace {
 
+void Count(Score* score, bool labelled, bool predicted) {
+  if (labelled && predicted) ++score->true_positives;
+  if (!labelled && predicted) ++score->false_positives;
+  if (labelled && !predicted) ++score->false_negatives;
+  if (!labelled && !predicted) ++score->true_negatives;
+}
+
 double ThreadCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
@@ -53,6 +60,25 @@ std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
       if (verified.contains("attack_origin") &&
           verified["attack_origin"].is_string()) {
         entry.attack_origin = verified["attack_origin"].get<std::string>();
+      }
+      for (const char* engine : {"python", "node", "pcre2", "pcre2jit"}) {
+        entry.superlinear[engine] =
+            verified.contains(engine) && verified[engine].is_object() &&
+            verified[engine].value("superlinear", false);
+      }
+    }
+    if (row.contains("engines_compile") && row["engines_compile"].is_object()) {
+      for (const auto& [engine, value] : row["engines_compile"].items()) {
+        entry.compiles[engine] = value.is_boolean() && value.get<bool>();
+      }
+    }
+    if (row.contains("pattern_js") && row["pattern_js"].is_string()) {
+      entry.has_pattern_js = true;
+      entry.pattern_js = row["pattern_js"].get<std::string>();
+      if (row.contains("flags_js") && row["flags_js"].is_string()) {
+        entry.flags_js = row["flags_js"].get<std::string>();
+      } else {
+        entry.flags_js = entry.flags;
       }
     }
     corpus.push_back(std::move(entry));
@@ -101,6 +127,142 @@ std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
   return results;
 }
 
+std::vector<EngineTruth> EngineTruths() {
+  return {{"pcre", Dialect::kPcre, "pcre2", false},
+          {"pcre (JIT config)", Dialect::kPcre, "pcre2jit", true},
+          {"python", Dialect::kPython, "python", false},
+          {"javascript", Dialect::kJavaScript, "node", false}};
+}
+
+namespace {
+
+// The corpus engine whose compile flag says whether `dialect` applies.
+std::string CompileEngine(Dialect dialect) {
+  switch (dialect) {
+    case Dialect::kPython:
+      return "python";
+    case Dialect::kJavaScript:
+      return "node";
+    default:
+      return "pcre2";
+  }
+}
+
+bool PredictsVulnerable(Verdict verdict) {
+  return verdict == Verdict::kExponential || verdict == Verdict::kPolynomial;
+}
+
+}  // namespace
+
+DialectRun AnalyseCorpusAs(const std::vector<CorpusEntry>& corpus,
+                           Dialect dialect, const AnalyzeOptions& base_options,
+                           unsigned jobs) {
+  DialectRun run;
+  run.dialect = dialect;
+  run.results.resize(corpus.size());
+  run.applicable.assign(corpus.size(), false);
+  run.not_dialect_syntax.assign(corpus.size(), false);
+  const std::string compile_engine = CompileEngine(dialect);
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    const auto it = corpus[i].compiles.find(compile_engine);
+    run.applicable[i] = it != corpus[i].compiles.end() && it->second;
+  }
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < corpus.size(); i = next++) {
+      if (!run.applicable[i]) continue;
+      const CorpusEntry& entry = corpus[i];
+      const bool js_spelling =
+          dialect == Dialect::kJavaScript && entry.has_pattern_js;
+      AnalyzeOptions options = base_options;
+      options.parse.dialect = dialect;
+      Result<PatternFlags> flags =
+          ParseFlagLetters(js_spelling ? entry.flags_js : entry.flags);
+      if (flags) options.parse.flags = *flags;
+      const auto start = std::chrono::steady_clock::now();
+      const double cpu_start = ThreadCpuSeconds();
+      EntryResult& result = run.results[i];
+      result.report = AnalyzePattern(
+          js_spelling ? entry.pattern_js : entry.pattern, options);
+      result.cpu_seconds = ThreadCpuSeconds() - cpu_start;
+      result.seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      result.predicted_vulnerable = PredictsVulnerable(result.report.verdict);
+      run.not_dialect_syntax[i] =
+          result.report.error &&
+          result.report.error->code == ErrorCode::kInvalidPattern;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < std::max(jobs, 1u); ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  return run;
+}
+
+EngineScore EvaluateForEngine(const std::vector<CorpusEntry>& corpus,
+                              const DialectRun& run, const EngineTruth& truth) {
+  EngineScore out;
+  out.truth = truth;
+  std::vector<double> cpu;
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    if (!run.applicable[i]) continue;
+    if (run.not_dialect_syntax[i]) {
+      ++out.not_dialect_syntax;
+      continue;
+    }
+    ++out.applicable;
+    const AnalysisReport& report = run.results[i].report;
+    bool predicted = run.results[i].predicted_vulnerable;
+    if (truth.judge_jit_config) {
+      predicted =
+          std::find(report.exploding_configs.begin(),
+                    report.exploding_configs.end(),
+                    EngineConfig::kPcre2Jit) != report.exploding_configs.end();
+    }
+    const auto it = corpus[i].superlinear.find(truth.engine);
+    const bool positive = it != corpus[i].superlinear.end() && it->second;
+    Count(&out.score, positive, predicted);
+    if (positive && !predicted) out.false_negatives.push_back(corpus[i].id);
+    if (!positive && predicted) out.false_positives.push_back(corpus[i].id);
+    if (report.verdict == Verdict::kUnknown) {
+      ++out.unknown;
+      if (report.unknown_reason.rfind("budget exceeded", 0) == 0) {
+        ++out.over_budget;
+      }
+    }
+    cpu.push_back(run.results[i].cpu_seconds);
+  }
+  std::sort(cpu.begin(), cpu.end());
+  if (!cpu.empty()) {
+    out.median_cpu_seconds = cpu[cpu.size() / 2];
+    out.max_cpu_seconds = cpu.back();
+  }
+  return out;
+}
+
+std::string FormatEngineScores(const std::vector<EngineScore>& scores) {
+  std::string out =
+      "regexguard per engine (truth: verified.<engine>.superlinear)\n";
+  for (const EngineScore& s : scores) {
+    char buffer[512];
+    std::snprintf(
+        buffer, sizeof buffer,
+        "  %-18s vs %-8s precision %6.2f%%  recall %6.2f%%  (TP %zu FP %zu "
+        "FN %zu TN %zu)  entries %zu, not-dialect-syntax %zu, unknown %zu "
+        "(over budget %zu), CPU median %.2f ms max %.0f ms\n",
+        s.truth.name.c_str(), s.truth.engine.c_str(), 100 * s.score.Precision(),
+        100 * s.score.Recall(), s.score.true_positives, s.score.false_positives,
+        s.score.false_negatives, s.score.true_negatives, s.applicable,
+        s.not_dialect_syntax, s.unknown, s.over_budget,
+        1000 * s.median_cpu_seconds, 1000 * s.max_cpu_seconds);
+    out += buffer;
+  }
+  return out;
+}
+
 double Score::Precision() const {
   const std::size_t predicted = true_positives + false_positives;
   return predicted == 0 ? 1.0 : static_cast<double>(true_positives) / predicted;
@@ -112,13 +274,6 @@ double Score::Recall() const {
 }
 
 namespace {
-
-void Count(Score* score, bool labelled, bool predicted) {
-  if (labelled && predicted) ++score->true_positives;
-  if (!labelled && predicted) ++score->false_positives;
-  if (labelled && !predicted) ++score->false_negatives;
-  if (!labelled && !predicted) ++score->true_negatives;
-}
 
 std::string Line(const std::string& name, const Score& s) {
   char buffer[256];
@@ -201,6 +356,56 @@ std::string FormatEvaluation(const Evaluation& e) {
                 1000 * e.median_cpu_seconds, 1000 * e.max_cpu_seconds);
   out += buffer;
   return out;
+}
+
+void WriteDialectRunResults(const std::vector<CorpusEntry>& corpus,
+                            const DialectRun& run, std::ostream* out) {
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    if (!run.applicable[i]) continue;
+    const AnalysisReport& report = run.results[i].report;
+    nlohmann::json row = {{"id", corpus[i].id},
+                          {"dialect", std::string(DialectName(run.dialect))},
+                          {"pattern", report.pattern},
+                          {"flags", run.dialect == Dialect::kJavaScript &&
+                                            corpus[i].has_pattern_js
+                                        ? corpus[i].flags_js
+                                        : corpus[i].flags},
+                          {"verdict", std::string(VerdictName(report.verdict))},
+                          {"degree", report.degree},
+                          {"cause", std::string(CauseName(report.cause))},
+                          {"reason", report.unknown_reason},
+                          {"cpu_seconds", run.results[i].cpu_seconds}};
+    nlohmann::json configs = nlohmann::json::array();
+    for (const EngineConfig config : report.exploding_configs) {
+      configs.push_back(std::string(EngineConfigName(config)));
+    }
+    row["exploding_configs"] = configs;
+    nlohmann::json per_config = nlohmann::json::object();
+    for (const ConfigVerdict& v : report.configs) {
+      nlohmann::json entry = {
+          {"explodes", v.Explodes()},
+          {"coverage", std::string(SearchCoverageName(v.coverage))}};
+      if (v.attack) {
+        entry["attack"] = {{"prefix", v.attack->prefix},
+                           {"pump", v.attack->pump},
+                           {"suffix", v.attack->suffix}};
+      }
+      per_config[std::string(EngineConfigName(v.config))] = entry;
+    }
+    row["configs"] = per_config;
+    nlohmann::json truth = nlohmann::json::object();
+    for (const auto& [engine, value] : corpus[i].superlinear) {
+      truth[engine] = value;
+    }
+    row["truth"] = truth;
+    if (report.attack) {
+      row["attack"] = {{"prefix", report.attack->prefix},
+                       {"pump", report.attack->pump},
+                       {"suffix", report.attack->suffix}};
+    }
+    *out << row.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+         << "\n";
+  }
 }
 
 }  // namespace robotscan::regexguard::eval

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,16 @@ struct CorpusEntry {
   std::string cause;       // backtracking, search-restart, or empty
   std::string origin;
   std::string attack_origin;  // source, recheck, scslre, gen:..., or empty
+  // The pattern as rewritten for JavaScript engines, when the corpus has
+  // one (Python named groups, leading inline flags, verbose mode).
+  std::string pattern_js;
+  std::string flags_js;
+  bool has_pattern_js = false;
+  // Per engine ("python", "node", "pcre2", "re2"): whether it compiles the
+  // pattern; and ("python", "node", "pcre2", "pcre2jit") whether the
+  // verified attack is super-linear there (verified.<engine>.superlinear).
+  std::map<std::string, bool> compiles;
+  std::map<std::string, bool> superlinear;
 };
 
 // Reads corpus.jsonl; nullopt with `error` set when unreadable.
@@ -76,6 +87,60 @@ Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
                     const std::vector<EntryResult>& results);
 
 std::string FormatEvaluation(const Evaluation& evaluation);
+
+// Per-engine evaluation: every entry is analysed in one fixed dialect and
+// judged against the truth of the engine that dialect runs on — an entry
+// is vulnerable for a dialect only if its verified attack is super-linear
+// in that engine (`verified.<engine>.superlinear`), whatever its label.
+//   pcre       -> pcre2 (the interpreter as shipped); its JIT configuration's
+//                 own verdict is judged against pcre2jit
+//   python     -> python (CPython 3.11 re)
+//   javascript -> node (V8), on pattern_js/flags_js where the corpus has them
+// Entries the engine does not compile are not applicable; entries whose
+// syntax the dialect's parser rejects as invalid are counted apart
+// (`not_dialect_syntax`), never silently.
+struct EngineTruth {
+  std::string name;    // "pcre", "pcre (JIT)", "python", "javascript"
+  Dialect dialect;     // dialect analysed
+  std::string engine;  // corpus engine judged against
+  bool judge_jit_config = false;  // predicted = the JIT configuration's verdict
+};
+std::vector<EngineTruth> EngineTruths();  // the four above
+
+struct DialectRun {
+  Dialect dialect;
+  std::vector<EntryResult> results;  // one per corpus entry
+  std::vector<bool> applicable;      // the engine compiles the pattern
+  std::vector<bool> not_dialect_syntax;
+};
+DialectRun AnalyseCorpusAs(const std::vector<CorpusEntry>& corpus,
+                           Dialect dialect, const AnalyzeOptions& base_options,
+                           unsigned jobs);
+
+struct EngineScore {
+  EngineTruth truth;
+  Score score;
+  std::size_t applicable = 0;
+  std::size_t not_dialect_syntax = 0;
+  std::size_t unknown = 0;
+  std::vector<std::string> false_negatives;  // ids
+  std::vector<std::string> false_positives;  // ids
+  double median_cpu_seconds = 0;
+  double max_cpu_seconds = 0;
+  std::size_t over_budget = 0;  // unknown because time ran out
+};
+EngineScore EvaluateForEngine(const std::vector<CorpusEntry>& corpus,
+                              const DialectRun& run, const EngineTruth& truth);
+
+std::string FormatEngineScores(const std::vector<EngineScore>& scores);
+
+// One JSON line per applicable entry of `run`: id, dialect, pattern, flags,
+// verdict, degree, cause, reason, cpu_seconds, exploding_configs, configs
+// (per configuration: explodes, coverage, attack), truth (the corpus's
+// per-engine fields) and attack. Enough to re-run every attack on the real
+// engines (tests/regexguard/engine_attacks).
+void WriteDialectRunResults(const std::vector<CorpusEntry>& corpus,
+                            const DialectRun& run, std::ostream* out);
 
 }  // namespace robotscan::regexguard::eval
 

@@ -60,13 +60,16 @@ Result<PatternFlags> ParseFlagLetters(std::string_view letters) {
       case 'u':
         flags.unicode = true;
         break;
+      case 'a':
+        flags.ascii = true;
+        break;
       case 'g':
         flags.global = true;
         break;
       default:
         return Error{ErrorCode::kInvalidArgument,
                      std::string("unknown flag letter '") + letter +
-                         "' (expected letters among imsxug)",
+                         "' (expected letters among imsxuag)",
                      std::nullopt};
     }
   }

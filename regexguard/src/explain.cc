@@ -81,6 +81,37 @@ const Node* EnclosingLoop(const Nfa& nfa, const std::vector<int>& states,
   return nullptr;
 }
 
+// PCRE2's auto-possessification (pcre2_auto_possess.c) turns a greedy
+// repeat of one character class into a possessive one when nothing that can
+// follow it can also be matched by it: `\d+` before `!`, `[^)]*` before
+// `\)`. On the automaton: the loop's position repeats on itself and no other
+// position it can be followed by reads a character it reads.
+bool AutoPossessified(const Nfa& nfa, const Node* loop) {
+  if (loop == nullptr || loop->kind != NodeKind::kRepeat ||
+      loop->greediness != Greediness::kGreedy || loop->children.empty() ||
+      loop->children.front()->kind != NodeKind::kCharacters) {
+    return false;
+  }
+  for (std::size_t s = 1; s < nfa.states.size(); ++s) {
+    const NfaState& state = nfa.states[s];
+    if (state.origin != loop->children.front().get()) continue;
+    if (nfa.accepting[s]) return false;
+    for (const int next : state.next) {
+      if (static_cast<std::size_t>(next) == s) continue;
+      if (nfa.states[next].chars.Intersects(state.chars)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+bool Explodes(const AnalysisReport& report, EngineConfig config) {
+  for (const ConfigVerdict& v : report.configs) {
+    if (v.config == config) return v.Explodes();
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string Quote(const std::string& text) { return QuoteText(text); }
@@ -160,10 +191,59 @@ void Explain(const Nfa& nfa, const AttackCandidate& candidate,
           "bound the repetitions (`{0,N}`) when inputs have a known maximum");
     }
   }
-  if (dialect_has_possessive) {
+  // PCRE: say what the engine already does, and advise only what changes
+  // something there.
+  std::vector<const Node*> possessive, giving_back;
+  for (const Node* loop : loops) {
+    (report->dialect == Dialect::kPcre && AutoPossessified(nfa, loop)
+         ? possessive
+         : giving_back)
+        .push_back(loop);
+  }
+  // Loops spelled alike are told apart by where they start.
+  auto spell = [&](const std::vector<const Node*>& list) {
+    std::string text;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) text += i + 1 == list.size() ? " and " : ", ";
+      const std::string slice = Slice(pattern, list[i]->span);
+      text += "`" + slice + "`";
+      const bool ambiguous =
+          std::count_if(loops.begin(), loops.end(), [&](const Node* other) {
+            return Slice(pattern, other->span) == slice;
+          }) > 1;
+      if (ambiguous) {
+        text += " (at offset " + std::to_string(list[i]->span.begin) + ")";
+      }
+    }
+    return text;
+  };
+  if (!possessive.empty()) {
+    report->fix_hints.push_back(
+        "PCRE2's auto-possessification already makes " + spell(possessive) +
+        " possessive here (nothing that can follow " +
+        (possessive.size() > 1 ? "them" : "it") + " can also be matched by " +
+        (possessive.size() > 1 ? "them" : "it") + "), so " +
+        (possessive.size() > 1 ? "they never give" : "it never gives") +
+        " back; " +
+        (giving_back.empty()
+             ? std::string("the work left is the scan of the run repeated "
+                           "from every start position")
+             : "the remaining overlap is in " + spell(giving_back)));
+  }
+  if (dialect_has_possessive && !giving_back.empty()) {
     report->fix_hints.push_back(
         "use a possessive quantifier (`*+`, `++`) or an atomic group "
-        "`(?>...)` so a loop never gives back what it matched");
+        "`(?>...)` on " +
+        spell(giving_back) + " so it never gives back what it matched");
+  }
+  if (report->dialect == Dialect::kPcre &&
+      Explodes(*report, EngineConfig::kPcre2Default) &&
+      !Explodes(*report, EngineConfig::kPcre2Jit)) {
+    report->fix_hints.push_back(
+        "PCRE2's JIT (pcre2_jit_compile; PHP's default) is linear on this "
+        "attack: its early fail skips start positions inside a run a "
+        "leading repeat already scanned. The interpreter (no JIT, "
+        "pcre2test, PHP with pcre.jit=0) is not");
   }
   if (report->re2.accepted) {
     report->fix_hints.push_back(
@@ -177,6 +257,63 @@ void Explain(const Nfa& nfa, const AttackCandidate& candidate,
 }
 
 }  // namespace internal
+
+namespace {
+
+std::string ConfigDescription(EngineConfig config) {
+  switch (config) {
+    case EngineConfig::kPcre2Default:
+      return "PCRE2 interpreter as shipped";
+    case EngineConfig::kPcre2Jit:
+      return "PCRE2 JIT as shipped";
+    case EngineConfig::kPcre2Naive:
+      return "naive backtracker: Python, JavaScript, Java, Ruby, .NET";
+  }
+  return "";
+}
+
+// What one configuration's verdict rests on: a survival is claimed only
+// after its own attack search was exhausted.
+std::string ConfigVerdictText(const ConfigVerdict& v) {
+  std::string growth;
+  switch (v.growth) {
+    case Growth::kExponential:
+      growth = "exponential";
+      break;
+    case Growth::kPolynomial:
+      growth = "polynomial degree " + std::to_string(v.degree);
+      break;
+    case Growth::kLinear:
+      growth = "linear";
+      break;
+    case Growth::kUndetermined:
+      growth = "undetermined";
+      break;
+  }
+  switch (v.coverage) {
+    case SearchCoverage::kExhausted:
+      if (v.Explodes()) return growth + " (its own attack search)";
+      if (v.shapes_measured == 0) {
+        return "survives: its own attack search found no shape whose probes "
+               "grew faster than the input";
+      }
+      return "survives: its own attack search measured every promising "
+             "attack shape (" +
+             std::to_string(v.shapes_measured) + " measured in full)";
+    case SearchCoverage::kCutShort:
+      if (v.Explodes()) return growth + " (its own attack search)";
+      return "not proven safe: its attack search was cut short by the "
+             "budget";
+    case SearchCoverage::kOtherAttack:
+      if (v.measurement.points.empty()) return "not searched";
+      return growth + " on the reported attack (not searched on its own)";
+    case SearchCoverage::kUnavailable:
+      return "not available (no JIT, or PCRE2 refused the pattern)";
+  }
+  return growth;
+}
+
+}  // namespace
 
 std::string FormatTextReport(const AnalysisReport& report) {
   std::string out;
@@ -239,6 +376,13 @@ std::string FormatTextReport(const AnalysisReport& report) {
              " inputs\n";
     } else if (!report.re2.refusal.empty()) {
       out += "  re2: refuses the pattern (" + report.re2.refusal + ")\n";
+    }
+  }
+  if (!report.configs.empty()) {
+    out += "engines:\n";
+    for (const ConfigVerdict& v : report.configs) {
+      out += "  " + std::string(EngineConfigName(v.config)) + " (" +
+             ConfigDescription(v.config) + "): " + ConfigVerdictText(v) + "\n";
     }
   }
   if (!report.culprits.empty()) {

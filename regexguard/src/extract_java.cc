@@ -307,9 +307,13 @@ void ApplyFlagNames(const std::vector<std::string_view>& names,
                     PatternFlags* flags) {
   for (std::string_view name : names) {
     // Pattern constants (Java) and RegexOption entries (Kotlin).
-    if (name == "CASE_INSENSITIVE" || name == "IGNORE_CASE") {
+    if (name == "CASE_INSENSITIVE") flags->case_insensitive = true;
+    // Kotlin's Regex adds UNICODE_CASE whenever IGNORE_CASE is set.
+    if (name == "IGNORE_CASE") {
       flags->case_insensitive = true;
+      flags->unicode = true;
     }
+    if (name == "UNICODE_CASE") flags->unicode = true;
     if (name == "MULTILINE") flags->multiline = true;
     if (name == "DOTALL" || name == "DOT_MATCHES_ALL") flags->dot_all = true;
     if (name == "COMMENTS") flags->extended = true;

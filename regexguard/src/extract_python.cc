@@ -20,6 +20,7 @@ struct Token {
   std::string text;  // name, operator, or decoded string value
   std::size_t offset = 0;
   bool formatted = false;  // f-string: its value is not known statically
+  bool bytes = false;      // b'...': a bytes pattern (ASCII case folding)
 };
 
 // Decodes the body of a non-raw literal as CPython does. Invalid escapes
@@ -170,6 +171,7 @@ bool LexString(std::string_view source, std::size_t start, std::size_t* pos,
       token.kind = TokenKind::kString;
       token.offset = start;
       token.formatted = formatted;
+      token.bytes = bytes;
       token.text = raw ? std::string(body) : DecodeEscapes(body, bytes);
       tokens->push_back(std::move(token));
       *pos = i + (triple ? 3 : 1);
@@ -205,7 +207,8 @@ std::vector<Token> Lex(std::string_view source) {
           break;
         }
       } else {
-        tokens.push_back({TokenKind::kName, std::string(name), begin, false});
+        tokens.push_back(
+            {TokenKind::kName, std::string(name), begin, false, false});
       }
     } else if (c >= '0' && c <= '9') {
       const std::size_t begin = i;
@@ -213,9 +216,10 @@ std::vector<Token> Lex(std::string_view source) {
              (IsIdentifierByte(source[i]) || source[i] == '.')) {
         ++i;
       }
-      tokens.push_back({TokenKind::kOther, "", begin, false});
+      tokens.push_back({TokenKind::kOther, "", begin, false, false});
     } else {
-      tokens.push_back({TokenKind::kOperator, std::string(1, c), i, false});
+      tokens.push_back(
+          {TokenKind::kOperator, std::string(1, c), i, false, false});
       ++i;
     }
   }
@@ -231,9 +235,10 @@ bool IsName(const std::vector<Token>& tokens, std::size_t i) {
   return i < tokens.size() && tokens[i].kind == TokenKind::kName;
 }
 
-// Applies a flag named as re.X / regex.X; the A/U/L/T/DEBUG flags do not
-// change what the analyser needs.
+// Applies a flag named as re.X / regex.X; the U/L/T/DEBUG flags do not
+// change what the analyser needs (re.A makes case folding ASCII-only).
 void ApplyFlagName(std::string_view name, PatternFlags* flags) {
+  if (name == "A" || name == "ASCII") flags->ascii = true;
   if (name == "I" || name == "IGNORECASE") flags->case_insensitive = true;
   if (name == "M" || name == "MULTILINE") flags->multiline = true;
   if (name == "S" || name == "DOTALL") flags->dot_all = true;
@@ -242,6 +247,7 @@ void ApplyFlagName(std::string_view name, PatternFlags* flags) {
 
 struct StringConstant {
   std::string value;
+  bool bytes = false;
   std::size_t offset = 0;  // of its first string literal
 };
 
@@ -295,6 +301,7 @@ std::map<std::string, StringConstant> ModuleStringConstants(
     for (; j < tokens.size() && tokens[j].kind == TokenKind::kString; ++j) {
       constant_value = constant_value && !tokens[j].formatted;
       constant.value += tokens[j].text;
+      constant.bytes = constant.bytes || tokens[j].bytes;
     }
     if (parenthesised) {
       constant_value = constant_value && IsOperator(tokens, j, ")");
@@ -349,11 +356,13 @@ std::vector<RegexLiteral> ExtractPython(std::string_view source) {
       const StringConstant& constant = constants.at(tokens[j].text);
       literal.pattern = constant.value;
       literal.offset = constant.offset;
+      literal.flags.ascii = constant.bytes;
       ++j;
     }
     for (; j < tokens.size() && tokens[j].kind == TokenKind::kString; ++j) {
       formatted = formatted || tokens[j].formatted;
       literal.pattern += tokens[j].text;
+      if (tokens[j].bytes) literal.flags.ascii = true;
     }
     if (formatted) continue;
     // The pattern must be the whole first argument ("a" + x is not known).

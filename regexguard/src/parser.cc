@@ -26,6 +26,8 @@ struct InlineFlags {
   bool multiline = false;
   bool dot_all = false;
   bool extended = false;
+  bool unicode = false;  // JavaScript u, Java UNICODE_CASE (?u)
+  bool ascii = false;    // Python re.ASCII (?a), bytes patterns
 };
 
 bool IsAsciiDigit(char32_t c) { return c >= '0' && c <= '9'; }
@@ -80,6 +82,8 @@ class Parser {
     flags.multiline = options_.flags.multiline;
     flags.dot_all = options_.flags.dot_all;
     flags.extended = options_.flags.extended;
+    flags.unicode = options_.flags.unicode;
+    flags.ascii = options_.flags.ascii;
     std::unique_ptr<Node> root = ParseAlternation(flags);
     if (error_) return *error_;
     if (pos_ < chars_.size()) {
@@ -167,10 +171,18 @@ class Parser {
     return node;
   }
 
-  std::unique_ptr<Node> MakeCharacters(ClassBuilder cls, bool case_insensitive,
-                                       std::size_t first, std::size_t last) {
+  // The case folding the dialect's engine applies under these flags, or
+  // nullopt when matching is case-sensitive.
+  std::optional<internal::CaseFolding> Fold(const InlineFlags& flags) const {
+    if (!flags.case_insensitive) return std::nullopt;
+    return internal::CaseFoldingFor(dialect_, flags.unicode, flags.ascii);
+  }
+
+  std::unique_ptr<Node> MakeCharacters(
+      ClassBuilder cls, std::optional<internal::CaseFolding> folding,
+      std::size_t first, std::size_t last) {
     auto node = MakeNode(NodeKind::kCharacters, first, last);
-    if (case_insensitive) cls.set = internal::AddCaseVariants(cls.set);
+    if (folding) cls.set = internal::AddCaseVariants(cls.set, *folding);
     CodePointSet members = cls.set;
     members.Add(cls.property_set);
     node->chars = cls.negated ? members.Complement() : members;
@@ -182,11 +194,12 @@ class Parser {
     return node;
   }
 
-  std::unique_ptr<Node> MakeLiteral(char32_t c, bool case_insensitive,
-                                    std::size_t first, std::size_t last) {
+  std::unique_ptr<Node> MakeLiteral(
+      char32_t c, std::optional<internal::CaseFolding> folding,
+      std::size_t first, std::size_t last) {
     ClassBuilder cls;
     cls.set = CodePointSet::Single(c);
-    return MakeCharacters(std::move(cls), case_insensitive, first, last);
+    return MakeCharacters(std::move(cls), folding, first, last);
   }
 
   // Counts capturing groups up front so that `\10` can be told from an
@@ -407,7 +420,7 @@ class Parser {
         cls.set = flags->dot_all
                       ? CodePointSet::All()
                       : internal::LineTerminatorSet(dialect_).Complement();
-        return MakeCharacters(std::move(cls), false, start, pos_);
+        return MakeCharacters(std::move(cls), std::nullopt, start, pos_);
       }
       case '^': {
         ++pos_;
@@ -458,7 +471,7 @@ class Parser {
                           pos_ + 1);
         }
         ++pos_;
-        return MakeLiteral('{', flags->case_insensitive, start, pos_);
+        return MakeLiteral('{', Fold(*flags), start, pos_);
       }
       case ']':
       case '}':
@@ -467,10 +480,10 @@ class Parser {
                           pos_ + 1);
         }
         ++pos_;
-        return MakeLiteral(c, flags->case_insensitive, start, pos_);
+        return MakeLiteral(c, Fold(*flags), start, pos_);
       default:
         ++pos_;
-        return MakeLiteral(c, flags->case_insensitive, start, pos_);
+        return MakeLiteral(c, Fold(*flags), start, pos_);
     }
   }
 
@@ -515,6 +528,13 @@ class Parser {
         flags.dot_all = on;
       } else if (c == 'x' && !IsGo()) {
         flags.extended = on;
+      } else if (c == 'u' &&
+                 (dialect_ == Dialect::kJava || dialect_ == Dialect::kPython)) {
+        // Java (?u): UNICODE_CASE; Python (?u): Unicode matching.
+        flags.unicode = on;
+        if (on) flags.ascii = false;
+      } else if (c == 'a' && dialect_ == Dialect::kPython) {
+        flags.ascii = on;
       } else if (c == 'u' || c == 'a' || c == 'L' || c == 'U' || c == 'n' ||
                  c == 'J' || c == 'd') {
         // Unicode/ASCII/locale/ungreedy/no-capture modes. Ungreedy changes
@@ -1150,9 +1170,8 @@ class Parser {
           if (IsJs() && !options_.flags.unicode) {
             // Annex B: \8 is '8', \1 without groups is octal \x01.
             ++pos_;
-            if (c >= '8')
-              return MakeLiteral(c, flags.case_insensitive, start, pos_);
-            return MakeLiteral(c - '0', flags.case_insensitive, start, pos_);
+            if (c >= '8') return MakeLiteral(c, Fold(flags), start, pos_);
+            return MakeLiteral(c - '0', Fold(flags), start, pos_);
           }
           return FailNull(
               ErrorCode::kInvalidPattern,
@@ -1176,26 +1195,25 @@ class Parser {
         return FailNull(ErrorCode::kInvalidPattern, "bad escape", start,
                         pos_ + 1);
       }
-      return MakeLiteral(value, flags.case_insensitive, start, pos_);
+      return MakeLiteral(value, Fold(flags), start, pos_);
     }
     // Shorthand classes.
     ClassBuilder cls;
     bool handled = false;
     if (!ParseClassEscape(&cls, &handled)) return nullptr;
     if (handled) {
-      return MakeCharacters(std::move(cls), flags.case_insensitive, start,
-                            pos_);
+      return MakeCharacters(std::move(cls), Fold(flags), start, pos_);
     }
     // Single characters.
     const EscapedCharacter escaped = ParseCharacterEscape(false);
     if (error_) return nullptr;
     if (escaped.is_character) {
-      return MakeLiteral(escaped.value, flags.case_insensitive, start, pos_);
+      return MakeLiteral(escaped.value, Fold(flags), start, pos_);
     }
     if (IsJs() && !options_.flags.unicode) {
       // Annex B identity escape: \q is 'q'.
       ++pos_;
-      return MakeLiteral(c, flags.case_insensitive, start, pos_);
+      return MakeLiteral(c, Fold(flags), start, pos_);
     }
     return FailNull(ErrorCode::kInvalidPattern,
                     "unrecognised escape \\" +
@@ -1209,8 +1227,7 @@ class Parser {
     ++pos_;
     std::vector<std::unique_ptr<Node>> items;
     while (!AtEnd() && !(Peek() == '\\' && Peek(1) == 'E')) {
-      items.push_back(
-          MakeLiteral(Peek(), flags.case_insensitive, pos_, pos_ + 1));
+      items.push_back(MakeLiteral(Peek(), Fold(flags), pos_, pos_ + 1));
       ++pos_;
     }
     if (!AtEnd()) pos_ += 2;
@@ -1401,7 +1418,7 @@ class Parser {
       previous = item;
     }
     cls.negated = negated;
-    return MakeCharacters(std::move(cls), flags.case_insensitive, start, pos_);
+    return MakeCharacters(std::move(cls), Fold(flags), start, pos_);
   }
 
   static bool StartsAnchored(const Node& node) {

@@ -3,28 +3,99 @@
 #include <algorithm>
 #include <limits>
 #include <utility>
+#include <vector>
 
 namespace robotscan::regexguard::internal {
 namespace {
 
 struct CalloutCounter {
   std::uint64_t steps = 0;
+  // Subject offset of the previous callout. A repeat that PCRE2 runs as one
+  // item (a possessive `[^)]*+`, or a greedy one before it gives back)
+  // consumes characters without a callout; the distance to the next
+  // callout is that work.
+  PCRE2_SIZE last_position = 0;
   std::uint64_t budget = 0;
-  std::chrono::steady_clock::time_point deadline;
+  CpuBudget deadline;
   bool exceeded = false;
   bool timed_out = false;
+  const std::vector<EarlyFailRepeat>* early_fail = nullptr;  // JIT model
+  EarlyFailState* state = nullptr;
 };
 
-int CountCallout(pcre2_callout_block* /*block*/, void* data) {
+// Replays the JIT's early fail (jit_model.h) at the callout before `block`'s
+// item: true when the JIT would fail at this point.
+bool JitWouldFailHere(const pcre2_callout_block* block,
+                      const std::vector<EarlyFailRepeat>& repeats,
+                      EarlyFailState* state) {
+  const PCRE2_SIZE position = block->current_position;
+  if (state->pending >= 0) {
+    // The first callout after a greedy repeat's entry comes where its scan
+    // ended, unless it failed and matching went back to an earlier item.
+    const auto pending = static_cast<std::size_t>(state->pending);
+    if (block->pattern_position > repeats[pending].pattern_offset) {
+      state->end[pending] = position;
+      state->known[pending] = true;
+    }
+    state->pending = -1;
+  }
+  const auto it =
+      std::lower_bound(repeats.begin(), repeats.end(), block->pattern_position,
+                       [](const EarlyFailRepeat& r, PCRE2_SIZE offset) {
+                         return r.pattern_offset < offset;
+                       });
+  if (it == repeats.end() || it->pattern_offset != block->pattern_position) {
+    return false;
+  }
+  const std::size_t index = static_cast<std::size_t>(it - repeats.begin());
+  if (!it->ranged) {
+    if (state->known[index] && position <= state->end[index]) return true;
+    if (it->lazy) {
+      state->end[index] = position;
+      state->known[index] = true;
+    } else {
+      state->pending = static_cast<int>(index);
+    }
+    return false;
+  }
+  // Ranged: checked after the repeat's first `exact` characters.
+  PCRE2_SIZE entry = position;
+  for (int i = 0; i < it->exact && entry < block->subject_length; ++i) {
+    ++entry;
+    while (entry < block->subject_length &&
+           (block->subject[entry] & 0xC0) == 0x80) {
+      ++entry;
+    }
+  }
+  if (state->known[index] && entry >= state->start[index] &&
+      entry - state->start[index] <= state->end[index] - state->start[index]) {
+    return true;
+  }
+  state->start[index] = state->end[index] = entry;
+  state->known[index] = true;
+  if (!it->lazy) state->pending = static_cast<int>(index);
+  return false;
+}
+
+int CountCallout(pcre2_callout_block* block, void* data) {
   auto* counter = static_cast<CalloutCounter*>(data);
+  const PCRE2_SIZE position = block->current_position;
+  if (position > counter->last_position + 1) {
+    counter->steps += position - counter->last_position - 1;
+  }
+  counter->last_position = position;
+  if (counter->early_fail != nullptr &&
+      JitWouldFailHere(block, *counter->early_fail, counter->state)) {
+    ++counter->steps;
+    return 1;  // fail here and backtrack, as the JIT's check does
+  }
   if (++counter->steps > counter->budget) {
     counter->exceeded = true;
     return PCRE2_ERROR_CALLOUT;  // abandons the whole match at once
   }
   // Reading the clock costs more than a step; every 4096 steps is enough to
-  // stay within a deadline by well under a millisecond.
-  if ((counter->steps & 4095) == 0 &&
-      std::chrono::steady_clock::now() > counter->deadline) {
+  // stay within the budget by well under a millisecond.
+  if ((counter->steps & 4095) == 0 && counter->deadline.Exhausted()) {
     counter->timed_out = true;
     return PCRE2_ERROR_CALLOUT;
   }
@@ -42,8 +113,14 @@ std::string Pcre2ErrorText(int code) {
 }  // namespace
 
 Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
-                                             EngineConfig config) {
-  std::uint32_t options = PCRE2_UTF | PCRE2_AUTO_CALLOUT;
+                                             EngineConfig config,
+                                             std::uint32_t extra_options,
+                                             const Node* tree) {
+  // The JIT compiles callouts into code that gives up its own optimisations
+  // (its "early fail" of leading character repeats among them: with
+  // callouts `\s*\n` on a run of blanks is quadratic, without them linear),
+  // so it is compiled exactly as shipped and counted by its match limit.
+  std::uint32_t options = PCRE2_UTF | PCRE2_AUTO_CALLOUT | extra_options;
   if (config == EngineConfig::kPcre2Naive) {
     options |= PCRE2_NO_AUTO_POSSESS | PCRE2_NO_START_OPTIMIZE |
                PCRE2_NO_DOTSTAR_ANCHOR;
@@ -60,12 +137,26 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
             " at offset " + std::to_string(error_offset),
         std::nullopt};
   }
+  std::vector<EarlyFailRepeat> early_fail;
   if (config == EngineConfig::kPcre2Jit) {
-    const int rc = pcre2_jit_compile(code.get(), PCRE2_JIT_COMPLETE);
+    // The JIT itself must accept the pattern (PCRE2 falls back to the
+    // interpreter otherwise); it is then modelled on the interpreter.
+    Pcre2Code jit_code(pcre2_compile(
+        reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+        options & ~PCRE2_AUTO_CALLOUT, &error_code, &error_offset, nullptr));
+    const int rc = jit_code
+                       ? pcre2_jit_compile(jit_code.get(), PCRE2_JIT_COMPLETE)
+                       : PCRE2_ERROR_INTERNAL;
     if (rc != 0) {
       return Error{ErrorCode::kEngineError,
                    "PCRE2 JIT unavailable: " + Pcre2ErrorText(rc),
                    std::nullopt};
+    }
+    if (tree != nullptr) {
+      std::uint32_t all_options = 0;
+      pcre2_pattern_info(code.get(), PCRE2_INFO_ALLOPTIONS, &all_options);
+      early_fail = JitEarlyFailRepeats(*tree, pattern,
+                                       (all_options & PCRE2_ANCHORED) != 0);
     }
   }
   Pcre2MatchData match_data(
@@ -75,18 +166,44 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
     return Error{ErrorCode::kEngineError, "out of memory for PCRE2 match data",
                  std::nullopt};
   }
-  Pcre2JitStack jit_stack;
-  if (config == EngineConfig::kPcre2Jit) {
-    // Deep backtracking needs more than the JIT's default 32 KiB machine
-    // stack; 8 MiB matches the interpreter's depth limit in practice.
-    jit_stack.reset(
-        pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, nullptr));
-    if (jit_stack) {
-      pcre2_jit_stack_assign(context.get(), nullptr, jit_stack.get());
+  return CompiledPcre2(std::move(code), std::move(match_data),
+                       std::move(context), std::move(early_fail), config);
+}
+
+StartupFacts CompiledPcre2::startup_facts() const {
+  StartupFacts facts;
+  if (config_ == EngineConfig::kPcre2Naive) return facts;
+  const pcre2_code* code = code_.get();
+  std::uint32_t value = 0;
+  if (pcre2_pattern_info(code, PCRE2_INFO_LASTCODETYPE, &value) == 0 &&
+      value == 1 &&
+      pcre2_pattern_info(code, PCRE2_INFO_LASTCODEUNIT, &value) == 0) {
+    facts.required_unit = static_cast<unsigned char>(value);
+  }
+  if (pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &value) == 0) {
+    if (value == 1 &&
+        pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODEUNIT, &value) == 0) {
+      facts.first_unit = static_cast<unsigned char>(value);
+    } else if (value == 2) {
+      facts.starts_at_line_start = true;
     }
   }
-  return CompiledPcre2(std::move(code), std::move(match_data),
-                       std::move(context), std::move(jit_stack), config);
+  const std::uint8_t* bitmap = nullptr;
+  if (pcre2_pattern_info(code, PCRE2_INFO_FIRSTBITMAP, &bitmap) == 0 &&
+      bitmap != nullptr) {
+    std::bitset<256> units;
+    for (int c = 0; c < 256; ++c) {
+      if ((bitmap[c / 8] >> (c % 8)) & 1) units.set(c);
+    }
+    facts.first_units = units;
+  }
+  if (pcre2_pattern_info(code, PCRE2_INFO_MINLENGTH, &value) == 0) {
+    facts.min_length = value;
+  }
+  if (pcre2_pattern_info(code, PCRE2_INFO_ALLOPTIONS, &value) == 0) {
+    facts.anchored = (value & PCRE2_ANCHORED) != 0;
+  }
+  return facts;
 }
 
 StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
@@ -97,6 +214,11 @@ StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
   CalloutCounter counter;
   counter.budget = limits.max_steps;
   counter.deadline = limits.deadline;
+  EarlyFailState early_fail_state;
+  if (!early_fail_.empty()) {
+    counter.early_fail = &early_fail_;
+    counter.state = &early_fail_state;
+  }
   pcre2_set_callout(context, CountCallout, &counter);
   // The callout budget is the real limit; the match limit must not fire
   // first, and heap/depth stay bounded.
@@ -106,6 +228,9 @@ StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
   PCRE2_SIZE offset = 0;
   int rc = 0;
   while (true) {
+    counter.last_position = offset;
+    // The JIT clears its early-fail positions at every pcre2_match call.
+    early_fail_state.Reset(early_fail_.size());
     rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()),
                      subject.size(), offset, anchored ? PCRE2_ANCHORED : 0,
                      match_data, context);

@@ -122,7 +122,23 @@ CodePointSet LineTerminatorSet(Dialect dialect) {
   return set;
 }
 
-CodePointSet AddCaseVariants(const CodePointSet& set) {
+CaseFolding CaseFoldingFor(Dialect dialect, bool unicode_flag,
+                           bool ascii_flag) {
+  switch (dialect) {
+    case Dialect::kPython:
+      return ascii_flag ? CaseFolding::kAscii : CaseFolding::kUnicode;
+    case Dialect::kJavaScript:
+      return unicode_flag ? CaseFolding::kUnicode : CaseFolding::kLegacy;
+    case Dialect::kJava:
+      return unicode_flag ? CaseFolding::kUnicode : CaseFolding::kAscii;
+    case Dialect::kDotNet:
+      return CaseFolding::kLegacy;
+    default:
+      return CaseFolding::kUnicode;
+  }
+}
+
+CodePointSet AddCaseVariants(const CodePointSet& set, CaseFolding folding) {
   CodePointSet result = set;
   // Blocks where upper and lower case differ by a fixed offset.
   struct Shift {
@@ -135,6 +151,7 @@ CodePointSet AddCaseVariants(const CodePointSet& set) {
       {0x400, 0x40F, 80},
   };
   for (const Shift& shift : kShifts) {
+    if (folding == CaseFolding::kAscii && shift.upper_first != 'A') continue;
     const CodePointSet upper =
         set.Intersect(CodePointSet::Range(shift.upper_first, shift.upper_last));
     for (const CodePointRange& r : upper.ranges()) {
@@ -146,9 +163,12 @@ CodePointSet AddCaseVariants(const CodePointSet& set) {
       result.Add(r.first - shift.offset, r.last - shift.offset);
     }
   }
-  // Kelvin sign and long s fold onto ASCII letters in Unicode mode engines.
-  if (set.Contains('k') || set.Contains('K')) result.Add(0x212A, 0x212A);
-  if (set.Contains('s') || set.Contains('S')) result.Add(0x17F, 0x17F);
+  // Kelvin sign and long s fold onto ASCII letters only under full Unicode
+  // folding.
+  if (folding == CaseFolding::kUnicode) {
+    if (set.Contains('k') || set.Contains('K')) result.Add(0x212A, 0x212A);
+    if (set.Contains('s') || set.Contains('S')) result.Add(0x17F, 0x17F);
+  }
   return result;
 }
 

@@ -31,10 +31,24 @@ CodePointSet HorizontalSpaceSet();                // PCRE \h
 CodePointSet VerticalSpaceSet();                  // PCRE \v
 CodePointSet LineTerminatorSet(Dialect dialect);  // what `.` excludes
 
-// Adds the simple case variants (ASCII, Latin-1, Greek, Cyrillic) of every
-// member. Full Unicode folding is out of scope: attack strings are built
-// from the representatives, and PCRE2 checks them anyway.
-CodePointSet AddCaseVariants(const CodePointSet& set);
+// How an engine's case-insensitive matching pairs characters. They differ
+// where an attack string can land: a pump of `ſ` (U+017F) explodes
+// /(?:s|x)+$/i on PCRE2, which folds it to `s`, but is linear on Node
+// without the u flag, whose Canonicalize() never maps a non-ASCII
+// character onto an ASCII one.
+enum class CaseFolding {
+  kAscii,    // Java without UNICODE_CASE, Python bytes / re.ASCII
+  kLegacy,   // JavaScript without u, .NET: no non-ASCII onto ASCII
+  kUnicode,  // PCRE2 (UTF), Python str, Ruby, JavaScript u, Java
+             // UNICODE_CASE: also ſ~s, K (Kelvin)~k
+};
+CaseFolding CaseFoldingFor(Dialect dialect, bool unicode_flag, bool ascii_flag);
+
+// Adds the case variants of every member under `folding`: ASCII letters,
+// and beyond ASCII (kLegacy, kUnicode) the Latin-1, Greek and Cyrillic
+// pairs. Full Unicode folding is out of scope: attack strings are built from
+// representatives, and the engines check them.
+CodePointSet AddCaseVariants(const CodePointSet& set, CaseFolding folding);
 
 // A POSIX class name ("alpha", "digit", ...) as a set, if known.
 std::optional<CodePointSet> PosixClass(std::string_view name);

@@ -43,6 +43,11 @@ class TestHttpServer {
   void ServeFile(const std::string& path, int status,
                  const std::string& content_type, const std::string& body);
 
+  // From now on, hosts whose first label is `label` answer `status` with
+  // `body` (text/plain), ahead of the built-in answers: for tests that crawl
+  // the same hosts twice and need the second crawl to see other files.
+  void SetAnswer(const std::string& label, int status, std::string body);
+
   // The body served by ok.test and friends.
   static const char* kRobotsBody;
 

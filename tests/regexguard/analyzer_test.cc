@@ -21,17 +21,12 @@ AnalysisReport Analyse(const std::string& pattern, Dialect dialect,
 
 // Re-runs the reported attack at the two largest measured pump counts below
 // the budget and checks that the work grows faster than the input.
-void ExpectAttackReverifies(const AnalysisReport& report, const char* id) {
+void ExpectAttackReverifies(const AnalysisReport& report, const char* id,
+                            const char* flags = "") {
   ASSERT_TRUE(report.attack.has_value()) << id;
-  const Result<ParsedPattern> parsed = ParsePattern(report.pattern, [&] {
-    ParseOptions o;
-    o.dialect = report.dialect;
-    return o;
-  }());
-  ASSERT_TRUE(parsed) << id;
-  const std::string pcre2 = ToPcre2Pattern(*parsed->root);
-  const bool naive =
-      report.exploding_configs.front() == EngineConfig::kPcre2Naive;
+  const testing::ReferenceRun run =
+      testing::RunFor(report, ParseFlagLetters(flags).value());
+  ASSERT_FALSE(run.pattern.empty()) << id;
   const EngineMeasurement& m = report.measurements.front();
   std::size_t largest = 0;
   for (const GrowthPoint& p : m.points) {
@@ -39,11 +34,11 @@ void ExpectAttackReverifies(const AnalysisReport& report, const char* id) {
   }
   ASSERT_GE(largest, 4u) << id;
   const std::size_t smaller = largest / 2;
-  const auto big = testing::CountReferenceSteps(
-      pcre2, report.attack->Build(largest), naive, false, 50000000);
-  const auto small = testing::CountReferenceSteps(
-      pcre2, report.attack->Build(smaller), naive, false, 50000000);
-  ASSERT_TRUE(big.compiled) << id << " " << pcre2;
+  const auto big =
+      testing::CountReferenceSteps(run, report.attack->Build(largest));
+  const auto small =
+      testing::CountReferenceSteps(run, report.attack->Build(smaller));
+  ASSERT_TRUE(big.compiled) << id << " " << run.pattern;
   // Doubling the pump count more than doubles the work: at least n^1.4.
   EXPECT_GT(static_cast<double>(big.steps),
             2.6 * static_cast<double>(small.steps))
@@ -118,11 +113,68 @@ TEST(AnalyzerTest, DefaultPcre2CanBeSafeWhereTheNaiveBacktrackerIsNot) {
 }
 
 TEST(AnalyzerTest, PcreDialectNamesTheNaiveBacktrackerWhenOnlyItExplodes) {
-  const AnalysisReport report = Analyse("^\\d+\\d+!$", Dialect::kPcre);
+  // `.*` first: PCRE2 only starts a match at line starts (dot-star
+  // anchoring), so a run of non-slashes costs one scan, while a naive
+  // backtracker restarts at every character: quadratic.
+  const AnalysisReport report = Analyse(".*[/\\\\]", Dialect::kPcre);
   EXPECT_EQ(report.verdict, Verdict::kUnknown);
   EXPECT_FALSE(report.attack.has_value());
+  EXPECT_NE(report.unknown_reason.find("PCRE2 as shipped survives"),
+            std::string::npos)
+      << report.unknown_reason;
   EXPECT_NE(report.unknown_reason.find("naive backtracker"), std::string::npos)
       << report.unknown_reason;
+  ASSERT_EQ(report.configs.size(), 3u);
+  EXPECT_EQ(report.configs[0].coverage, SearchCoverage::kExhausted);
+  EXPECT_EQ(report.configs[1].coverage, SearchCoverage::kExhausted);
+  EXPECT_TRUE(report.configs[2].Explodes());
+}
+
+// Issue 12's four patterns: PCRE2's start-up checks (required last code
+// unit, minimum length) rejected every attack the automaton suggested, so
+// they came out unknown; the attacks now carry what PCRE2 requires and the
+// interpreter as shipped is quadratic on them.
+TEST(AnalyzerTest, PcreAttacksGetPastPcre2StartupChecks) {
+  const char* patterns[] = {"^NLST\\s+[^\\n]*\\x2a{10}", "[A-Z]*,",
+                            "\\([^)]*\\)|[\\n\\t]", "(\\(.*\\))"};
+  for (const char* pattern : patterns) {
+    const AnalysisReport report = Analyse(pattern, Dialect::kPcre);
+    ASSERT_EQ(report.verdict, Verdict::kPolynomial)
+        << pattern << " " << report.unknown_reason;
+    ASSERT_FALSE(report.configs.empty()) << pattern;
+    EXPECT_EQ(report.configs[0].config, EngineConfig::kPcre2Default);
+    EXPECT_TRUE(report.configs[0].Explodes()) << pattern;
+    EXPECT_EQ(report.exploding_configs.front(), EngineConfig::kPcre2Default)
+        << pattern;
+    ExpectAttackReverifies(report, pattern);
+  }
+}
+
+// The JIT's early fail makes a leading character repeat's restarts free:
+// `\s*\n\s*` and `[A-Z]*,` are quadratic on the interpreter and linear on
+// the JIT; anchored patterns and backtracking inside one attempt are not
+// affected.
+TEST(AnalyzerTest, JitVerdictFollowsTheJitsEarlyFail) {
+  struct Case {
+    const char* pattern;
+    bool jit_explodes;
+  } cases[] = {{"\\s*\\n\\s*", false},
+               {"[A-Z]*,", false},
+               {"\\([^)]*\\)|[\\n\\t]", false},
+               {"^\\d*[1-9]\\d*$", true},
+               {"^(a+)+$", true},
+               {"^NLST\\s+[^\\n]*\\x2a{10}", true},
+               // A back reference to the group keeps the JIT from
+               // optimising the repeat inside it.
+               {"(\\w+)\\s*=.*\\1", true}};
+  for (const Case& c : cases) {
+    const AnalysisReport report = Analyse(c.pattern, Dialect::kPcre);
+    ASSERT_EQ(report.configs.size(), 3u) << c.pattern;
+    const ConfigVerdict& jit = report.configs[1];
+    EXPECT_EQ(jit.config, EngineConfig::kPcre2Jit);
+    EXPECT_EQ(jit.Explodes(), c.jit_explodes)
+        << c.pattern << " coverage " << SearchCoverageName(jit.coverage);
+  }
 }
 
 TEST(AnalyzerTest, VerdictsAreDeterministic) {

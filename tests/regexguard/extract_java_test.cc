@@ -45,6 +45,29 @@ TEST(ExtractJavaTest, DecodesLiteralsExactly) {
   }
 }
 
+// Java folds case in ASCII only unless UNICODE_CASE is set; Kotlin's Regex
+// adds UNICODE_CASE to IGNORE_CASE itself.
+TEST(ExtractJavaTest, UnicodeCaseFlag) {
+  const std::string java =
+      "class A {\n"
+      "  Pattern a = Pattern.compile(\"(s|x)+$\", Pattern.CASE_INSENSITIVE);\n"
+      "  Pattern b = Pattern.compile(\"(s|x)+$\",\n"
+      "      Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);\n"
+      "}\n";
+  const std::vector<RegexLiteral> found =
+      ExtractRegexLiterals(java, SourceLanguage::kJava);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_TRUE(found[0].flags.case_insensitive);
+  EXPECT_FALSE(found[0].flags.unicode);
+  EXPECT_TRUE(found[1].flags.unicode);
+  const std::vector<RegexLiteral> kotlin = ExtractRegexLiterals(
+      "val r = Regex(\"(s|x)+$\", RegexOption.IGNORE_CASE)\n",
+      SourceLanguage::kKotlin);
+  ASSERT_EQ(kotlin.size(), 1u);
+  EXPECT_TRUE(kotlin[0].flags.case_insensitive);
+  EXPECT_TRUE(kotlin[0].flags.unicode);
+}
+
 TEST(ExtractJavaTest, CallsFlagsAndMarkers) {
   const std::string source =
       "class A {\n"

@@ -97,6 +97,23 @@ TEST(ExtractPythonTest, GlobalUseAndFlagsArgument) {
   EXPECT_EQ(found[2].line, 3u);
 }
 
+// Bytes patterns and re.ASCII fold case in ASCII only (flag `a`), which
+// decides whether U+017F can stand in for `s` in an attack.
+TEST(ExtractPythonTest, BytesPatternsAndAsciiFlagFoldAsciiOnly) {
+  const std::string source =
+      "re.compile(b'(s|x)+$', re.I)\n"
+      "re.compile('(s|x)+$', re.I | re.ASCII)\n"
+      "re.compile('(s|x)+$', re.I)\n"
+      "B = rb'[sk]+'\n"
+      "re.match(B, data)\n";
+  const std::vector<RegexLiteral> found = Extract(source);
+  ASSERT_EQ(found.size(), 4u);
+  EXPECT_TRUE(found[0].flags.ascii);
+  EXPECT_TRUE(found[1].flags.ascii);
+  EXPECT_FALSE(found[2].flags.ascii);
+  EXPECT_TRUE(found[3].flags.ascii);  // through the module constant
+}
+
 TEST(ExtractPythonTest, SuppressionOnSameOrPreviousLine) {
   const std::string source =
       "a = re.compile('(a+)+')  # regexguard: ignore input is bounded\n"

@@ -125,6 +125,69 @@ TEST(ParserTest, CaseInsensitiveFlagFoldsCharacters) {
   EXPECT_FALSE(scoped->root->children[1]->chars.Contains('B'));
 }
 
+// Each engine's own case folding (issue 12): JavaScript without u never
+// maps a non-ASCII character onto an ASCII one (ECMAScript Canonicalize), so
+// /s/i does not match U+017F there while PCRE2, Python str and JavaScript
+// with u do; Java folds ASCII only unless UNICODE_CASE; Python bytes and
+// re.ASCII fold ASCII only. Checked against the engines: node -e
+// "/s/i.test('\u017f')" is false, /s/iu true; re.match('(?i)s', 'ſ') true.
+TEST(ParserTest, CaseFoldingFollowsTheEngine) {
+  struct Case {
+    Dialect dialect;
+    const char* pattern;
+    const char* flags;
+    bool long_s;   // U+017F folds onto s
+    bool kelvin;   // U+212A folds onto k
+    bool e_acute;  // U+00C9 onto U+00E9
+  } cases[] = {
+      {Dialect::kPcre, "[sk\u00e9]", "i", true, true, true},
+      {Dialect::kPython, "[sk\u00e9]", "i", true, true, true},
+      {Dialect::kPython, "[sk\u00e9]", "ia", false, false, false},
+      {Dialect::kPython, "(?a)[sk\u00e9]", "i", false, false, false},
+      {Dialect::kJavaScript, "[sk\u00e9]", "i", false, false, true},
+      {Dialect::kJavaScript, "[sk\u00e9]", "iu", true, true, true},
+      {Dialect::kJava, "[sk\u00e9]", "i", false, false, false},
+      {Dialect::kJava, "(?u)[sk\u00e9]", "i", true, true, true},
+      {Dialect::kRuby, "[sk\u00e9]", "i", true, true, true},
+      {Dialect::kDotNet, "[sk\u00e9]", "i", false, false, true},
+  };
+  for (const Case& c : cases) {
+    const std::string pattern = c.pattern;  // \u00e9: UTF-8 in the literal
+    Result<ParsedPattern> parsed =
+        ParsePattern(pattern, In(c.dialect, c.flags));
+    ASSERT_TRUE(parsed) << pattern << " " << DialectName(c.dialect);
+    const Node* chars = parsed->root.get();
+    while (chars->kind != NodeKind::kCharacters) {
+      chars = chars->children.back().get();
+    }
+    const std::string where =
+        pattern + " " + std::string(DialectName(c.dialect)) + " /" + c.flags;
+    EXPECT_TRUE(chars->chars.Contains('S')) << where;
+    EXPECT_EQ(chars->chars.Contains(0x17F), c.long_s) << where;
+    EXPECT_EQ(chars->chars.Contains(0x212A), c.kelvin) << where;
+    EXPECT_EQ(chars->chars.Contains(0xC9), c.e_acute) << where;
+  }
+}
+
+// PCRE2 10.42 refuses a lookbehind whose branches vary in length, which
+// JavaScript allows; with bounded lengths it is spelled as one fixed-length
+// branch per length, which PCRE2 compiles.
+TEST(ParserTest, VariableLengthLookbehindIsSpelledAsFixedBranches) {
+  Result<ParsedPattern> parsed =
+      ParsePattern("(?<=^v?|\\sv?)\\d", In(Dialect::kJavaScript));
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(ToPcre2Pattern(*parsed->root),
+            "(?<=\\Av|\\A|[\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}-"
+            "\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}]v|"
+            "[\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}"
+            "\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}])[0-9]");
+  // Unbounded lengths cannot be spelled so: left as written.
+  Result<ParsedPattern> unbounded =
+      ParsePattern("(?<=a+)b", In(Dialect::kJavaScript));
+  ASSERT_TRUE(unbounded);
+  EXPECT_EQ(ToPcre2Pattern(*unbounded->root), "(?<=a+)b");
+}
+
 TEST(ParserTest, DotAndDollarFollowTheDialect) {
   Result<ParsedPattern> js = ParsePattern(".$", In(Dialect::kJavaScript));
   Result<ParsedPattern> py = ParsePattern(".$", In(Dialect::kPython));

@@ -237,6 +237,29 @@ TEST_F(ScanCliTest, ScansEveryExtractorLanguage) {
   EXPECT_EQ(CountLines(run.out, ": error: exponential"), 4u) << run.out;
 }
 
+// Issue 12: a PHP pattern PCRE2 as shipped survives (dot-star anchoring
+// makes `.*[/;]` one scan per line) while a naive backtracker is
+// quadratic: a note that says so, shown without --show-info, never silence
+// and never an error; the same text from Python is the finding it is there.
+TEST_F(ScanCliTest, PcreSurvivorThatExplodesOnNaiveBacktrackersIsANote) {
+  WriteFile(root_ / "mime.php",
+            "<?php\n"
+            "$ext = preg_match('#.*[/;]#', $path);\n");
+  WriteFile(root_ / "mime.py",
+            "import re\n"
+            "LAST = re.compile(r'.*[/;]')\n");
+  const ScanRun run = RunScan(Root());
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_TRUE(Contains(run.out, "mime.php:2:")) << run.out;
+  EXPECT_TRUE(Contains(run.out,
+                       "note: PCRE2 as shipped (interpreter and JIT) "
+                       "survives, but a naive backtracker"))
+      << run.out;
+  EXPECT_TRUE(Contains(run.out, "[regexguard/naive-only]")) << run.out;
+  EXPECT_TRUE(Contains(run.out, "mime.py:2:")) << run.out;
+  EXPECT_TRUE(Contains(run.out, "[regexguard/search-restart]")) << run.out;
+}
+
 TEST_F(ScanCliTest, BudgetExceededIsAWarningNeverSafe) {
   WriteFile(root_ / "slow.py", "import re\nre.compile(r'^(a+)+$')\n");
   const ScanRun run = RunScan(
@@ -474,11 +497,11 @@ TEST_F(ScanCliTest, SarifLogHasRulesLocationsAndAttack) {
   for (const auto& rule : sarif_run["tool"]["driver"]["rules"]) {
     rule_ids.push_back(rule["id"]);
   }
-  EXPECT_EQ(rule_ids,
-            (std::vector<std::string>{
-                "regexguard/exponential", "regexguard/polynomial",
-                "regexguard/search-restart", "regexguard/budget-exceeded",
-                "regexguard/unknown", "regexguard/info"}));
+  EXPECT_EQ(rule_ids, (std::vector<std::string>{
+                          "regexguard/exponential", "regexguard/polynomial",
+                          "regexguard/search-restart",
+                          "regexguard/budget-exceeded", "regexguard/unknown",
+                          "regexguard/info", "regexguard/naive-only"}));
   ASSERT_EQ(sarif_run["results"].size(), 2u) << run.out;
   const nlohmann::json& first = sarif_run["results"][0];
   EXPECT_EQ(first["ruleId"], "regexguard/exponential");

@@ -38,11 +38,18 @@ nlohmann::json ToJson(const std::string& key, const PatternVerdict& verdict) {
                         {"degree", verdict.degree},
                         {"cause", CauseName(verdict.cause)},
                         {"reason", verdict.reason},
-                        {"attack", nullptr}};
+                        {"attack", nullptr},
+                        {"naive_only_growth", verdict.naive_only_growth},
+                        {"naive_only_attack", nullptr}};
   if (verdict.attack) {
     out["attack"] = {{"prefix", verdict.attack->prefix},
                      {"pump", verdict.attack->pump},
                      {"suffix", verdict.attack->suffix}};
+  }
+  if (verdict.naive_only_attack) {
+    out["naive_only_attack"] = {{"prefix", verdict.naive_only_attack->prefix},
+                                {"pump", verdict.naive_only_attack->pump},
+                                {"suffix", verdict.naive_only_attack->suffix}};
   }
   return out;
 }
@@ -70,6 +77,13 @@ std::optional<PatternVerdict> FromJson(const std::string& key,
   } else if (!attack.is_null()) {
     return std::nullopt;
   }
+  out.naive_only_growth = in.value("naive_only_growth", "");
+  if (in.contains("naive_only_attack") && in["naive_only_attack"].is_object()) {
+    const nlohmann::json& naive = in["naive_only_attack"];
+    out.naive_only_attack =
+        Attack{naive.value("prefix", ""), naive.value("pump", ""),
+               naive.value("suffix", "")};
+  }
   return out;
 }
 
@@ -88,6 +102,22 @@ PatternVerdict VerdictOf(const AnalysisReport& report) {
   out.attack = report.attack;
   out.reason = report.unknown_reason;
   if (out.reason.empty() && report.error) out.reason = report.error->message;
+  if (report.verdict == Verdict::kUnknown && report.dialect == Dialect::kPcre &&
+      report.configs.size() == 3) {
+    const ConfigVerdict& interpreter = report.configs[0];
+    const ConfigVerdict& jit = report.configs[1];
+    const ConfigVerdict& naive = report.configs[2];
+    const bool survives = interpreter.coverage == SearchCoverage::kExhausted &&
+                          (jit.coverage == SearchCoverage::kExhausted ||
+                           jit.coverage == SearchCoverage::kUnavailable);
+    if (survives && naive.Explodes() && naive.attack) {
+      out.naive_only_growth =
+          naive.growth == Growth::kExponential
+              ? std::string("exponential")
+              : "polynomial degree " + std::to_string(naive.degree);
+      out.naive_only_attack = naive.attack;
+    }
+  }
   return out;
 }
 

@@ -36,6 +36,11 @@ struct PatternVerdict {
   Cause cause = Cause::kNone;
   std::optional<Attack> attack;
   std::string reason;  // why unknown (unknown_reason or the error message)
+  // A PCRE pattern PCRE2 as shipped (interpreter and JIT, both searches
+  // exhausted) survives but a naive backtracker does not: the growth there
+  // ("exponential", "polynomial degree 2") and its attack.
+  std::string naive_only_growth;
+  std::optional<Attack> naive_only_attack;
 
   bool BudgetExceeded() const;
 };

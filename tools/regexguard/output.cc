@@ -84,6 +84,11 @@ nlohmann::json SarifRules() {
        ScanRule("regexguard/info", "LinearEngine",
                 "Regex for a linear-time engine (RE2, Go): listed for "
                 "information",
+                "note"),
+       ScanRule("regexguard/naive-only", "NaiveBacktrackerOnly",
+                "PCRE2 as shipped survives the pattern, but a backtracker "
+                "without its optimisations (Python, JavaScript, Java) "
+                "explodes on it",
                 "note")});
 }
 
@@ -185,6 +190,22 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
     exploding.push_back(std::string(EngineConfigName(config)));
   }
   out["exploding_configs"] = std::move(exploding);
+  // Each configuration's own verdict and what it rests on (coverage
+  // "exhausted": its own attack search measured every promising shape;
+  // "cut-short"; "other-attack": only the reported attack was measured;
+  // "unavailable").
+  nlohmann::json configs = nlohmann::json::object();
+  for (const ConfigVerdict& v : report.configs) {
+    configs[std::string(EngineConfigName(v.config))] = {
+        {"growth", GrowthName(v.growth)},
+        {"degree", v.growth == Growth::kPolynomial ? nlohmann::json(v.degree)
+                                                   : nlohmann::json(nullptr)},
+        {"explodes", v.Explodes()},
+        {"coverage", std::string(SearchCoverageName(v.coverage))},
+        {"shapes_measured", v.shapes_measured},
+        {"attack", AttackToJson(v.attack)}};
+  }
+  out["configs"] = std::move(configs);
   if (report.attack) {
     out["re2"] = {
         {"accepted", report.re2.accepted},

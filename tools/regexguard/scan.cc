@@ -66,6 +66,7 @@ std::string FlagLetters(const PatternFlags& flags) {
   if (flags.dot_all) letters += 's';
   if (flags.extended) letters += 'x';
   if (flags.unicode) letters += 'u';
+  if (flags.ascii) letters += 'a';
   if (flags.global) letters += 'g';
   return letters;
 }
@@ -157,6 +158,17 @@ void Classify(const PatternVerdict& verdict, Severity polynomial,
         }
         occurrence->message =
             "analysis budget exceeded (" + why + "), not proven safe";
+      } else if (!verdict.naive_only_growth.empty()) {
+        // Not safe, and not silent: the pattern is fine on PCRE2 as
+        // shipped, and explodes where the same text runs on a backtracker
+        // without PCRE2's optimisations (PCRE2 with them off, or ported).
+        occurrence->severity = Severity::kNote;
+        occurrence->rule = "regexguard/naive-only";
+        occurrence->message =
+            "PCRE2 as shipped (interpreter and JIT) survives, but a naive "
+            "backtracker (Python, JavaScript, Java, or PCRE2 with its "
+            "optimisations off) is " +
+            verdict.naive_only_growth;
       } else {
         occurrence->severity = Severity::kNote;
         occurrence->rule = "regexguard/unknown";
@@ -417,7 +429,8 @@ int RunScan(const ScanFlags& flags) {
         occurrence.analysis ? &verdicts[*occurrence.analysis] : nullptr;
     const bool reported =
         occurrence.severity != Severity::kNone && !occurrence.baselined &&
-        (occurrence.severity > Severity::kNote || flags.show_info);
+        (occurrence.severity > Severity::kNote || flags.show_info ||
+         occurrence.rule == "regexguard/naive-only");
     if (reported) {
       ++counts[occurrence.severity];
       if (occurrence.severity >= settings.threshold) failing = true;
@@ -434,9 +447,12 @@ int RunScan(const ScanFlags& flags) {
     const std::string what =
         occurrence.message + " in regex " + Quoted(literal.pattern) + " (" +
         literal.call + ", " + std::string(DialectName(literal.dialect)) + ")";
-    const std::string attack = verdict != nullptr && verdict->attack
-                                   ? AttackText(*verdict->attack)
-                                   : std::string();
+    const std::string attack =
+        verdict == nullptr ? std::string()
+        : verdict->attack  ? AttackText(*verdict->attack)
+        : verdict->naive_only_attack
+            ? AttackText(*verdict->naive_only_attack) + " (naive backtracker)"
+            : std::string();
     if (flags.format == "sarif") {
       sarif_results.push_back(
           {occurrence.rule, std::string(SeverityName(occurrence.severity)),

@@ -22,7 +22,8 @@
 //
 // Determinism: verdicts, degrees and attacks depend only on counted steps
 // and fixed budgets, never on wall-clock time, except that running out of
-// `time_budget_seconds` yields kUnknown ("budget exceeded").
+// `time_budget_seconds` (CPU time of the calling thread, so a busy machine
+// does not change it) yields kUnknown ("budget exceeded").
 //
 // Thread safety: AnalyzePattern is reentrant and keeps no global state; call
 // it from as many threads as you like.
@@ -58,6 +59,7 @@ struct Attack {
   std::string pump;
   std::string suffix;
   std::string Build(std::size_t pump_count) const;
+  friend bool operator==(const Attack&, const Attack&) = default;
 };
 
 enum class EngineConfig {
@@ -89,6 +91,35 @@ struct EngineMeasurement {
   int degree = 0;              // for kPolynomial
 };
 
+// How thoroughly one configuration was examined.
+enum class SearchCoverage {
+  // Its own attack search measured every promising attack shape within the
+  // budget: "survives" is a claim about all shapes the automaton suggests.
+  kExhausted,
+  // Its own search stopped early (time budget, or the cap on exponential
+  // candidates): a survival says nothing.
+  kCutShort,
+  // Not searched: only another configuration's attack was measured on it.
+  kOtherAttack,
+  // Not run: the JIT is unavailable, or PCRE2 refused the pattern.
+  kUnavailable,
+};
+std::string_view SearchCoverageName(SearchCoverage coverage);
+
+// The verdict of one engine configuration, with the attack that shows it.
+struct ConfigVerdict {
+  EngineConfig config = EngineConfig::kPcre2Default;
+  Growth growth = Growth::kUndetermined;  // of `measurement`
+  int degree = 0;                         // for kPolynomial
+  std::optional<Attack> attack;           // set when growth is super-linear
+  EngineMeasurement measurement;          // of `attack` (or the last tried)
+  SearchCoverage coverage = SearchCoverage::kOtherAttack;
+  std::size_t shapes_measured = 0;  // full growth measurements made
+  bool Explodes() const {
+    return growth == Growth::kExponential || growth == Growth::kPolynomial;
+  }
+};
+
 struct Re2Comparison {
   bool accepted = false;     // RE2 compiled the pattern
   std::string refusal;       // RE2's error when it did not
@@ -110,9 +141,18 @@ struct AnalysisReport {
   int degree = 0;  // for kPolynomial: 2 = quadratic, ...
   Cause cause = Cause::kNone;
   std::optional<Attack> attack;  // set iff verdict is polynomial/exponential
-  // Configurations on which the attack was confirmed, and all measurements.
+  // Configurations on which an attack was confirmed (the configuration
+  // that proved the verdict first), and the verdict attack measured on each
+  // configuration (the proving one first).
   std::vector<EngineConfig> exploding_configs;
   std::vector<EngineMeasurement> measurements;
+  // Per configuration (interpreter as shipped, JIT, naive backtracker, in
+  // that order): its own verdict and how it was reached. For the pcre
+  // dialect the interpreter and the JIT each get their own attack search and
+  // the verdict is the worse of the two (PHP runs the JIT by default); the
+  // other dialects search on the naive backtracker, the model of their
+  // engines, and measure the others on its attack.
+  std::vector<ConfigVerdict> configs;
   Re2Comparison re2;
   std::vector<Culprit> culprits;
   std::string explanation;             // why it explodes, in words
@@ -128,8 +168,9 @@ struct AnalyzeOptions {
   // Analyse for a match anchored at the start of the subject (re.match,
   // sticky) instead of an unanchored search.
   bool anchored = false;
-  // Hard limit on wall time for one pattern; when it runs out the verdict is
-  // kUnknown. Verdicts otherwise never depend on time.
+  // Hard limit on the CPU time of the calling thread for one pattern; when
+  // it runs out the verdict is kUnknown. Verdicts otherwise never depend on
+  // time.
   double time_budget_seconds = 1.0;
   // Automaton budget: positions after expanding counted repetitions, and
   // follow edges. Larger automata are approximated or reported kUnknown.

@@ -44,14 +44,18 @@ struct PatternFlags {
   bool multiline = false;         // m: ^ and $ match at line breaks
   bool dot_all = false;           // s: . matches newlines
   bool extended = false;          // x: whitespace and # comments ignored
-  bool unicode = false;           // u: JavaScript unicode mode
+  // u: JavaScript unicode mode (also full Unicode case folding); Java
+  // UNICODE_CASE.
+  bool unicode = false;
+  // a: ASCII-only case folding: Python re.ASCII and bytes patterns.
+  bool ascii = false;
   // g: the pattern is used for all matches (global replace, split,
   // matchAll, finditer). Does not change parsing; the analysis then counts
   // the work of the whole match iteration, where `^\s*|\s*$` is quadratic.
   bool global = false;
 };
 
-// Parses flag letters among "imsxug"; anything else is an kInvalidArgument
+// Parses flag letters among "imsxuag"; anything else is an kInvalidArgument
 // error naming the letter.
 Result<PatternFlags> ParseFlagLetters(std::string_view letters);
 

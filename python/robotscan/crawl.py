@@ -1,0 +1,208 @@
+"""Crawl databases written by ``robotscan crawl``, for analysis in Python.
+
+::
+
+    import robotscan
+    crawl = robotscan.open_crawl("crawl.sqlite")
+    df = crawl.latest_fetch()          # pandas DataFrame, one row per domain
+    history = crawl.fetches()          # every fetch of every crawl run
+    figures = crawl.report()           # the numbers of `robotscan report --format json`
+
+Tables come as pandas DataFrames when pandas can be imported, otherwise as
+iterators of ``dict`` rows (``as_frame=`` forces either). Columns are those
+of the database (docs/crawler.md): ``latest_fetch()`` is the stable public
+view ``latest_fetch``; bodies are ``bytes`` exactly as stored, decompressed
+when the crawl ran with ``--compress-bodies``, ``None`` where the fetch kept
+no body (non-2xx). The database is opened read-only and never changed, so
+this works while a crawl is writing to it.
+
+``report()`` is computed by robotscan's report library, the code behind
+``robotscan report``: the same options give the same numbers.
+
+Thread-safety: a :class:`CrawlDatabase` holds only its path; every call opens
+its own read-only connection, so one object may be used from many threads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import urllib.parse
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
+
+from robotscan import _robotscan
+
+__all__ = ["CrawlDatabase", "open_crawl"]
+
+Row = Dict[str, Any]
+
+class _Query:
+    """A SELECT over the crawl schema and the output names of its columns."""
+
+    def __init__(self, sql: str, renames: Dict[str, str]) -> None:
+        self.sql = sql
+        self.renames = renames
+
+
+_LATEST_FETCH = _Query("SELECT * FROM latest_fetch", {})
+_FETCHES = _Query(
+    """SELECT f.*, d.name AS domain, lower(hex(b.sha256)) AS body_sha256,
+       b.compression AS body_compression,
+       CASE WHEN b.compression = 'none' THEN b.data END AS body
+FROM fetch f
+JOIN domain d ON d.id = f.domain_id
+LEFT JOIN body b ON b.id = f.body_id
+ORDER BY f.id""",
+    {"id": "fetch_id"},
+)
+_FETCHES_WITHOUT_BODIES = _Query(
+    """SELECT f.*, d.name AS domain, lower(hex(b.sha256)) AS body_sha256
+FROM fetch f
+JOIN domain d ON d.id = f.domain_id
+LEFT JOIN body b ON b.id = f.body_id
+ORDER BY f.id""",
+    {"id": "fetch_id"},
+)
+_FETCH_STEPS = _Query("SELECT * FROM fetch_step ORDER BY fetch_id, seq", {})
+_RUNS = _Query("SELECT * FROM crawl_run ORDER BY id", {"id": "run_id"})
+
+
+def _path_of(path_or_uri: Union[str, "os.PathLike[str]"]) -> str:
+    if isinstance(path_or_uri, os.PathLike):
+        return os.fspath(path_or_uri)
+    if not isinstance(path_or_uri, str):
+        raise TypeError(
+            f"path_or_uri must be str or os.PathLike, not {type(path_or_uri).__name__}"
+        )
+    if path_or_uri.startswith("file:"):
+        parsed = urllib.parse.urlparse(path_or_uri)
+        if parsed.netloc not in ("", "localhost"):
+            raise ValueError(f"{path_or_uri!r}: only local file: URIs can be opened")
+        return urllib.parse.unquote(parsed.path)
+    return path_or_uri
+
+
+def open_crawl(path_or_uri: Union[str, "os.PathLike[str]"]) -> "CrawlDatabase":
+    """Opens a ``robotscan crawl`` database (a path or a ``file:`` URI), read-only.
+
+    Raises FileNotFoundError when there is no such file and ValueError when
+    it is not a crawl database (or was written by a newer robotscan).
+    """
+    return CrawlDatabase(_path_of(path_or_uri))
+
+
+class CrawlDatabase:
+    """A crawl database opened for reading (see :func:`open_crawl`)."""
+
+    def __init__(self, path: str) -> None:
+        """Checks that ``path`` is a crawl database robotscan can read."""
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no crawl database at {path!r}")
+        _robotscan._check_crawl_database(path)
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"CrawlDatabase({self.path!r})"
+
+    def _connect(self) -> sqlite3.Connection:
+        uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
+        return sqlite3.connect(uri, uri=True)
+
+    def _records(self, query: "_Query") -> Iterator[tuple]:
+        """Rows as tuples in query.columns order, bodies decoded."""
+        connection = self._connect()
+        try:
+            cursor = connection.execute(query.sql)
+            names = [query.renames.get(d[0], d[0]) for d in cursor.description]
+            body = names.index("body") if "body" in names else -1
+            compression = names.index("body_compression") if "body_compression" in names else -1
+            fetch_id = names.index("fetch_id") if "fetch_id" in names else -1
+            body_reader = None
+            for values in cursor:
+                if body >= 0 and values[body] is None and values[compression] not in (None, "none"):
+                    if body_reader is None:
+                        body_reader = _robotscan._BodyReader(self.path)
+                    values = list(values)
+                    values[body] = body_reader.read_body(values[fetch_id])
+                    values = tuple(values)
+                yield values
+        finally:
+            connection.close()
+
+    def _column_names(self, query: "_Query") -> List[str]:
+        connection = self._connect()
+        try:
+            cursor = connection.execute(query.sql + " LIMIT 0")
+            return [query.renames.get(d[0], d[0]) for d in cursor.description]
+        finally:
+            connection.close()
+
+    def _dicts(self, query: "_Query") -> Iterator[Row]:
+        names = self._column_names(query)
+        for values in self._records(query):
+            yield dict(zip(names, values))
+
+    def _table(self, query: "_Query", as_frame: Optional[bool]):
+        if as_frame is False:
+            return self._dicts(query)
+        try:
+            import pandas
+        except ImportError:
+            if as_frame:
+                raise ImportError("as_frame=True needs pandas (Debian: python3-pandas)") from None
+            return self._dicts(query)
+        return pandas.DataFrame.from_records(
+            list(self._records(query)), columns=self._column_names(query)
+        )
+
+    def latest_fetch(self, *, as_frame: Optional[bool] = None):
+        """The ``latest_fetch`` view: one row per domain, its newest fetch.
+
+        Columns as in docs/crawler.md (domain, rank, url, final_url,
+        http_status, access, error, redirects, bytes, truncated, body,
+        fetched_at, ... body_sha256, body_compression); ``body`` decoded.
+        A DataFrame when pandas is available (or as_frame=True), else an
+        iterator of dicts (or as_frame=False).
+        """
+        return self._table(_LATEST_FETCH, as_frame)
+
+    def fetches(self, *, bodies: bool = True, as_frame: Optional[bool] = None):
+        """Every row of ``fetch`` (all crawl runs, oldest first) with its domain.
+
+        Columns: those of the ``fetch`` table (``id`` as ``fetch_id``), plus
+        ``domain``, ``body_sha256`` and, unless bodies=False, ``body``
+        (decoded) and ``body_compression``.
+        """
+        return self._table(_FETCHES if bodies else _FETCHES_WITHOUT_BODIES, as_frame)
+
+    def fetch_steps(self, *, as_frame: Optional[bool] = None):
+        """Every HTTP request behind each fetch (``fetch_step``), in order."""
+        return self._table(_FETCH_STEPS, as_frame)
+
+    def runs(self, *, as_frame: Optional[bool] = None):
+        """The crawl runs (``crawl_run``): start, end, status, tool version, options."""
+        return self._table(_RUNS, as_frame)
+
+    def report(
+        self,
+        *,
+        top: int = 25,
+        agents: Optional[Sequence[str]] = None,
+        compat: str = "rfc",
+    ) -> Dict[str, Any]:
+        """The figures of ``robotscan report --format json`` as a dict.
+
+        ``top``, ``agents`` (the blocking matrix's crawlers; default: the
+        report's 17) and ``compat`` mean what ``--top``, ``--agents`` and
+        ``--compat`` mean. Computed by the report library; releases the GIL.
+        """
+        if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+            raise ValueError(f"top must be a non-negative int, not {top!r}")
+        if isinstance(agents, str):
+            raise TypeError("agents must be a sequence of agent names, not one str")
+        agent_list = [] if agents is None else list(agents)
+        for agent in agent_list:
+            if not isinstance(agent, str):
+                raise TypeError(f"agents must be str, not {type(agent).__name__}")
+        return json.loads(_robotscan._report_json(self.path, top, agent_list, compat))

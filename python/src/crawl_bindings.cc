@@ -1,0 +1,121 @@
+// Crawl databases for Python (robotscan.open_crawl): body decoding through
+// the storage library, the report through the report library, so that
+// Python sees exactly what `robotscan report` computes. Row queries are plain
+// SQL over the documented schema, done by robotscan/crawl.py with Python's
+// sqlite3.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "robotscan/report/render.h"
+#include "robotscan/report/report.h"
+#include "robotscan/robots/robots.h"
+#include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/latest_fetch_reader.h"
+
+namespace robotscan::python {
+namespace {
+
+namespace py = pybind11;
+
+// Storage and report failures as Python exceptions: a file that is not a
+// crawl database (or is damaged) is a ValueError, the OS refusing is an
+// OSError, anything else a RuntimeError. Messages are the library's.
+[[noreturn]] void RaiseStorageError(const storage::Status& status) {
+  using Code = storage::Status::Code;
+  switch (status.code()) {
+    case Code::kInvalidArgument:
+    case Code::kCorrupt:
+    case Code::kSchemaTooNew:
+      throw py::value_error(status.message());
+    case Code::kIoError:
+    case Code::kDiskFull:
+    case Code::kBusy: {
+      PyErr_SetString(PyExc_OSError, status.message().c_str());
+      throw py::error_already_set();
+    }
+    case Code::kOk:
+    case Code::kInternal:
+      break;
+  }
+  throw std::runtime_error(status.message());
+}
+
+// A read-only CrawlStore, used only to read bodies by fetch id (decompressed
+// when the crawl stored them zstd-compressed). One per open_crawl object;
+// CrawlStore is single-threaded, so calls are serialised by the GIL, which
+// ReadBody keeps (one indexed lookup).
+class BodyReader {
+ public:
+  explicit BodyReader(const std::string& path) {
+    storage::StoreOptions options;
+    options.read_only = true;
+    auto store = storage::CrawlStore::Open(path, options);
+    if (!store.ok()) RaiseStorageError(store.status());
+    store_ = std::move(store.value());
+  }
+
+  py::bytes ReadBody(std::int64_t fetch_id) {
+    std::string body;
+    const storage::Status status = store_->ReadBody(fetch_id, &body);
+    if (!status.ok()) RaiseStorageError(status);
+    return py::bytes(body);
+  }
+
+ private:
+  std::unique_ptr<storage::CrawlStore> store_;
+};
+
+// The storage library's own checks: a latest_fetch view, a schema this
+// build can read.
+void CheckCrawlDatabase(const std::string& path) {
+  auto reader = storage::LatestFetchReader::Open(path);
+  if (!reader.ok()) RaiseStorageError(reader.status());
+}
+
+std::string ReportJson(const std::string& path, std::size_t top,
+                       const std::vector<std::string>& agents,
+                       const std::string& compat) {
+  report::ReportOptions options;
+  options.top = top;
+  if (!agents.empty()) options.crawlers = agents;
+  if (!robots::ParseCompatName(compat, &options.compat)) {
+    throw py::value_error("compat must be 'rfc' or 'google', not '" + compat +
+                          "'");
+  }
+  report::Report result;
+  storage::Status status;
+  std::string json;
+  {
+    // A million domains take seconds; other threads may run meanwhile.
+    py::gil_scoped_release release;
+    status = report::BuildReportFromDatabase(path, options, &result);
+    if (status.ok()) json = report::RenderReport(result, report::Format::kJson);
+  }
+  if (!status.ok()) RaiseStorageError(status);
+  return json;
+}
+
+}  // namespace
+
+void BindCrawl(py::module_& m) {
+  py::class_<BodyReader>(m, "_BodyReader",
+                         "Reads stored bodies by fetch id (decompressed).")
+      .def(py::init<const std::string&>(), py::arg("path"))
+      .def("read_body", &BodyReader::ReadBody, py::arg("fetch_id"),
+           "The decoded body of a fetch (b'' when it has none).");
+  m.def("_check_crawl_database", &CheckCrawlDatabase, py::arg("path"),
+        "Raises ValueError unless `path` is a crawl database this build "
+        "reads.");
+  m.def("_report_json", &ReportJson, py::arg("path"), py::arg("top"),
+        py::arg("agents"), py::arg("compat"),
+        "`robotscan report --format json` for the database at `path`, as "
+        "text. Releases the GIL.");
+}
+
+}  // namespace robotscan::python

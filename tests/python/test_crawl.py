@@ -1,0 +1,205 @@
+"""robotscan.open_crawl on databases written by the real `robotscan crawl`.
+
+The crawler fetches from a loopback server (127.0.0.1, --connect-to) whose
+answer depends on the Host header, so every row is known in advance. Two
+crawl runs (the second re-crawls after ok.test changed its file) give the
+history; a second database is written with --compress-bodies.
+"""
+
+import builtins
+import json
+import pathlib
+import sqlite3
+import sys
+import threading
+
+import pytest
+
+import robotscan
+from conftest import Answer, LoopbackServer, run_robotscan
+
+OK_V1 = b"User-agent: *\nDisallow: /private\nSitemap: https://ok.test/s.xml\n"
+OK_V2 = b"User-agent: *\nDisallow: /private\nDisallow: /v2\n"
+SHARED = b"User-agent: *\nDisallow: /cgi-bin/\n"
+SITES = {
+    "ok.test": Answer(200, OK_V1),
+    "gone.test": Answer(404, b"not here"),
+    "down.test": Answer(503, b"later"),
+    "forbid.test": Answer(403, b"no"),
+    "gptblock.test": Answer(200, b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n"),
+    "same1.test": Answer(200, SHARED),
+    "same2.test": Answer(200, SHARED),
+    "latin.test": Answer(200, b"User-agent: *\nDisallow: /caf\xe9\n"),
+    "html.test": Answer(200, b"<html><body>hi</body></html>", {"Content-Type": "text/html"}),
+}
+
+
+def crawl(cli, server, db, top_list, *extra):
+    out = run_robotscan(
+        cli, "crawl", "--db", str(db), str(top_list), "--quiet", "--retries", "0", "--schemes", "http",
+        "--timeout", "10s", "--connect-timeout", "5s", "--connect-to", f":80:127.0.0.1:{server.port}",
+        "--allow-private-addresses", *extra,
+    )
+    assert out.returncode == 0, out.stderr.decode()
+
+
+@pytest.fixture(scope="module")
+def crawls(robotscan_cli, tmp_path_factory):
+    """(plain database with two runs, compressed database with one run)."""
+    directory = tmp_path_factory.mktemp("crawl")
+    top_list = directory / "top.csv"
+    top_list.write_text("".join(f"{rank},{host}\n" for rank, host in enumerate(SITES, start=1)))
+    server = LoopbackServer()
+    try:
+        for host, answer in SITES.items():
+            server.routes[f"{host}/robots.txt"] = answer
+        plain, compressed = directory / "plain.sqlite", directory / "compressed.sqlite"
+        crawl(robotscan_cli, server, compressed, top_list, "--compress-bodies")
+        crawl(robotscan_cli, server, plain, top_list)
+        server.routes["ok.test/robots.txt"] = Answer(200, OK_V2)
+        crawl(robotscan_cli, server, plain, top_list, "--recrawl-older-than", "1ms")
+    finally:
+        server.close()
+    return plain, compressed
+
+
+def cli_report(cli, db, *args):
+    out = run_robotscan(cli, "report", "--db", str(db), "--format", "json", *args)
+    assert out.returncode == 0, out.stderr.decode()
+    return json.loads(out.stdout)
+
+
+def test_latest_fetch_as_a_data_frame(crawls):
+    pandas = pytest.importorskip("pandas")
+    frame = robotscan.open_crawl(crawls[0]).latest_fetch()
+    assert isinstance(frame, pandas.DataFrame)
+    assert len(frame) == len(SITES)
+    for column in ("domain", "rank", "url", "final_url", "http_status", "access", "error", "redirects",
+                   "bytes", "truncated", "body", "fetched_at", "body_sha256"):
+        assert column in frame.columns
+    rows = frame.set_index("domain")
+    assert rows.loc["ok.test", "body"] == OK_V2  # the newest fetch
+    assert rows.loc["latin.test", "body"] == b"User-agent: *\nDisallow: /caf\xe9\n"
+    assert rows.loc["gone.test", "body"] is None and rows.loc["gone.test", "http_status"] == 404
+    assert dict(rows["access"]) == {
+        "ok.test": "success", "gone.test": "unavailable", "down.test": "unreachable",
+        "forbid.test": "unavailable", "gptblock.test": "success", "same1.test": "success",
+        "same2.test": "success", "latin.test": "success", "html.test": "success",
+    }
+    assert rows.loc["same1.test", "body_sha256"] == rows.loc["same2.test", "body_sha256"]
+
+
+def test_compressed_bodies_are_decompressed(crawls):
+    plain, compressed = (robotscan.open_crawl(db).latest_fetch(as_frame=False) for db in crawls)
+    plain_bodies = {row["domain"]: row["body"] for row in plain}
+    rows = list(compressed)
+    assert {row["body_compression"] for row in rows if row["http_status"] == 200} == {"zstd"}
+    bodies = {row["domain"]: row["body"] for row in rows}
+    assert bodies["ok.test"] == OK_V1  # only one run in this database
+    for domain, body in bodies.items():
+        if domain != "ok.test":
+            assert body == plain_bodies[domain], domain
+    assert bodies["gone.test"] is None
+
+
+def test_rows_without_pandas_are_dicts(crawls, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas" or name.startswith("pandas."):
+            raise ImportError("no pandas here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    monkeypatch.delitem(sys.modules, "pandas", raising=False)
+    database = robotscan.open_crawl(str(crawls[0]))
+    rows = database.latest_fetch()
+    assert not isinstance(rows, list) and iter(rows) is rows  # an iterator, rows on demand
+    rows = list(rows)
+    assert len(rows) == len(SITES) and all(isinstance(row, dict) for row in rows)
+    with pytest.raises(ImportError, match="as_frame=True needs pandas"):
+        database.latest_fetch(as_frame=True)
+
+
+def test_fetch_history_steps_and_runs(crawls):
+    pandas = pytest.importorskip("pandas")
+    database = robotscan.open_crawl(crawls[0])
+    history = database.fetches()
+    assert len(history) == 2 * len(SITES)
+    ok = history[history["domain"] == "ok.test"]
+    assert list(ok["body"]) == [OK_V1, OK_V2] and list(ok["run_id"]) == [1, 2]
+    assert {"fetch_id", "run_id", "domain", "http_status", "error_class", "body_sha256", "body"} <= set(history.columns)
+    lean = database.fetches(bodies=False)
+    assert "body" not in lean.columns and list(lean["fetch_id"]) == list(history["fetch_id"])
+    steps = database.fetch_steps()
+    assert set(steps["fetch_id"]) == set(history["fetch_id"])
+    runs = database.runs()
+    assert list(runs["run_id"]) == [1, 2] and set(runs["status"]) == {"finished"}
+    assert next(database.runs(as_frame=False))["run_id"] == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, cli_args",
+    [
+        ({}, []),
+        ({"top": 3, "agents": ["GPTBot", "Googlebot", "CCBot"]}, ["--top", "3", "--agents", "GPTBot,Googlebot,CCBot"]),
+        ({"compat": "google"}, ["--compat", "google"]),
+    ],
+)
+def test_report_has_the_numbers_of_robotscan_report(crawls, robotscan_cli, kwargs, cli_args):
+    for db in crawls:
+        ours = robotscan.open_crawl(db).report(**kwargs)
+        assert ours == cli_report(robotscan_cli, db, *cli_args)
+    figures = robotscan.open_crawl(crawls[0]).report(**kwargs)
+    assert figures["domains"] == len(SITES)
+
+
+def test_report_from_threads(crawls):
+    database = robotscan.open_crawl(crawls[0])
+    expected = database.report()
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(database.report())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 4
+
+
+def test_paths_uris_and_bad_databases(crawls, tmp_path):
+    plain = crawls[0]
+    assert robotscan.open_crawl(pathlib.Path(plain)).path == str(plain)
+    uri = robotscan.open_crawl(pathlib.Path(plain).as_uri())
+    assert uri.path == str(plain) and len(list(uri.latest_fetch(as_frame=False))) == len(SITES)
+    with pytest.raises(FileNotFoundError, match="no crawl database at"):
+        robotscan.open_crawl(tmp_path / "missing.sqlite")
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
+    with pytest.raises(ValueError, match="is not a robotscan crawl database"):
+        robotscan.open_crawl(other)
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ValueError):
+        robotscan.open_crawl(garbage)
+    with pytest.raises(TypeError, match="path_or_uri must be str or os.PathLike, not int"):
+        robotscan.open_crawl(3)
+    with pytest.raises(ValueError, match="only local file: URIs"):
+        robotscan.open_crawl("file://otherhost/x.sqlite")
+    database = robotscan.open_crawl(plain)
+    with pytest.raises(ValueError, match="top must be a non-negative int"):
+        database.report(top=-1)
+    with pytest.raises(TypeError, match="agents must be a sequence"):
+        database.report(agents="GPTBot")
+    with pytest.raises(ValueError, match="compat must be 'rfc' or 'google'"):
+        database.report(compat="bing")
+    assert repr(database) == f"CrawlDatabase({str(plain)!r})"
+
+
+def test_the_database_is_not_changed(crawls):
+    plain = pathlib.Path(crawls[0])
+    before = plain.read_bytes()
+    database = robotscan.open_crawl(plain)
+    database.report()
+    list(database.latest_fetch(as_frame=False))
+    list(database.fetches(as_frame=False))
+    assert plain.read_bytes() == before
