@@ -875,7 +875,7 @@ storage::Status BuildReportFromDatabase(std::string_view path,
       &shared);
   if (!status.ok()) return status;
   std::vector<storage::RunRecord> runs;
-  status = reader.value()->ReadRuns(&runs);
+  status = current.reader().ReadRuns(&runs);
   if (!status.ok()) return status;
   *report = builder.Finish(std::move(shared));
   report->runs = std::move(runs);
