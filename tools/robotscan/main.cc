@@ -8,7 +8,8 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "robotscan: RFC 9309 robots.txt toolkit (check, lint, crawl, report)"};
+      "robotscan: RFC 9309 robots.txt toolkit (check, lint, toplist, crawl, "
+      "report)"};
 #ifdef ROBOTSCAN_WITH_MIMALLOC
   // Benchmarks record which allocator the binary runs on.
   app.set_version_flag("--version", "robotscan " ROBOTSCAN_VERSION_STRING
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   robotscan::cli::AddLintCommand(app, &exit_code);
   robotscan::cli::AddCrawlCommand(app, &exit_code);
   robotscan::cli::AddReportCommand(app, &exit_code);
+  robotscan::cli::AddTopListCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
