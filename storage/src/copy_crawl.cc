@@ -119,11 +119,11 @@ Status CopyTable(sqlite3* source, PGconn* conn, bool utf8, const Table& table,
                  std::int64_t* copied) {
   const std::string columns = ColumnList(table);
   Statement select;
-  const std::string sql = "SELECT " + columns + " FROM " + table.name +
+  const std::string sql = "SELECT " + columns + " FROM \"" + table.name + "\"" +
                           " ORDER BY " + table.order;
   if (Status s = Statement::Prepare(source, sql, &select); !s.ok()) return s;
   const std::string copy =
-      std::string("COPY ") + table.name + " (" + columns + ") FROM STDIN";
+      std::string("COPY \"") + table.name + "\" (" + columns + ") FROM STDIN";
   PgResult start(PQexec(conn, copy.c_str()));
   if (start == nullptr || PQresultStatus(start.get()) != PGRES_COPY_IN) {
     return StatusFromPgResult(conn, start.get(), copy);
@@ -270,7 +270,7 @@ Status CopyCrawlDatabase(
           "SELECT setval(pg_get_serial_sequence('domain', 'id'), "
           "coalesce((SELECT max(id) FROM domain), 0) + 1, false); "
           "SELECT setval(pg_get_serial_sequence('fetch', 'id'), "
-          "coalesce((SELECT max(id) FROM fetch), 0) + 1, false);",
+          "coalesce((SELECT max(id) FROM \"fetch\"), 0) + 1, false);",
           "advance the id sequences");
       !s.ok()) {
     return s;

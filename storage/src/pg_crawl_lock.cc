@@ -53,7 +53,7 @@ SELECT h.pid, h.host, h.started_at, coalesce(h.run_id, 0)::int8, h.mode,
        EXISTS (SELECT 1 FROM pg_locks l
                WHERE l.locktype = 'advisory' AND l.granted
                  AND l.pid = h.backend_pid AND l.classid = $1::oid
-                 AND l.objid = $2::oid AND l.objsubid = 2)::int8
+                 AND l.objid = $2::oid AND l.objsubid = 2)::int
 FROM crawl_holder h ORDER BY h.mode, h.started_at
 )sql";
 
@@ -95,9 +95,9 @@ Status AcquirePgCrawlLock(std::string_view uri, const CrawlHolder& me,
   const bool exclusive = mode == CrawlLockMode::kExclusive;
   PgResult r;
   if (Status s = ExecPg(conn.get(),
-                        exclusive ? "SELECT pg_try_advisory_lock($1, $2)::int8"
+                        exclusive ? "SELECT pg_try_advisory_lock($1, $2)::int"
                                   : "SELECT pg_try_advisory_lock_shared($1, "
-                                    "$2)::int8",
+                                    "$2)::int",
                         PgParams().Int(kLockClass).Int(kLockObject),
                         "take the crawl lock", &r);
       !s.ok()) {

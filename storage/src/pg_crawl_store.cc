@@ -84,8 +84,8 @@ class PgCrawlStore final : public CrawlStore {
     if (Status s = ExecPg(
             conn(),
             "SELECT f.id, f.fetched_at, f.http_status::int8, f.access, "
-            "f.etag, f.last_modified, (f.body_id IS NOT NULL)::int8 FROM "
-            "domain d JOIN fetch f ON f.id = d.latest_fetch_id WHERE d.name = "
+            "f.etag, f.last_modified, (f.body_id IS NOT NULL)::int FROM "
+            "domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id WHERE d.name = "
             "$1",
             PgParams().Text(domain), "latest fetch", &r);
         !s.ok()) {
@@ -109,7 +109,7 @@ class PgCrawlStore final : public CrawlStore {
     body->clear();
     PgResult r;
     if (Status s = ExecPg(conn(),
-                          "SELECT b.compression, b.size, b.data FROM fetch f "
+                          "SELECT b.compression, b.size, b.data FROM \"fetch\" f "
                           "JOIN body b ON b.id = f.body_id WHERE f.id = $1",
                           PgParams().Int(fetch_id), "read body", &r);
         !s.ok()) {
@@ -132,10 +132,10 @@ class PgCrawlStore final : public CrawlStore {
     PgResult r;
     if (Status s = ExecPg(
             conn(),
-            "SELECT count(*)::int8 FROM domain d LEFT JOIN fetch f ON f.id = "
+            "SELECT count(*)::int8 FROM domain d LEFT JOIN \"fetch\" f ON f.id = "
             "d.latest_fetch_id WHERE d.latest_fetch_id IS NOT NULL AND "
             "(f.id IS NULL OR f.domain_id <> d.id OR f.id <> (SELECT "
-            "max(g.id) FROM fetch g WHERE g.domain_id = d.id))",
+            "max(g.id) FROM \"fetch\" g WHERE g.domain_id = d.id))",
             {}, "integrity", &r);
         !s.ok()) {
       return s;
@@ -151,7 +151,7 @@ class PgCrawlStore final : public CrawlStore {
   Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override {
     PgResult r;
     if (Status s = ExecPg(conn(),
-                          "SELECT (SELECT count(*) FROM fetch)::int8, "
+                          "SELECT (SELECT count(*) FROM \"fetch\")::int8, "
                           "(SELECT count(*) FROM body)::int8",
                           {}, "count", &r);
         !s.ok()) {
@@ -165,7 +165,7 @@ class PgCrawlStore final : public CrawlStore {
   Status HasFetches(bool* any) override {
     PgResult r;
     if (Status s = ExecPg(conn(),
-                          "SELECT EXISTS (SELECT 1 FROM fetch)::int8", {},
+                          "SELECT EXISTS (SELECT 1 FROM \"fetch\")::int", {},
                           "any fetch", &r);
         !s.ok()) {
       return s;

@@ -65,7 +65,7 @@ ON CONFLICT (name) DO NOTHING
 // SQLite store does; only 2xx bodies were staged with a hash.
 constexpr char kInsertFetches[] = R"sql(
 WITH ins AS (
-  INSERT INTO fetch (run_id, domain_id, rank, url, final_url, strategy,
+  INSERT INTO "fetch" (run_id, domain_id, rank, url, final_url, strategy,
     http_status, access, error_class, error_message, redirects, attempts,
     bytes, truncated, not_modified, body_id, content_type, content_encoding,
     content_length, cache_control, expires, last_modified, etag,
@@ -81,7 +81,7 @@ WITH ins AS (
   FROM staged_fetch s
   JOIN domain d ON d.name = s.domain
   LEFT JOIN body b ON b.sha256 = s.body_sha256
-  LEFT JOIN fetch pf ON pf.id = s.body_from_fetch_id
+  LEFT JOIN "fetch" pf ON pf.id = s.body_from_fetch_id
   ORDER BY s.ord
   RETURNING id, domain_id
 ), steps AS (
@@ -104,7 +104,7 @@ SELECT count(*)::int8 FROM ins
 
 constexpr char kMarkFrontierDone[] = R"sql(
 UPDATE crawl_frontier f SET state = 'done', fetch_id = fe.id
-FROM fetch fe JOIN domain d ON d.id = fe.domain_id
+FROM "fetch" fe JOIN domain d ON d.id = fe.domain_id
 JOIN staged_fetch s ON s.domain = d.name
 WHERE fe.run_id = $1::int8 AND f.run_id = $1::int8 AND f.domain = d.name
   AND f.state = 'leased'
@@ -266,6 +266,11 @@ void PgFetchWriter::Committed() {
   pending_bodies_.clear();
 }
 
-void PgFetchWriter::RolledBack() { pending_bodies_.clear(); }
+// A rollback also drops the staging tables if this transaction created
+// them: they are created again (IF NOT EXISTS) by the next Stage.
+void PgFetchWriter::RolledBack() {
+  pending_bodies_.clear();
+  staging_ready_ = false;
+}
 
 }  // namespace robotscan::storage

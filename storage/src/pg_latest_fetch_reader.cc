@@ -45,7 +45,7 @@ SELECT lf.domain, lf.rank::int8, lf.url, lf.final_url, lf.http_status::int8,
        lf.truncated::int8, lf.content_type, lf.body, lf.body_sha256,
        lf.fetched_at, lf.body_compression,
        CASE WHEN lf.body IS NULL AND lf.body_compression = 'zstd' THEN
-         (SELECT b.data FROM fetch f JOIN body b ON b.id = f.body_id
+         (SELECT b.data FROM "fetch" f JOIN body b ON b.id = f.body_id
           WHERE f.id = lf.fetch_id) END,
        lf.not_modified::int8
 FROM latest_fetch lf
@@ -60,7 +60,7 @@ SELECT d.name, f.rank::int8, f.url, f.final_url, f.http_status::int8,
        CASE WHEN b.compression = 'zstd' THEN b.data END,
        f.not_modified::int8
 FROM domain d
-JOIN fetch f ON f.id = (SELECT max(g.id) FROM fetch g
+JOIN "fetch" f ON f.id = (SELECT max(g.id) FROM "fetch" g
                         WHERE g.domain_id = d.id AND g.run_id <= $1)
 LEFT JOIN body b ON b.id = f.body_id
 )sql";

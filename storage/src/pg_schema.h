@@ -47,7 +47,7 @@ CREATE TABLE body (
   compression text NOT NULL DEFAULT 'none',  -- none|zstd
   data bytea NOT NULL
 );
-CREATE TABLE fetch (
+CREATE TABLE "fetch" (
   id bigserial PRIMARY KEY,
   run_id bigint NOT NULL REFERENCES crawl_run(id),
   domain_id bigint NOT NULL REFERENCES domain(id),
@@ -75,9 +75,9 @@ CREATE TABLE fetch (
   fetched_at text NOT NULL,
   UNIQUE (run_id, domain_id)
 );
-CREATE INDEX fetch_by_domain ON fetch(domain_id);
+CREATE INDEX fetch_by_domain ON "fetch"(domain_id);
 CREATE TABLE fetch_step (
-  fetch_id bigint NOT NULL REFERENCES fetch(id),
+  fetch_id bigint NOT NULL REFERENCES "fetch"(id),
   seq integer NOT NULL,
   url text NOT NULL,
   http_status integer,
@@ -125,7 +125,7 @@ SELECT d.name AS domain,
        encode(b.sha256, 'hex') AS body_sha256,
        b.compression AS body_compression
 FROM domain d
-JOIN fetch f ON f.id = d.latest_fetch_id
+JOIN "fetch" f ON f.id = d.latest_fetch_id
 LEFT JOIN body b ON b.id = f.body_id;
 )sql",
     // Version 2: who ran a crawl, and which top list it read.

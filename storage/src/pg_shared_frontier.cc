@@ -176,11 +176,11 @@ class PgSharedFrontier final : public SharedFrontier {
     if (Status s = ExecPg(
             conn(),
             "SELECT c.lease_batch, c.lease_generation::int8, c.lease_domain, "
-            "c.lease_rank, c.lease_position, c.lease_taken_over::int8, pf.id, "
+            "c.lease_rank, c.lease_position, c.lease_taken_over::int, pf.id, "
             "pf.fetched_at, pf.http_status::int8, pf.access, pf.etag, "
-            "pf.last_modified, (pf.body_id IS NOT NULL)::int8 FROM "
+            "pf.last_modified, (pf.body_id IS NOT NULL)::int FROM "
             "robotscan_claim($1, $2, $3, $4) c LEFT JOIN domain d ON d.name = "
-            "c.lease_domain LEFT JOIN fetch pf ON pf.id = d.latest_fetch_id "
+            "c.lease_domain LEFT JOIN \"fetch\" pf ON pf.id = d.latest_fetch_id "
             "ORDER BY c.lease_position",
             PgParams()
                 .Int(run_id)
@@ -217,7 +217,7 @@ class PgSharedFrontier final : public SharedFrontier {
     if (Status s = ExecPg(
             conn(),
             "SELECT EXISTS (SELECT 1 FROM crawl_frontier WHERE run_id = $1 "
-            "AND state = 'pending')::int8, (SELECT extract(epoch FROM "
+            "AND state = 'pending')::int, (SELECT extract(epoch FROM "
             "min(b.expires_at) - clock_timestamp()) * 1000 FROM crawl_batch b "
             "WHERE b.run_id = $1 AND b.state = 'leased' AND b.worker_id <> "
             "$2)::float8",
