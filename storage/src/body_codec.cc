@@ -32,15 +32,13 @@ Status CompressBody(std::string_view in, std::string* out) {
   return Status::Ok();
 }
 
-Status DecompressBody(std::string_view in, std::size_t size,
-                      std::string* out) {
+Status DecompressBody(std::string_view in, std::size_t size, std::string* out) {
   if (size == 0) {
     const unsigned long long expected =
         ZSTD_getFrameContentSize(in.data(), in.size());
     if (expected == ZSTD_CONTENTSIZE_ERROR ||
         expected == ZSTD_CONTENTSIZE_UNKNOWN) {
-      return Status(Status::Code::kCorrupt,
-                    "zstd body without a content size");
+      return Status(Status::Code::kCorrupt, "zstd body without a content size");
     }
     size = static_cast<std::size_t>(expected);
   }

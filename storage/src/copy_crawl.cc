@@ -39,31 +39,46 @@ std::vector<Table> Tables(bool has_provenance) {
                              {"input", Kind::kText},
                              {"options", Kind::kText}};
   if (has_provenance) {
-    for (const char* name : {"host", "pid", "list_source", "list_id",
-                             "list_date", "list_url", "list_sha256",
-                             "list_entries"}) {
-      const bool number = std::string(name) == "pid" ||
-                          std::string(name) == "list_entries";
+    for (const char* name :
+         {"host", "pid", "list_source", "list_id", "list_date", "list_url",
+          "list_sha256", "list_entries"}) {
+      const bool number =
+          std::string(name) == "pid" || std::string(name) == "list_entries";
       run.push_back({name, number ? Kind::kInt : Kind::kText});
     }
   }
-  std::vector<Column> fetch = {
-      {"id", Kind::kInt},          {"run_id", Kind::kInt},
-      {"domain_id", Kind::kInt},   {"rank", Kind::kInt},
-      {"url", Kind::kText},        {"final_url", Kind::kText},
-      {"strategy", Kind::kText},   {"http_status", Kind::kInt},
-      {"access", Kind::kText},     {"error_class", Kind::kText},
-      {"error_message", Kind::kText}, {"redirects", Kind::kInt},
-      {"attempts", Kind::kInt},    {"bytes", Kind::kInt},
-      {"truncated", Kind::kInt},   {"not_modified", Kind::kInt},
-      {"body_id", Kind::kInt},     {"content_type", Kind::kText},
-      {"content_encoding", Kind::kText}, {"content_length", Kind::kText},
-      {"cache_control", Kind::kText}, {"expires", Kind::kText},
-      {"last_modified", Kind::kText}, {"etag", Kind::kText},
-      {"retry_after", Kind::kText}, {"ip", Kind::kText},
-      {"dns_ms", Kind::kReal},     {"connect_ms", Kind::kReal},
-      {"tls_ms", Kind::kReal},     {"first_byte_ms", Kind::kReal},
-      {"total_ms", Kind::kReal},   {"fetched_at", Kind::kText}};
+  std::vector<Column> fetch = {{"id", Kind::kInt},
+                               {"run_id", Kind::kInt},
+                               {"domain_id", Kind::kInt},
+                               {"rank", Kind::kInt},
+                               {"url", Kind::kText},
+                               {"final_url", Kind::kText},
+                               {"strategy", Kind::kText},
+                               {"http_status", Kind::kInt},
+                               {"access", Kind::kText},
+                               {"error_class", Kind::kText},
+                               {"error_message", Kind::kText},
+                               {"redirects", Kind::kInt},
+                               {"attempts", Kind::kInt},
+                               {"bytes", Kind::kInt},
+                               {"truncated", Kind::kInt},
+                               {"not_modified", Kind::kInt},
+                               {"body_id", Kind::kInt},
+                               {"content_type", Kind::kText},
+                               {"content_encoding", Kind::kText},
+                               {"content_length", Kind::kText},
+                               {"cache_control", Kind::kText},
+                               {"expires", Kind::kText},
+                               {"last_modified", Kind::kText},
+                               {"etag", Kind::kText},
+                               {"retry_after", Kind::kText},
+                               {"ip", Kind::kText},
+                               {"dns_ms", Kind::kReal},
+                               {"connect_ms", Kind::kReal},
+                               {"tls_ms", Kind::kReal},
+                               {"first_byte_ms", Kind::kReal},
+                               {"total_ms", Kind::kReal},
+                               {"fetched_at", Kind::kText}};
   return {
       {"crawl_run", run, "id", &CopySummary::runs},
       {"body",
@@ -75,7 +90,8 @@ std::vector<Table> Tables(bool has_provenance) {
        "id",
        &CopySummary::bodies},
       {"domain",
-       {{"id", Kind::kInt}, {"name", Kind::kText},
+       {{"id", Kind::kInt},
+        {"name", Kind::kText},
         {"latest_fetch_id", Kind::kInt}},
        "id",
        &CopySummary::domains},
@@ -180,11 +196,10 @@ Status CopyTable(sqlite3* source, PGconn* conn, bool utf8, const Table& table,
 
 }  // namespace
 
-Status CopyCrawlDatabase(
-    std::string_view from, std::string_view to,
-    const std::function<void(std::string_view table, std::int64_t rows)>&
-        progress,
-    CopySummary* summary) {
+Status CopyCrawlDatabase(std::string_view from, std::string_view to,
+                         const std::function<void(std::string_view table,
+                                                  std::int64_t rows)>& progress,
+                         CopySummary* summary) {
   *summary = CopySummary();
   if (IsPostgresUri(from)) {
     return Status(Status::Code::kInvalidArgument,
@@ -224,8 +239,9 @@ Status CopyCrawlDatabase(
     }
     if (view.Step() != SQLITE_ROW) {
       return Status(Status::Code::kInvalidArgument,
-                    path + " is not a robotscan crawl database (no "
-                           "latest_fetch view)");
+                    path +
+                        " is not a robotscan crawl database (no "
+                        "latest_fetch view)");
     }
   }
   if (version > kSchemaVersion) {

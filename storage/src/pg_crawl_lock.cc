@@ -28,9 +28,9 @@ Status ConnectWithKeepalives(std::string_view uri, PgConnection* out) {
     std::string message =
         conn != nullptr ? PQerrorMessage(conn.get()) : "out of memory";
     while (!message.empty() && message.back() == '\n') message.pop_back();
-    return Status(Status::Code::kIoError,
-                  "cannot connect to " + RedactDatabaseUri(uri) + ": " +
-                      message);
+    return Status(
+        Status::Code::kIoError,
+        "cannot connect to " + RedactDatabaseUri(uri) + ": " + message);
   }
   PQsetNoticeProcessor(
       conn.get(), [](void*, const char*) {}, nullptr);

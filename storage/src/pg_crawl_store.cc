@@ -81,13 +81,14 @@ class PgCrawlStore final : public CrawlStore {
                          std::optional<PreviousFetch>* previous) override {
     previous->reset();
     PgResult r;
-    if (Status s = ExecPg(
-            conn(),
-            "SELECT f.id, f.fetched_at, f.http_status::int8, f.access, "
-            "f.etag, f.last_modified, (f.body_id IS NOT NULL)::int FROM "
-            "domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id WHERE d.name = "
-            "$1",
-            PgParams().Text(domain), "latest fetch", &r);
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT f.id, f.fetched_at, f.http_status::int8, f.access, "
+                   "f.etag, f.last_modified, (f.body_id IS NOT NULL)::int FROM "
+                   "domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
+                   "WHERE d.name = "
+                   "$1",
+                   PgParams().Text(domain), "latest fetch", &r);
         !s.ok()) {
       return s;
     }
@@ -108,10 +109,11 @@ class PgCrawlStore final : public CrawlStore {
   Status ReadBody(std::int64_t fetch_id, std::string* body) override {
     body->clear();
     PgResult r;
-    if (Status s = ExecPg(conn(),
-                          "SELECT b.compression, b.size, b.data FROM \"fetch\" f "
-                          "JOIN body b ON b.id = f.body_id WHERE f.id = $1",
-                          PgParams().Int(fetch_id), "read body", &r);
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT b.compression, b.size, b.data FROM \"fetch\" f "
+                   "JOIN body b ON b.id = f.body_id WHERE f.id = $1",
+                   PgParams().Int(fetch_id), "read body", &r);
         !s.ok()) {
       return s;
     }
@@ -130,13 +132,14 @@ class PgCrawlStore final : public CrawlStore {
   // fetch, a fetch of that domain.
   Status CheckIntegrity(bool* ok, std::string* report) override {
     PgResult r;
-    if (Status s = ExecPg(
-            conn(),
-            "SELECT count(*)::int8 FROM domain d LEFT JOIN \"fetch\" f ON f.id = "
-            "d.latest_fetch_id WHERE d.latest_fetch_id IS NOT NULL AND "
-            "(f.id IS NULL OR f.domain_id <> d.id OR f.id <> (SELECT "
-            "max(g.id) FROM \"fetch\" g WHERE g.domain_id = d.id))",
-            {}, "integrity", &r);
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT count(*)::int8 FROM domain d LEFT JOIN \"fetch\" f "
+                   "ON f.id = "
+                   "d.latest_fetch_id WHERE d.latest_fetch_id IS NOT NULL AND "
+                   "(f.id IS NULL OR f.domain_id <> d.id OR f.id <> (SELECT "
+                   "max(g.id) FROM \"fetch\" g WHERE g.domain_id = d.id))",
+                   {}, "integrity", &r);
         !s.ok()) {
       return s;
     }
@@ -164,9 +167,9 @@ class PgCrawlStore final : public CrawlStore {
 
   Status HasFetches(bool* any) override {
     PgResult r;
-    if (Status s = ExecPg(conn(),
-                          "SELECT EXISTS (SELECT 1 FROM \"fetch\")::int", {},
-                          "any fetch", &r);
+    if (Status s =
+            ExecPg(conn(), "SELECT EXISTS (SELECT 1 FROM \"fetch\")::int", {},
+                   "any fetch", &r);
         !s.ok()) {
       return s;
     }

@@ -10,9 +10,9 @@ namespace {
 
 Status ReadVersion(PGconn* conn, int* version, bool* has_table) {
   PgResult r;
-  if (Status s = ExecPg(conn,
-                        "SELECT to_regclass('robotscan_schema') IS NOT NULL",
-                        {}, "read schema version", &r);
+  if (Status s =
+          ExecPg(conn, "SELECT to_regclass('robotscan_schema') IS NOT NULL", {},
+                 "read schema version", &r);
       !s.ok()) {
     return s;
   }
@@ -65,8 +65,8 @@ Status Migrate(PGconn* conn, int* version) {
         !s.ok()) {
       return s;
     }
-    if (Status s = ExecPgSimple(conn, "DELETE FROM robotscan_schema",
-                                "bump version");
+    if (Status s =
+            ExecPgSimple(conn, "DELETE FROM robotscan_schema", "bump version");
         !s.ok()) {
       return s;
     }
@@ -109,8 +109,7 @@ Status OpenPgDatabase(std::string_view uri, bool migrate, PgDatabase* out) {
   }
   if (out->version > kPgSchemaVersion) {
     return Status(Status::Code::kSchemaTooNew,
-                  RedactDatabaseUri(uri) +
-                      " was written by a newer robotscan");
+                  RedactDatabaseUri(uri) + " was written by a newer robotscan");
   }
   return Status::Ok();
 }

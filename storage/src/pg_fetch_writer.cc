@@ -232,8 +232,7 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
 }
 
 Status PgFetchWriter::InsertStaged(PGconn* conn, std::int64_t run_id,
-                                   bool mark_frontier,
-                                   std::int64_t* inserted) {
+                                   bool mark_frontier, std::int64_t* inserted) {
   if (Status s = ExecPgSimple(conn, kInsertBodies, "insert bodies"); !s.ok()) {
     return s;
   }

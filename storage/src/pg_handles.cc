@@ -42,8 +42,7 @@ Status ConnectToPostgres(std::string_view uri, PgConnection* out) {
   }
   // Bytes go to the server as they are, never converted: the text we
   // store is checked for the server's encoding (PgSafeText) instead.
-  if (const char* encoding =
-          PQparameterStatus(conn.get(), "server_encoding")) {
+  if (const char* encoding = PQparameterStatus(conn.get(), "server_encoding")) {
     PQsetClientEncoding(conn.get(), encoding);
   }
   // Notices (e.g. "relation already exists, skipping") would go to
@@ -61,8 +60,9 @@ Status StatusFromPgResult(PGconn* conn, const PGresult* result,
   const char* error = result != nullptr ? PQresultErrorMessage(result) : "";
   if (error == nullptr || error[0] == '\0') error = PQerrorMessage(conn);
   message += TrimmedMessage(error);
-  const char* state =
-      result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  const char* state = result != nullptr
+                          ? PQresultErrorField(result, PG_DIAG_SQLSTATE)
+                          : nullptr;
   const std::string sqlstate = state != nullptr ? state : "";
   if (PQstatus(conn) != CONNECTION_OK || sqlstate.rfind("08", 0) == 0 ||
       sqlstate.rfind("57P", 0) == 0) {

@@ -79,8 +79,8 @@ Status ExecPgSimple(PGconn* conn, const char* sql, std::string_view context);
 // Binary column readers. NULL reads as 0 / "" (callers ask IsNull first
 // where NULL means something).
 bool PgIsNull(const PGresult* r, int row, int col);
-std::int64_t PgInt(const PGresult* r, int row, int col);  // int8 / int4.
-double PgDouble(const PGresult* r, int row, int col);     // float8.
+std::int64_t PgInt(const PGresult* r, int row, int col);        // int8 / int4.
+double PgDouble(const PGresult* r, int row, int col);           // float8.
 std::string_view PgBytes(const PGresult* r, int row, int col);  // text/bytea.
 std::string PgText(const PGresult* r, int row, int col);
 

@@ -91,8 +91,8 @@ class PgLatestFetchReader final : public LatestFetchReader {
       : db_(std::move(db)), txn_(db_.conn.get()) {}
 
   Status Start(const LatestFetchQuery& query) {
-    if (Status s = txn_.Begin(
-            "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+    if (Status s =
+            txn_.Begin("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
         !s.ok()) {
       return s;
     }
@@ -104,9 +104,9 @@ class PgLatestFetchReader final : public LatestFetchReader {
         return s;
       }
       if (PQntuples(r.get()) == 0) {
-        return Status(Status::Code::kInvalidArgument,
-                      "the database has no crawl run " +
-                          std::to_string(query.as_of_run));
+        return Status(
+            Status::Code::kInvalidArgument,
+            "the database has no crawl run " + std::to_string(query.as_of_run));
       }
     }
     std::string sql = "DECLARE latest_rows BINARY NO SCROLL CURSOR FOR ";
@@ -127,8 +127,8 @@ class PgLatestFetchReader final : public LatestFetchReader {
 
   Status CountRows(std::int64_t* rows) override {
     PgResult r;
-    if (Status s = ExecPg(conn(), "SELECT count(*)::int8 FROM latest_fetch",
-                          {}, "count rows", &r);
+    if (Status s = ExecPg(conn(), "SELECT count(*)::int8 FROM latest_fetch", {},
+                          "count rows", &r);
         !s.ok()) {
       return s;
     }
@@ -142,10 +142,10 @@ class PgLatestFetchReader final : public LatestFetchReader {
       if (finished_) return Status::Ok();
       page_.reset();
       next_ = 0;
-      if (Status s = ExecPg(conn(),
-                            "FETCH " + std::to_string(kRowsPerFetch) +
-                                " FROM latest_rows",
-                            {}, "read rows", &page_);
+      if (Status s = ExecPg(
+              conn(),
+              "FETCH " + std::to_string(kRowsPerFetch) + " FROM latest_rows",
+              {}, "read rows", &page_);
           !s.ok()) {
         return s;
       }

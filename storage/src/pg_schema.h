@@ -222,10 +222,11 @@ CREATE TABLE crawl_holder (
   pid bigint, host text, started_at text, run_id bigint
 );
 
--- Claims a batch for a worker: an expired lease first (taken over whole,
--- generation + 1), else up to p_size pending domains in list order. SKIP
--- LOCKED: concurrent claims never wait for each other nor take the same
--- rows.
+-- Claims a batch for a worker: another worker's expired lease first
+-- (taken over whole, generation + 1), else up to p_size pending domains in
+-- list order. SKIP LOCKED: concurrent claims never wait for each other nor
+-- take the same rows. A worker's own expired lease is not taken over: it
+-- still has those domains in hand (its heartbeat renews the lease).
 CREATE FUNCTION robotscan_claim(p_run bigint, p_worker bigint,
                                 p_size integer, p_lease_ms bigint)
 RETURNS TABLE (lease_batch bigint, lease_generation integer,
@@ -241,7 +242,7 @@ BEGIN
   LOOP
     SELECT b.id INTO v_batch FROM crawl_batch b
      WHERE b.run_id = p_run AND b.state = 'leased'
-       AND b.expires_at < clock_timestamp()
+       AND b.expires_at < clock_timestamp() AND b.worker_id <> p_worker
      ORDER BY b.expires_at LIMIT 1 FOR UPDATE SKIP LOCKED;
     EXIT WHEN v_batch IS NULL;
     IF EXISTS (SELECT 1 FROM crawl_frontier f
@@ -360,8 +361,10 @@ BEGIN
   RETURN v_granted;
 END $$;
 
--- Renews a live worker's unexpired leases and slots; returns the batches
--- renewed.
+-- Renews a live worker's leases (expired ones too, as long as nobody took
+-- them over: they are still its own) and its unexpired IP slots; returns
+-- the batches renewed. Locks in the order every writer uses (batches by
+-- id, then the worker's row), so that it never deadlocks with a commit.
 CREATE FUNCTION robotscan_heartbeat(p_worker bigint, p_lease_ms bigint,
                                     p_rate double precision,
                                     p_in_flight bigint)
@@ -372,15 +375,19 @@ DECLARE
   v_expires timestamptz := v_now + p_lease_ms * interval '1 millisecond';
   v_renewed integer;
 BEGIN
-  UPDATE crawl_worker w
-     SET heartbeat_at = v_now, rate = p_rate, in_flight = p_in_flight
-   WHERE w.id = p_worker;
+  WITH mine AS (
+    SELECT b.id FROM crawl_batch b
+     WHERE b.worker_id = p_worker AND b.state = 'leased'
+     ORDER BY b.id FOR UPDATE)
   UPDATE crawl_batch b SET expires_at = v_expires
-   WHERE b.worker_id = p_worker AND b.state = 'leased'
-     AND b.expires_at >= v_now;
+    FROM mine WHERE b.id = mine.id
+     AND b.worker_id = p_worker AND b.state = 'leased';
   GET DIAGNOSTICS v_renewed = ROW_COUNT;
   UPDATE ip_quota q SET expires_at = v_expires
    WHERE q.worker_id = p_worker AND q.expires_at >= v_now;
+  UPDATE crawl_worker w
+     SET heartbeat_at = v_now, rate = p_rate, in_flight = p_in_flight
+   WHERE w.id = p_worker;
   RETURN v_renewed;
 END $$;
 )sql",

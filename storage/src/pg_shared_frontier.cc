@@ -31,9 +31,7 @@ class PgSharedFrontier final : public SharedFrontier {
         writer_(db_.utf8, options.compress_bodies) {}
 
   Status Enqueue(const RunInfo& info, const CrawlSettings& settings,
-                 std::int64_t malformed_lines,
-                 const std::function<bool(FrontierEntry*)>& next,
-                 EnqueueSummary* summary) override {
+                 FrontierInput* input, EnqueueSummary* summary) override {
     PgTransaction txn(conn());
     if (Status s = txn.Begin(); !s.ok()) return s;
     PgResult r;
@@ -64,15 +62,13 @@ class PgSharedFrontier final : public SharedFrontier {
     if (Status s = ExecPg(
             conn(),
             "INSERT INTO crawl_settings(run_id, per_ip_limit, rate_limit, "
-            "lease_ms, batch_size, malformed_lines) VALUES ($1, $2, $3, $4, "
-            "$5, $6)",
+            "lease_ms, batch_size) VALUES ($1, $2, $3, $4, $5)",
             PgParams()
                 .Int(run_id)
                 .Int(settings.per_ip_limit)
                 .Double(settings.rate_limit)
                 .Int(settings.lease.count())
-                .Int(settings.batch_size)
-                .Int(malformed_lines),
+                .Int(settings.batch_size),
             "insert crawl_settings");
         !s.ok()) {
       return s;
@@ -86,7 +82,10 @@ class PgSharedFrontier final : public SharedFrontier {
       return s;
     }
     std::int64_t staged = 0;
-    if (Status s = CopyEntries(next, &staged); !s.ok()) return s;
+    if (Status s = CopyEntries(input, &staged); !s.ok()) return s;
+    if (const std::string error = input->error(); !error.empty()) {
+      return Status(Status::Code::kInvalidArgument, error);
+    }
     if (Status s = ExecPg(
             conn(),
             "WITH ins AS (INSERT INTO crawl_frontier(run_id, domain, rank, "
@@ -100,11 +99,21 @@ class PgSharedFrontier final : public SharedFrontier {
     summary->run_id = run_id;
     summary->entries = PgInt(r.get(), 0, 0);
     summary->duplicates = staged - summary->entries;
-    if (Status s = ExecPg(conn(),
-                          "UPDATE crawl_settings SET duplicates = $2 WHERE "
-                          "run_id = $1",
-                          PgParams().Int(run_id).Int(summary->duplicates),
-                          "count duplicates");
+    if (Status s = ExecPg(
+            conn(),
+            "UPDATE crawl_settings SET duplicates = $2, malformed_lines = $3 "
+            "WHERE run_id = $1",
+            PgParams()
+                .Int(run_id)
+                .Int(summary->duplicates)
+                .Int(input->malformed_lines()),
+            "count duplicates");
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = ExecPg(
+            conn(), "UPDATE crawl_run SET list_entries = $2 WHERE id = $1",
+            PgParams().Int(run_id).Int(staged), "count the list's entries");
         !s.ok()) {
       return s;
     }
@@ -161,11 +170,23 @@ class PgSharedFrontier final : public SharedFrontier {
 
   Status FinishWorker(std::int64_t worker_id, std::string_view status,
                       std::string_view stopped_at) override {
-    return ExecPg(conn(),
-                  "UPDATE crawl_worker SET status = $2, stopped_at = $3 WHERE "
-                  "id = $1",
-                  PgParams().Int(worker_id).Text(status).Text(stopped_at),
-                  "finish worker");
+    PgTransaction txn(conn());
+    if (Status s = txn.Begin(); !s.ok()) return s;
+    if (Status s =
+            ExecPg(conn(),
+                   "UPDATE crawl_worker SET status = $2, stopped_at = "
+                   "$3, in_flight = 0 WHERE id = $1",
+                   PgParams().Int(worker_id).Text(status).Text(stopped_at),
+                   "finish worker");
+        !s.ok()) {
+      return s;
+    }
+    if (Status s = ExecPg(conn(), "DELETE FROM ip_quota WHERE worker_id = $1",
+                          PgParams().Int(worker_id), "give back IP slots");
+        !s.ok()) {
+      return s;
+    }
+    return txn.Commit();
   }
 
   Status ClaimBatch(std::int64_t run_id, std::int64_t worker_id,
@@ -180,7 +201,8 @@ class PgSharedFrontier final : public SharedFrontier {
             "pf.fetched_at, pf.http_status::int8, pf.access, pf.etag, "
             "pf.last_modified, (pf.body_id IS NOT NULL)::int FROM "
             "robotscan_claim($1, $2, $3, $4) c LEFT JOIN domain d ON d.name = "
-            "c.lease_domain LEFT JOIN \"fetch\" pf ON pf.id = d.latest_fetch_id "
+            "c.lease_domain LEFT JOIN \"fetch\" pf ON pf.id = "
+            "d.latest_fetch_id "
             "ORDER BY c.lease_position",
             PgParams()
                 .Int(run_id)
@@ -229,8 +251,8 @@ class PgSharedFrontier final : public SharedFrontier {
     const bool leases = !PgIsNull(r.get(), 0, 1);
     claim->others_hold_leases = pending || leases;
     if (leases) {
-      claim->soonest_expiry =
-          std::max(std::chrono::milliseconds(0), MillisOf(PgDouble(r.get(), 0, 1)));
+      claim->soonest_expiry = std::max(std::chrono::milliseconds(0),
+                                       MillisOf(PgDouble(r.get(), 0, 1)));
     }
     return Status::Ok();
   }
@@ -239,14 +261,14 @@ class PgSharedFrontier final : public SharedFrontier {
                    double rate, std::int64_t in_flight,
                    std::int64_t* renewed) override {
     PgResult r;
-    if (Status s = ExecPg(conn(),
-                          "SELECT robotscan_heartbeat($1, $2, $3, $4)::int8",
-                          PgParams()
-                              .Int(worker_id)
-                              .Int(lease.count())
-                              .Double(rate)
-                              .Int(in_flight),
-                          "heartbeat", &r);
+    if (Status s =
+            ExecPg(conn(), "SELECT robotscan_heartbeat($1, $2, $3, $4)::int8",
+                   PgParams()
+                       .Int(worker_id)
+                       .Int(lease.count())
+                       .Double(rate)
+                       .Int(in_flight),
+                   "heartbeat", &r);
         !s.ok()) {
       return s;
     }
@@ -345,9 +367,9 @@ class PgSharedFrontier final : public SharedFrontier {
   Status TakeStartTokens(std::int64_t run_id, double want,
                          double* granted) override {
     PgResult r;
-    if (Status s = ExecPg(conn(), "SELECT robotscan_take_tokens($1, $2)",
-                          PgParams().Int(run_id).Double(want), "take tokens",
-                          &r);
+    if (Status s =
+            ExecPg(conn(), "SELECT robotscan_take_tokens($1, $2)",
+                   PgParams().Int(run_id).Double(want), "take tokens", &r);
         !s.ok()) {
       return s;
     }
@@ -381,7 +403,8 @@ class PgSharedFrontier final : public SharedFrontier {
       if (run.id == run_id) status->run = run;
     }
     PgTransaction txn(conn());
-    if (Status s = txn.Begin("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+    if (Status s =
+            txn.Begin("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
         !s.ok()) {
       return s;
     }
@@ -448,7 +471,8 @@ class PgSharedFrontier final : public SharedFrontier {
       ws.rate = PgDouble(w, i, 10);
       ws.batches = PgInt(w, i, 11);
       ws.leased_domains = PgInt(w, i, 12);
-      ws.lease_expires_in_seconds = PgIsNull(w, i, 13) ? -1 : PgDouble(w, i, 13);
+      ws.lease_expires_in_seconds =
+          PgIsNull(w, i, 13) ? -1 : PgDouble(w, i, 13);
       ws.ip_slots = PgInt(w, i, 14);
       status->rejected_records += ws.rejected;
       status->workers.push_back(std::move(ws));
@@ -464,8 +488,7 @@ class PgSharedFrontier final : public SharedFrontier {
   PGconn* conn() { return db_.conn.get(); }
 
   // Streams the entries into staged_frontier with one COPY.
-  Status CopyEntries(const std::function<bool(FrontierEntry*)>& next,
-                     std::int64_t* staged) {
+  Status CopyEntries(FrontierInput* input, std::int64_t* staged) {
     PgResult start(PQexec(conn(),
                           "COPY staged_frontier (position, domain, rank) FROM "
                           "STDIN"));
@@ -477,7 +500,7 @@ class PgSharedFrontier final : public SharedFrontier {
     std::int64_t position = 0;
     bool more = true;
     while (more) {
-      more = next(&entry);
+      more = input->Next(&entry);
       if (more) {
         rows.Int(++position).Text(entry.domain).Int(entry.rank);
         rows.EndRow();
@@ -533,11 +556,11 @@ class PgSharedFrontier final : public SharedFrontier {
     // them in one order): from here until COMMIT no claim can take them
     // over, and a claim that took one over before has changed its worker
     // or generation.
-    if (Status s = ExecPg(conn(),
-                          "SELECT id FROM crawl_batch WHERE id = "
-                          "ANY($1::int8[]) ORDER BY id FOR UPDATE",
-                          PgParams().Text(PgIntArray(batches)),
-                          "lock the batches");
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT id FROM crawl_batch WHERE id = "
+                   "ANY($1::int8[]) ORDER BY id FOR UPDATE",
+                   PgParams().Text(PgIntArray(batches)), "lock the batches");
         !s.ok()) {
       return s;
     }
@@ -568,8 +591,8 @@ class PgSharedFrontier final : public SharedFrontier {
           return s;
         }
       }
-      if (Status s = writer_.InsertStaged(conn(), run_id, true,
-                                          &outcome->accepted);
+      if (Status s =
+              writer_.InsertStaged(conn(), run_id, true, &outcome->accepted);
           !s.ok()) {
         return s;
       }
@@ -619,6 +642,21 @@ class PgSharedFrontier final : public SharedFrontier {
                               .Int(outcome->accepted)
                               .Int(outcome->rejected),
                           "count the worker's records");
+        !s.ok()) {
+      return s;
+    }
+    // Whether this commit finished the crawl: under a lock of the crawl's, and
+    // in a statement of its own (READ COMMITTED: a fresh snapshot), so that of
+    // two commits finishing the last batches at once the second sees the
+    // first's rows; checked without the lock, each would see the other's still
+    // leased and the crawl never be marked finished. The lock is held only from
+    // here to COMMIT. (An advisory lock, not the crawl_run row's: every insert
+    // into "fetch" holds that row's FOR KEY SHARE lock for its foreign key, and
+    // two commits upgrading it to FOR UPDATE deadlock.)
+    if (Status s = ExecPg(conn(),
+                          "SELECT pg_advisory_xact_lock(hashtextextended("
+                          "'robotscan crawl end ' || $1::text, 0))",
+                          PgParams().Int(run_id), "lock the crawl's end");
         !s.ok()) {
       return s;
     }

@@ -43,7 +43,8 @@ PgTestCluster& PgTestCluster::Get() {
 PgTestCluster::PgTestCluster() {
   std::string dir;
   if (const char* shared = std::getenv("ROBOTSCAN_TEST_PG_DIR")) dir = shared;
-  if (dir.empty() || (!FileExists(dir + "/uri") && !FileExists(dir + "/skip"))) {
+  if (dir.empty() ||
+      (!FileExists(dir + "/uri") && !FileExists(dir + "/skip"))) {
     // Run by hand: a cluster of our own.
     own_dir_ = "/tmp/robotscan-pgtest-" + std::to_string(::getpid());
     const std::string command = std::string(ROBOTSCAN_PG_TEST_CLUSTER_SCRIPT) +
@@ -99,7 +100,8 @@ std::string PgTestCluster::Query(const std::string& uri, const std::string& sql,
     PQfinish(conn);
     return out;
   }
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   PGresult* r = PQexec(conn, sql.c_str());
   const ExecStatusType status = PQresultStatus(r);
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {

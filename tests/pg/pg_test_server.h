@@ -49,13 +49,13 @@ class PgTestCluster {
 }  // namespace robotscan::testing
 
 // In a test body: skips (visibly, with the reason) without PostgreSQL.
-#define ROBOTSCAN_SKIP_WITHOUT_PG()                                   \
-  do {                                                                \
-    if (!::robotscan::testing::PgTestCluster::Get().available()) {    \
-      GTEST_SKIP() << "PostgreSQL unavailable: "                      \
-                   << ::robotscan::testing::PgTestCluster::Get()      \
-                          .skip_reason();                             \
-    }                                                                 \
+#define ROBOTSCAN_SKIP_WITHOUT_PG()                                    \
+  do {                                                                 \
+    if (!::robotscan::testing::PgTestCluster::Get().available()) {     \
+      GTEST_SKIP()                                                     \
+          << "PostgreSQL unavailable: "                                \
+          << ::robotscan::testing::PgTestCluster::Get().skip_reason(); \
+    }                                                                  \
   } while (0)
 
 #endif  // ROBOTSCAN_TESTS_PG_PG_TEST_SERVER_H_

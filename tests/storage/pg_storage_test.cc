@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -55,7 +55,7 @@ FetchRecord Fetch(std::string domain, int status, std::string body,
   r.final_url = r.url;
   r.strategy = "https,http";
   r.http_status = status;
-  r.access = status >= 200 && status < 300 ? "success"
+  r.access = status >= 200 && status < 300  ? "success"
              : status >= 500 || status == 0 ? "unreachable"
                                             : "unavailable";
   r.body = std::move(body);
@@ -118,19 +118,22 @@ std::vector<std::string> SharedBodies(const std::string& location) {
 // earlier body, a redirect and text that is not UTF-8.
 void WriteTwoRuns(CrawlStore* store) {
   std::int64_t run = 0;
-  ASSERT_OK(store->BeginRun(RunStartedAt("2026-01-01T00:00:00.000Z"), &run)
-                  );
+  ASSERT_OK(store->BeginRun(RunStartedAt("2026-01-01T00:00:00.000Z"), &run));
   std::vector<FetchRecord> first = {
-      Fetch("c.test", 200, "User-agent: *\nDisallow: /\n", "2026-01-01T00:00:01.000Z"),
-      Fetch("a.test", 200, "User-agent: *\nDisallow: /\n", "2026-01-01T00:00:01.000Z"),
-      Fetch("b.test", 404, "<html>not found</html>", "2026-01-01T00:00:01.000Z"),
+      Fetch("c.test", 200, "User-agent: *\nDisallow: /\n",
+            "2026-01-01T00:00:01.000Z"),
+      Fetch("a.test", 200, "User-agent: *\nDisallow: /\n",
+            "2026-01-01T00:00:01.000Z"),
+      Fetch("b.test", 404, "<html>not found</html>",
+            "2026-01-01T00:00:01.000Z"),
       Fetch("e.test", 200, "Sitemap: x\n", "2026-01-01T00:00:01.000Z")};
   first[0].rank = 3;
   first[1].rank = 1;
   first[2].rank = 2;
   first[3].rank = 5;
   first[3].etag = "\"v1\"";
-  first[2].error_message = std::string("bad \xff\xfe bytes and a NUL \0 here", 29);
+  first[2].error_message =
+      std::string("bad \xff\xfe bytes and a NUL \0 here", 29);
   first[1].redirects = 1;
   first[1].final_url = "https://www.a.test/robots.txt";
   {
@@ -141,15 +144,16 @@ void WriteTwoRuns(CrawlStore* store) {
   ASSERT_OK(store->FindLatestFetch("e.test", &previous));
   ASSERT_TRUE(previous.has_value());
   ASSERT_OK(store->FinishRun(run, "finished", "2026-01-01T00:01:00.000Z"));
-  ASSERT_OK(store->BeginRun(RunStartedAt("2026-02-01T00:00:00.000Z"), &run)
-                  );
-  FetchRecord kept = Fetch("e.test", 304, "Sitemap: x\n", "2026-02-01T00:00:01.000Z");
+  ASSERT_OK(store->BeginRun(RunStartedAt("2026-02-01T00:00:00.000Z"), &run));
+  FetchRecord kept =
+      Fetch("e.test", 304, "Sitemap: x\n", "2026-02-01T00:00:01.000Z");
   kept.not_modified = true;
   kept.access = "success";
   kept.body_from_fetch_id = previous->fetch_id;
   std::vector<FetchRecord> second = {
-      kept, Fetch("b.test", 200, "User-agent: *\nDisallow: /\n",
-                  "2026-02-01T00:00:01.000Z"),
+      kept,
+      Fetch("b.test", 200, "User-agent: *\nDisallow: /\n",
+            "2026-02-01T00:00:01.000Z"),
       Fetch("d.test", 0, "", "2026-02-01T00:00:01.000Z")};
   second[2].error_class = "connect_refused";
   second[2].error_message = "Connection refused";
@@ -211,16 +215,18 @@ TEST_F(PgStorageTest, CreatesTheVersionedSchemaWithTheSameView) {
   std::string sqlite_columns;
   {
     sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open_v2(sqlite_.c_str(), &db, SQLITE_OPEN_READONLY,
-                              nullptr),
-              SQLITE_OK);
+    ASSERT_EQ(
+        sqlite3_open_v2(sqlite_.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+        SQLITE_OK);
     sqlite3_stmt* stmt = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info('latest_fetch')",
-                                 -1, &stmt, nullptr),
+    ASSERT_EQ(sqlite3_prepare_v2(
+                  db, "SELECT name FROM pragma_table_info('latest_fetch')", -1,
+                  &stmt, nullptr),
               SQLITE_OK);
     while (sqlite3_step(stmt) == SQLITE_ROW) {
       if (!sqlite_columns.empty()) sqlite_columns += ',';
-      sqlite_columns += reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+      sqlite_columns +=
+          reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
     }
     sqlite3_finalize(stmt);
     sqlite3_close(db);
@@ -229,8 +235,8 @@ TEST_F(PgStorageTest, CreatesTheVersionedSchemaWithTheSameView) {
       "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM "
       "information_schema.columns WHERE table_name = 'latest_fetch'");
   EXPECT_EQ(pg_columns, sqlite_columns);
-  EXPECT_EQ(pg_columns.rfind("domain,rank,url,final_url,http_status,access,", 0),
-            0u);
+  EXPECT_EQ(
+      pg_columns.rfind("domain,rank,url,final_url,http_status,access,", 0), 0u);
   // Reopening neither re-migrates nor fails; many processes may migrate at
   // once (the advisory lock serializes them).
   std::vector<std::thread> openers;
@@ -325,9 +331,10 @@ TEST_F(PgStorageTest, TextThatIsNotUtf8IsStoredWithReplacementCharacters) {
   auto pg = Open(uri_);
   ASSERT_NE(pg, nullptr);
   WriteTwoRuns(pg.get());
-  EXPECT_EQ(Query("SELECT error_message FROM \"fetch\" f JOIN domain d ON d.id = "
-                  "f.domain_id WHERE d.name = 'b.test' AND f.run_id = 1"),
-            "bad \xEF\xBF\xBD\xEF\xBF\xBD bytes and a NUL \xEF\xBF\xBD here");
+  EXPECT_EQ(
+      Query("SELECT error_message FROM \"fetch\" f JOIN domain d ON d.id = "
+            "f.domain_id WHERE d.name = 'b.test' AND f.run_id = 1"),
+      "bad \xEF\xBF\xBD\xEF\xBF\xBD bytes and a NUL \xEF\xBF\xBD here");
   // Steps and the view are plain SQL for researchers, as on SQLite.
   EXPECT_EQ(Query("SELECT count(*) FROM fetch_step"), "7");
   EXPECT_EQ(Query("SELECT domain, http_status, access FROM latest_fetch "
@@ -348,8 +355,7 @@ TEST_F(PgStorageTest, DuplicateDomainInOneRunRollsBackTheWholeBatch) {
   EXPECT_EQ(Query("SELECT count(*) FROM body"), "0");
   // The next batch is unaffected (its bodies are not thought to exist).
   ASSERT_OK(pg->AppendFetches(
-                    run, std::vector<FetchRecord>{Fetch("x.test", 200, "a", "1")})
-                  );
+      run, std::vector<FetchRecord>{Fetch("x.test", 200, "a", "1")}));
   EXPECT_EQ(Query("SELECT count(*) FROM body"), "1");
   FetchRecord bad = Fetch("y.test", 200, "a", "1");
   bad.error_class = "no_such_class";
@@ -367,9 +373,7 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   std::vector<std::string> tables;
   const Status s = CopyCrawlDatabase(
       sqlite_, uri_,
-      [&](std::string_view table, std::int64_t) {
-        tables.emplace_back(table);
-      },
+      [&](std::string_view table, std::int64_t) { tables.emplace_back(table); },
       &copied);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(copied.runs, 2);
@@ -395,8 +399,7 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   ASSERT_OK(pg->BeginRun(RunStartedAt("t3"), &run));
   EXPECT_EQ(run, 3);
   ASSERT_OK(pg->AppendFetches(
-                    run, std::vector<FetchRecord>{Fetch("a.test", 200, "new", "3")})
-                  );
+      run, std::vector<FetchRecord>{Fetch("a.test", 200, "new", "3")}));
   EXPECT_EQ(Query("SELECT body FROM latest_fetch WHERE domain = 'a.test'"),
             "\\x6e6577");
   // Not a crawl database, or not PostgreSQL: clear errors.
@@ -448,8 +451,8 @@ TEST_F(PgStorageTest, AKilledHoldersLockIsTakenOverAndReportedStale) {
   if (child == 0) {
     auto store = CrawlStore::Open(uri_, {});
     LockAttempt hold;
-    if (!store.ok() || !store.value()->LockForCrawl({4242, "dead", "t", 0}, &hold)
-                           .ok() ||
+    if (!store.ok() ||
+        !store.value()->LockForCrawl({4242, "dead", "t", 0}, &hold).ok() ||
         hold.lock == nullptr) {
       ::_exit(1);
     }
@@ -504,14 +507,20 @@ class PgFrontierTest : public PgStorageTest {
     RunInfo info = RunStartedAt("2026-03-01T00:00:00.000Z");
     info.list.source = "file";
     info.list.entries = n + 1;
-    const Status s = a_->Enqueue(
-        info, settings, 2,
-        [&](FrontierEntry* e) {
-          if (next >= entries.size()) return false;
-          *e = entries[next++];
-          return true;
-        },
-        &summary);
+    struct Entries final : FrontierInput {
+      std::vector<FrontierEntry>* entries;
+      std::size_t* next;
+      bool Next(FrontierEntry* e) override {
+        if (*next >= entries->size()) return false;
+        *e = (*entries)[(*next)++];
+        return true;
+      }
+      std::string error() const override { return ""; }
+      std::int64_t malformed_lines() const override { return 2; }
+    } input;
+    input.entries = &entries;
+    input.next = &next;
+    const Status s = a_->Enqueue(info, settings, &input, &summary);
     EXPECT_TRUE(s.ok()) << s.message();
     EXPECT_EQ(summary.entries, n);
     EXPECT_EQ(summary.duplicates, 1);
@@ -580,8 +589,7 @@ TEST_F(PgFrontierTest, ClaimsAreDisjointAndCommitsFinishTheCrawl) {
       Fetch(rest.domains[0].entry.domain, 404, "", "t")};
   std::vector<LeaseTag> tags = {rest.domains[0].lease};
   ASSERT_OK(a_->CommitFetches(run, wa, records, tags, present, present_tags,
-                                &outcome)
-                  );
+                              &outcome));
   EXPECT_EQ(outcome.accepted, 1);
   EXPECT_FALSE(outcome.crawl_finished);  // b's batch is still open.
   ClaimResult none;
@@ -607,7 +615,8 @@ TEST_F(PgFrontierTest, ClaimsAreDisjointAndCommitsFinishTheCrawl) {
   EXPECT_EQ(status.workers[0].fetched, 4);
   EXPECT_EQ(status.workers[1].fetched, 3);
   EXPECT_EQ(Query("SELECT count(*), count(DISTINCT domain_id) FROM \"fetch\" "
-                  "WHERE run_id = " + std::to_string(run)),
+                  "WHERE run_id = " +
+                  std::to_string(run)),
             "7|7");
 }
 
@@ -702,39 +711,29 @@ TEST_F(PgFrontierTest, IpSlotsOfAllWorkersNeverExceedTheCap) {
   const std::int64_t wa = Register(a_.get(), run, 1);
   const std::int64_t wb = Register(b_.get(), run, 2);
   std::vector<IpSlotGrant> ga, gb;
-  ASSERT_OK(a_->TakeIpSlots(run, wa, settings,
-                              std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4},
-                                                         {"10.0.0.2", 0, 1}},
-                              &ga)
-                  );
-  ASSERT_OK(b_->TakeIpSlots(run, wb, settings,
-                              std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4}},
-                              &gb)
-                  );
+  ASSERT_OK(a_->TakeIpSlots(
+      run, wa, settings,
+      std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4}, {"10.0.0.2", 0, 1}}, &ga));
+  ASSERT_OK(b_->TakeIpSlots(
+      run, wb, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4}}, &gb));
   ASSERT_EQ(ga.size(), 2u);
   ASSERT_EQ(gb.size(), 1u);
   EXPECT_EQ(ga[0].ip, "10.0.0.1");
   EXPECT_EQ(ga[0].slots, 4);
   EXPECT_EQ(gb[0].slots, 1);  // 5 - 4.
   // a learns that b waits; it gives back what it does not use.
-  ASSERT_OK(a_->TakeIpSlots(run, wa, settings,
-                              std::vector<IpSlotRequest>{{"10.0.0.1", 2, 2}},
-                              &ga)
-                  );
+  ASSERT_OK(a_->TakeIpSlots(
+      run, wa, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 2, 2}}, &ga));
   EXPECT_EQ(ga[0].slots, 2);
   EXPECT_EQ(ga[0].others_wanting, 1);
-  ASSERT_OK(b_->TakeIpSlots(run, wb, settings,
-                              std::vector<IpSlotRequest>{{"10.0.0.1", 1, 4}},
-                              &gb)
-                  );
+  ASSERT_OK(b_->TakeIpSlots(
+      run, wb, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 1, 4}}, &gb));
   EXPECT_EQ(gb[0].slots, 3);
   EXPECT_EQ(Query("SELECT sum(slots) FROM ip_quota WHERE ip = '10.0.0.1'"),
             "5");
   // Giving all back removes the row.
-  ASSERT_OK(b_->TakeIpSlots(run, wb, settings,
-                              std::vector<IpSlotRequest>{{"10.0.0.1", 0, 0}},
-                              &gb)
-                  );
+  ASSERT_OK(b_->TakeIpSlots(
+      run, wb, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 0, 0}}, &gb));
   EXPECT_EQ(gb[0].slots, 0);
   EXPECT_EQ(Query("SELECT count(*) FROM ip_quota WHERE worker_id = " +
                   std::to_string(wb)),
@@ -761,9 +760,9 @@ TEST_F(PgFrontierTest, StartTokensFollowTheCrawlWideRate) {
     total += g;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_LE(total, 20 * seconds + 2 + 1e-9);
   EXPECT_GE(total, 5);
   // Without a rate, everything asked for is granted.

@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   CLI::App app{
       "robotscan: RFC 9309 robots.txt toolkit (check, lint, toplist, crawl, "
-      "report)"};
+      "enqueue, migrate, report)"};
 #ifdef ROBOTSCAN_WITH_MIMALLOC
   // Benchmarks record which allocator the binary runs on.
   app.set_version_flag("--version", "robotscan " ROBOTSCAN_VERSION_STRING
@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   robotscan::cli::AddCrawlCommand(app, &exit_code);
   robotscan::cli::AddReportCommand(app, &exit_code);
   robotscan::cli::AddTopListCommand(app, &exit_code);
+  robotscan::cli::AddEnqueueCommand(app, &exit_code);
+  robotscan::cli::AddMigrateCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -4,7 +4,8 @@
 // row with its id, so that run ids, fetch ids and `latest_fetch` are the
 // same on both sides and `robotscan report` prints the same figures.
 // One transaction: a failed copy leaves the destination as it was. Text
-// that is not valid UTF-8 is stored as PgSafeText describes (docs/scale-out.md).
+// that is not valid UTF-8 is stored as PgSafeText describes
+// (docs/scale-out.md).
 //
 // Thread-safety: a pure function of its arguments (opens its own
 // connections).
@@ -31,11 +32,10 @@ struct CopySummary {
 // `progress`, if set, is called after each table with its name and rows.
 // Fails with kInvalidArgument when `from` is not an SQLite crawl database,
 // `to` not a postgresql:// URI, or the destination already has crawls.
-Status CopyCrawlDatabase(
-    std::string_view from, std::string_view to,
-    const std::function<void(std::string_view table, std::int64_t rows)>&
-        progress,
-    CopySummary* summary);
+Status CopyCrawlDatabase(std::string_view from, std::string_view to,
+                         const std::function<void(std::string_view table,
+                                                  std::int64_t rows)>& progress,
+                         CopySummary* summary);
 
 }  // namespace robotscan::storage
 

@@ -56,6 +56,18 @@ struct FrontierEntry {
   std::int64_t rank = 0;
 };
 
+// The entries of a list being enqueued, streamed.
+class FrontierInput {
+ public:
+  virtual ~FrontierInput() = default;
+  // The next entry; false at the end (or on an error).
+  virtual bool Next(FrontierEntry* entry) = 0;
+  // Once Next returned false: why, if it was not the end ("" otherwise).
+  virtual std::string error() const = 0;
+  // Lines of the list that were not entries (shown by crawl --status).
+  virtual std::int64_t malformed_lines() const = 0;
+};
+
 struct EnqueueSummary {
   std::int64_t run_id = 0;
   std::int64_t entries = 0;     // Distinct domains enqueued.
@@ -127,8 +139,8 @@ struct WorkerStatus {
   std::string started_at, stopped_at, status;
   double heartbeat_age_seconds = 0;  // Since its last heartbeat.
   std::int64_t fetched = 0, rejected = 0, in_flight = 0;
-  double rate = 0;                // Domains per second, last reported.
-  std::int64_t batches = 0;       // Leases held now.
+  double rate = 0;           // Domains per second, last reported.
+  std::int64_t batches = 0;  // Leases held now.
   std::int64_t leased_domains = 0;
   double lease_expires_in_seconds = -1;  // Soonest of its leases; -1: none.
   std::int64_t ip_slots = 0;
@@ -158,13 +170,13 @@ class SharedFrontier {
   virtual ~SharedFrontier() = default;
 
   // Creates a crawl (a crawl_run row with its list provenance and
-  // settings) and its frontier from `next` (returns false at the end), in
-  // list order; a domain already enqueued in this crawl is counted as a
-  // duplicate. One transaction: all or nothing.
+  // settings) and its frontier from `input`, in list order; a domain
+  // already enqueued in this crawl is counted as a duplicate.
+  // crawl_run.list_entries becomes the number of entries `input` gave.
+  // One transaction: all or nothing (an input error rolls it back and is
+  // returned as kInvalidArgument).
   virtual Status Enqueue(const RunInfo& info, const CrawlSettings& settings,
-                         std::int64_t malformed_lines,
-                         const std::function<bool(FrontierEntry*)>& next,
-                         EnqueueSummary* summary) = 0;
+                         FrontierInput* input, EnqueueSummary* summary) = 0;
 
   // The crawl `run_id`, or with 0 the newest crawl still running with a
   // frontier. kInvalidArgument when there is none.
@@ -172,6 +184,7 @@ class SharedFrontier {
 
   virtual Status RegisterWorker(std::int64_t run_id, const WorkerInfo& info,
                                 std::int64_t* worker_id) = 0;
+  // Records the worker's end and gives back its IP slots.
   virtual Status FinishWorker(std::int64_t worker_id, std::string_view status,
                               std::string_view stopped_at) = 0;
 
@@ -217,8 +230,7 @@ class SharedFrontier {
   // The worker's share of the one-live-crawl hold (crawl_lock.h): shared
   // with other workers, refused while a single-process crawl holds the
   // database.
-  virtual Status LockForWorker(const CrawlHolder& me,
-                               LockAttempt* attempt) = 0;
+  virtual Status LockForWorker(const CrawlHolder& me, LockAttempt* attempt) = 0;
 };
 
 }  // namespace robotscan::storage
