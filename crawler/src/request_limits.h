@@ -91,8 +91,10 @@ class PerAddressLimiter {
       const int want = std::min(
           FairShare(slot), slot.active + static_cast<int>(slot.waiting.size()));
       const int keep = std::max(slot.active, want);
+      const bool held_any = slot.granted > 0;
       if (slot.granted > keep) slot.granted = keep;
-      if (slot.granted > 0 || want > 0) {
+      // Also when all was given up: the quota must hear it.
+      if (held_any || want > 0) {
         requests.push_back({it->first, slot.granted, std::max(want, keep)});
       }
       if (slot.active == 0 && slot.waiting.empty() && slot.granted == 0) {
