@@ -1,7 +1,7 @@
 // robotscan check: evaluate URLs against one robots.txt file.
 //
 //   robotscan check --robots-file FILE --user-agent TOKEN [--compat rfc|google]
-//                   [--json] [--urls-file FILE|-] [URL...]
+//                   [--json] [--urls-file FILE|-] [--max-bytes N] [URL...]
 //
 // One line per URL on stdout:
 //   allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE
@@ -30,6 +30,7 @@ struct CheckOptions {
   std::string urls_file;
   std::vector<std::string> urls;
   bool json = false;
+  std::size_t max_bytes = robots::kMinParseLimitBytes;
 };
 
 std::string RuleText(const robots::MatchResult& result) {
@@ -58,6 +59,7 @@ std::vector<std::string> SplitLines(const std::string& text) {
 
 int RunCheck(const CheckOptions& options) {
   robots::ParseOptions parse;
+  parse.max_body_bytes = ParseLimitFromFlag(options.max_bytes);
   if (!robots::ParseCompatName(options.compat, &parse.compat)) {
     std::fprintf(stderr,
                  "robotscan check: --compat must be 'rfc' or 'google'\n");
@@ -175,6 +177,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                   "file with one URL per line ('-' for standard input)");
   cmd->add_flag("--json", options->json,
                 "print one JSON object per URL instead of TAB-separated text");
+  cmd->add_option("--max-bytes", options->max_bytes, kMaxBytesHelp)
+      ->check(MaxBytesValidator());
   cmd->add_option("urls", options->urls, "URLs (absolute or paths) to check");
   cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
 }
