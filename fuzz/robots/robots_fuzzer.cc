@@ -1,5 +1,6 @@
-// libFuzzer target for the robots library: parser, matcher, linter and the
-// differential check against the simple streaming reference matcher.
+// libFuzzer target for the robots library: parser, matcher, linter, the
+// urllib (CPython) reading, and the differential check against the simple
+// streaming reference matcher.
 //
 // Input layout: the first line is "AGENT\tURL", the rest is the robots.txt
 // body. Every input must parse, answer, lint, and (in google mode) agree
@@ -49,5 +50,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   (void)rfc.Check(agent, url);
   (void)rfc.ExtensionsFor(agent);
   (void)robotscan::robots::LintRobotsTxt(body);
+  // The urllib reading (CPython's): its own line splitter, decoder and URL
+  // parser, on the body and on the URL.
+  ParseOptions urllib;
+  urllib.compat = Compat::kUrllib;
+  const RobotsTxt cpython = RobotsTxt::Parse(body, urllib);
+  (void)cpython.Check(agent, url);
+  (void)cpython.ExtensionsFor(agent);
+  (void)cpython.RulesFor(agent);
   return 0;
 }

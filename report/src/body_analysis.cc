@@ -16,6 +16,10 @@ namespace {
 // Longest comment block kept; job adverts are a few lines, and a file of
 // megabytes of comments must not become a megabyte finding.
 constexpr std::size_t kMaxCommentBlockBytes = 2000;
+// Longest name as written kept for a cut token, and half the longest
+// Sitemap URL kept as an example.
+constexpr std::size_t kMaxWrittenBytes = 100;
+constexpr std::size_t kSitemapExamples = 3;
 
 std::string ToLower(std::string_view text) {
   std::string lower(text);
@@ -33,6 +37,9 @@ class FactsListener : public robots::LineListener {
 
   void OnLine(const robots::Line& line) override {
     if (line.has_comment) analysis_->has_comments = true;
+    if (line.directive == robots::Directive::kCrawlDelay) {
+      analysis_->crawl_delay_line = true;
+    }
     if (line.is_comment) {
       if (!block_.empty()) block_ += '\n';
       if (block_.size() < kMaxCommentBlockBytes) {
@@ -83,25 +90,6 @@ class FactsListener : public robots::LineListener {
   std::string block_;
 };
 
-// The rules that govern `token` (lower-case): those of every group naming
-// it, plus, as in the matcher, those of a following group reached through
-// extension-only separators (Group::shares_rules_with_next).
-std::vector<const robots::Rule*> RulesFor(const robots::RobotsTxt& robots,
-                                          std::string_view token) {
-  std::vector<const robots::Rule*> rules;
-  const auto& groups = robots.groups();
-  bool carried = false;
-  for (const robots::Group& group : groups) {
-    const bool names = std::find(group.tokens.begin(), group.tokens.end(),
-                                 token) != group.tokens.end();
-    if (names || carried) {
-      for (const robots::Rule& rule : group.rules) rules.push_back(&rule);
-    }
-    carried = (names || carried) && group.shares_rules_with_next;
-  }
-  return rules;
-}
-
 struct Restriction {
   bool full = false;
   bool partial = false;
@@ -109,21 +97,95 @@ struct Restriction {
 
 // A full block: the matcher refuses "/" and no allow rule could open any
 // other path. A partial one: some non-empty disallow governs the agent.
+// The rules are those the reading consults for the agent (RulesFor); in
+// the urllib reading the first matching rule decides, so rules after one
+// that matches every path (CPython compares "/" and "" as prefixes) are
+// never reached, and an empty Disallow allows everything.
 Restriction RestrictionFor(const robots::RobotsTxt& robots,
-                           std::string_view agent, std::string_view token) {
-  Restriction restriction;
-  const std::vector<const robots::Rule*> rules = RulesFor(robots, token);
+                           std::string_view agent) {
+  const bool first_match = robots.compat() == robots::Compat::kUrllib;
   bool any_allow = false;
   bool any_disallow = false;
-  for (const robots::Rule* rule : rules) {
-    if (rule->pattern.empty()) continue;  // Matches nothing (§2.2.2).
-    if (rule->kind == robots::RuleKind::kAllow) any_allow = true;
-    if (rule->kind == robots::RuleKind::kDisallow) any_disallow = true;
+  for (const robots::Rule* rule : robots.RulesFor(agent)) {
+    const bool allow = rule->kind == robots::RuleKind::kAllow;
+    if (rule->pattern.empty()) {
+      // Matches nothing (RFC 9309 §2.2.2); in CPython, matches every path
+      // and allows it.
+      if (first_match) break;
+      continue;
+    }
+    if (allow) any_allow = true;
+    if (!allow) any_disallow = true;
+    if (first_match &&
+        (rule->match_pattern.empty() || rule->match_pattern == "/")) {
+      break;
+    }
   }
+  Restriction restriction;
   const bool root_allowed = robots.IsAllowedFor(agent, "/");
   restriction.full = !root_allowed && !any_allow;
   restriction.partial = !restriction.full && any_disallow;
   return restriction;
+}
+
+ReadingVerdicts VerdictsOf(const robots::RobotsTxt& robots,
+                           const AnalysisSettings& settings) {
+  const bool urllib = robots.compat() == robots::Compat::kUrllib;
+  ReadingVerdicts verdicts;
+  std::unordered_set<std::string> seen_tokens;
+  for (const robots::Group& group : robots.groups()) {
+    for (std::size_t i = 0; i < group.tokens.size(); ++i) {
+      const std::string& token = group.tokens[i];
+      if (token == "*" || token.empty()) continue;
+      if (!seen_tokens.insert(token).second) continue;
+      const Restriction restriction = RestrictionFor(robots, token);
+      TokenVerdict verdict{token, "", restriction.full, restriction.partial};
+      // RFC 9309 §2.2.1 product tokens: say what a cut token was written
+      // as, so "mj" can be read as MJ12bot.
+      if (!urllib && i < group.agents.size() &&
+          !robots::EqualsIgnoreAsciiCase(group.agents[i], token)) {
+        verdict.written_as = group.agents[i].substr(0, kMaxWrittenBytes);
+      }
+      verdicts.tokens.push_back(std::move(verdict));
+    }
+  }
+  verdicts.googlebot_root_allowed = robots.IsAllowedFor("Googlebot", "/");
+  verdicts.generic_root_allowed =
+      robots.IsAllowedFor(settings.generic_agent, "/");
+  verdicts.bingbot_root_allowed = robots.IsAllowedFor("Bingbot", "/");
+  verdicts.duckduckbot_root_allowed = robots.IsAllowedFor("DuckDuckBot", "/");
+
+  verdicts.crawler_flags.reserve(settings.crawlers.size());
+  for (const std::string& crawler : settings.crawlers) {
+    std::uint8_t flags = 0;
+    // Files name crawlers the way the matcher reads a user-agent line
+    // (RFC 9309 §2.2.1: letters, '-', '_'), so "User-agent: MJ12bot" is a
+    // group for "mj"; asking with the same cut finds that group. CPython
+    // compares whole names (its own way), so it gets the name as is.
+    std::string_view agent = crawler;
+    if (!urllib && !robots::ExtractProductToken(crawler).empty()) {
+      agent = robots::ExtractProductToken(crawler);
+    }
+    const bool named = robots.HasGroupFor(agent);
+    // Without a group of its own the agent is governed by `*`.
+    const Restriction restriction = RestrictionFor(robots, agent);
+    if (named) flags |= kCrawlerNamed;
+    if (restriction.full) flags |= kCrawlerFull;
+    if (restriction.partial) flags |= kCrawlerPartial;
+    if (named && !robots.IsAllowedFor(agent, "/") &&
+        verdicts.googlebot_root_allowed) {
+      flags |= kCrawlerSingledOut;
+    }
+    verdicts.crawler_flags.push_back(flags);
+  }
+  return verdicts;
+}
+
+bool HasRules(const robots::RobotsTxt& robots) {
+  for (const robots::Group& group : robots.groups()) {
+    if (!group.rules.empty()) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -206,6 +268,137 @@ bool MentionsJobs(std::string_view comment) {
   return false;
 }
 
+std::uint64_t HashSitemapUrl(std::string_view url) {
+  return std::hash<std::string_view>{}(url);
+}
+
+namespace {
+
+bool IsWordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+
+// Whether `word` occurs in `text` (lower-case) at a word start; with
+// `whole`, also ending at a word end.
+bool HasWord(std::string_view text, std::string_view word, bool whole) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !IsWordChar(text[at - 1])) &&
+        (!whole || end == text.size() || !IsWordChar(text[end]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A comment line that is a directive put out of use ("# Disallow: /jobs/",
+// "#Allow job-search.xml"): a key the tokenizer knows, then a colon or, as
+// the tokenizer accepts, exactly one more word.
+bool IsCommentedOutDirective(std::string_view line) {
+  const std::size_t end = line.find_first_of(": \t");
+  if (end == 0 || end == std::string_view::npos) return false;
+  bool typo = false;
+  const robots::Directive directive =
+      robots::ClassifyKey(line.substr(0, end), &typo);
+  if (directive == robots::Directive::kUnknown ||
+      directive == robots::Directive::kNone) {
+    return false;
+  }
+  std::string_view rest = line.substr(end);
+  while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) {
+    rest.remove_prefix(1);
+  }
+  if (!rest.empty() && rest.front() == ':') return true;
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) {
+    rest.remove_suffix(1);
+  }
+  return !rest.empty() && rest.find_first_of(" \t") == std::string_view::npos;
+}
+
+// "cron job", "print jobs": jobs that are not work for people.
+void RemoveMachineJobs(std::string* text) {
+  static constexpr std::string_view kMachines[] = {
+      "cron",  "cronjob", "batch",  "scheduled", "background", "build",
+      "print", "nightly", "daily",  "hourly",    "import",     "export",
+      "sync",  "worker",  "queued", "render",    "backup",     "ci"};
+  for (std::string_view machine : kMachines) {
+    for (std::string_view job :
+         {" job", " jobs", "-job", "-jobs", "job", "jobs"}) {
+      const std::string phrase = std::string(machine) + std::string(job);
+      for (std::size_t at = text->find(phrase); at != std::string::npos;
+           at = text->find(phrase, at + 1)) {
+        const std::size_t end = at + phrase.size();
+        if ((at == 0 || !IsWordChar((*text)[at - 1])) &&
+            (end == text->size() || !IsWordChar((*text)[end]))) {
+          text->replace(at, phrase.size(), phrase.size(), ' ');
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool ReadsAsJobAdvert(std::string_view block) {
+  // The lines that can advertise: not directives put out of use, not
+  // about sitemaps.
+  std::string text;
+  for (std::size_t start = 0; start <= block.size();) {
+    std::size_t end = block.find('\n', start);
+    if (end == std::string_view::npos) end = block.size();
+    std::string line = ToLower(block.substr(start, end - start));
+    start = end + 1;
+    std::size_t first = line.find_first_not_of("# \t");
+    if (first == std::string::npos) continue;
+    line.erase(0, first);
+    if (IsCommentedOutDirective(line) ||
+        line.find("sitemap") != std::string::npos) {
+      continue;
+    }
+    text += line;
+    text += '\n';
+  }
+  RemoveMachineJobs(&text);
+  // Phrases that advertise on their own.
+  static constexpr std::string_view kAdverts[] = {"hiring",
+                                                  "recruit",
+                                                  "vacanc",
+                                                  "join our team",
+                                                  "join the team",
+                                                  "join us",
+                                                  "work with us",
+                                                  "work for us",
+                                                  "job opening",
+                                                  "job offer",
+                                                  "open position",
+                                                  "jobs at",
+                                                  "career opportunit",
+                                                  "we're looking for",
+                                                  "we are looking for"};
+  for (std::string_view advert : kAdverts) {
+    if (HasWord(text, advert, false)) return true;
+  }
+  // "job(s)" or "career(s)" advertise with an invitation to act.
+  if (!HasWord(text, "job", true) && !HasWord(text, "jobs", true) &&
+      !HasWord(text, "career", false)) {
+    return false;
+  }
+  static constexpr std::string_view kInvitations[] = {
+      "http://", "https://", "www.",        "@",          "apply", "visit",
+      "see",     "check",    "looking for", "interested", "send",  "contact",
+      "mail",    "cv",       "resume",      "talent"};
+  for (std::string_view invitation : kInvitations) {
+    const bool punctuation =
+        invitation.find_first_of(":/.@") != std::string_view::npos;
+    if (punctuation ? text.find(invitation) != std::string::npos
+                    : HasWord(text, invitation, false)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 BodyAnalysis AnalyzeBody(std::string_view body,
                          const AnalysisSettings& settings) {
   BodyAnalysis analysis;
@@ -213,14 +406,19 @@ BodyAnalysis AnalyzeBody(std::string_view body,
   robots::TokenizeRobotsTxt(body, facts);
   analysis.not_utf8 = !IsValidUtf8(body);
 
+  // File facts come from the tokenizer's grouping (the rfc and google
+  // readings share it), also when the report reads as CPython does.
+  const std::size_t primary = ReadingIndex(settings.compat);
   robots::ParseOptions parse;
-  parse.compat = settings.compat;
+  parse.compat = settings.compat == robots::Compat::kUrllib
+                     ? robots::Compat::kRfc9309
+                     : settings.compat;
   const robots::RobotsTxt robots = robots::RobotsTxt::Parse(body, parse);
 
-  std::unordered_set<std::string> seen_tokens;
   std::unordered_set<std::string> unknown_keys;
   for (const robots::Group& group : robots.groups()) {
-    if (!group.rules.empty()) analysis.has_rules = true;
+    ++analysis.groups;
+    analysis.rules += static_cast<int>(group.rules.size());
     if (!analysis.crawl_delay && group.crawl_delay) {
       analysis.crawl_delay = group.crawl_delay;
     }
@@ -229,12 +427,11 @@ BodyAnalysis AnalyzeBody(std::string_view body,
     for (const robots::UnknownDirective& unknown : group.unknown) {
       unknown_keys.insert(ToLower(unknown.key));
     }
-    for (const std::string& token : group.tokens) {
-      if (token == "*" || token.empty()) continue;
-      if (!seen_tokens.insert(token).second) continue;
-      const Restriction restriction = RestrictionFor(robots, token, token);
-      analysis.tokens.push_back({token, restriction.full, restriction.partial});
-    }
+  }
+  // A value before the first user-agent line, when no group has one.
+  if (!analysis.crawl_delay) {
+    analysis.crawl_delay =
+        robots.ExtensionsFor(settings.generic_agent).crawl_delay;
   }
   for (const robots::UnknownDirective& unknown : robots.unknown_directives()) {
     unknown_keys.insert(ToLower(unknown.key));
@@ -243,33 +440,32 @@ BodyAnalysis AnalyzeBody(std::string_view body,
   std::sort(analysis.unknown_keys.begin(), analysis.unknown_keys.end());
   if (!robots.hosts().empty()) analysis.host = true;
   analysis.sitemaps = static_cast<int>(robots.sitemaps().size());
-
-  analysis.googlebot_root_allowed = robots.IsAllowedFor("Googlebot", "/");
-  analysis.generic_root_allowed =
-      robots.IsAllowedFor(settings.generic_agent, "/");
-  analysis.bingbot_root_allowed = robots.IsAllowedFor("Bingbot", "/");
-  analysis.duckduckbot_root_allowed = robots.IsAllowedFor("DuckDuckBot", "/");
-
-  analysis.crawler_flags.reserve(settings.crawlers.size());
-  for (const std::string& crawler : settings.crawlers) {
-    std::uint8_t flags = 0;
-    // Files name crawlers the way the matcher reads a user-agent line
-    // (RFC 9309 §2.2.1: letters, '-', '_'), so "User-agent: MJ12bot" is a
-    // group for "mj"; asking with the same cut finds that group.
-    std::string_view agent = robots::ExtractProductToken(crawler);
-    if (agent.empty()) agent = crawler;
-    const bool named = robots.HasGroupFor(agent);
-    // Without a group of its own the agent is governed by `*`.
-    const Restriction restriction =
-        RestrictionFor(robots, agent, named ? ToLower(agent) : "*");
-    if (named) flags |= kCrawlerNamed;
-    if (restriction.full) flags |= kCrawlerFull;
-    if (restriction.partial) flags |= kCrawlerPartial;
-    if (named && !robots.IsAllowedFor(agent, "/") &&
-        analysis.googlebot_root_allowed) {
-      flags |= kCrawlerSingledOut;
+  for (const robots::Sitemap& sitemap : robots.sitemaps()) {
+    if (analysis.sitemap_hashes.size() < kMaxSitemapHashes) {
+      analysis.sitemap_hashes.push_back(HashSitemapUrl(sitemap.url));
     }
-    analysis.crawler_flags.push_back(flags);
+    if (analysis.sitemap_examples.size() < kSitemapExamples) {
+      analysis.sitemap_examples.push_back(
+          sitemap.url.substr(0, kMaxWrittenBytes * 2));
+    }
+  }
+  std::sort(analysis.sitemap_hashes.begin(), analysis.sitemap_hashes.end());
+  analysis.sitemap_hashes.erase(std::unique(analysis.sitemap_hashes.begin(),
+                                            analysis.sitemap_hashes.end()),
+                                analysis.sitemap_hashes.end());
+
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    if (r != primary && !settings.all_readings) continue;
+    if (kReadings[r] == parse.compat) {
+      analysis.readings[r] = VerdictsOf(robots, settings);
+      if (r == primary) analysis.has_rules = HasRules(robots);
+      continue;
+    }
+    robots::ParseOptions other;
+    other.compat = kReadings[r];
+    const robots::RobotsTxt reading = robots::RobotsTxt::Parse(body, other);
+    analysis.readings[r] = VerdictsOf(reading, settings);
+    if (r == primary) analysis.has_rules = HasRules(reading);
   }
 
   std::unordered_set<std::string> codes;
@@ -279,6 +475,10 @@ BodyAnalysis AnalyzeBody(std::string_view body,
       analysis.lint_error = true;
     }
   }
+  analysis.html_body = codes.count("html-body") > 0;
+  analysis.crawl_delay_outside_group =
+      codes.count("crawl-delay-outside-group") > 0;
+  analysis.crawl_delay_not_a_number = codes.count("invalid-crawl-delay") > 0;
   analysis.lint_codes.assign(codes.begin(), codes.end());
   std::sort(analysis.lint_codes.begin(), analysis.lint_codes.end());
   return analysis;

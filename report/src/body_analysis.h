@@ -4,12 +4,14 @@
 #ifndef ROBOTSCAN_REPORT_BODY_ANALYSIS_H_
 #define ROBOTSCAN_REPORT_BODY_ANALYSIS_H_
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "robotscan/report/report.h"
 #include "robotscan/robots/robots.h"
 
 namespace robotscan::report {
@@ -27,12 +29,15 @@ enum CrawlerFlag : std::uint8_t {
 
 struct TokenVerdict {
   std::string token;  // Lower-case product token, not "*".
+  // The name as written when the token was cut from it ("MJ12bot" for
+  // "mj"); empty otherwise.
+  std::string written_as;
   bool full_ban = false;
   bool partial = false;
 };
 
-struct BodyAnalysis {
-  bool has_rules = false;
+// The verdicts of one reading (robots::Compat) of a body.
+struct ReadingVerdicts {
   bool googlebot_root_allowed = true;
   bool generic_root_allowed = true;
   bool bingbot_root_allowed = true;
@@ -40,11 +45,33 @@ struct BodyAnalysis {
   std::vector<std::uint8_t> crawler_flags;  // Parallel to the crawler list.
   std::vector<TokenVerdict> tokens;         // Distinct, file order.
 
+  bool walled_garden() const {
+    return googlebot_root_allowed && !generic_root_allowed;
+  }
+};
+
+struct BodyAnalysis {
+  bool has_rules = false;
+  // The linter's html-body finding: an HTML page, not a robots.txt.
+  bool html_body = false;
+  // By ReadingIndex; only the report's own reading is filled unless
+  // AnalysisSettings::all_readings.
+  std::array<ReadingVerdicts, kReadingCount> readings;
+  int groups = 0;
+  int rules = 0;
+
   LineEndings line_endings = LineEndings::kNone;
   bool bom = false;
   bool not_utf8 = false;
-  std::optional<double> crawl_delay;  // First value in the file.
+  bool crawl_delay_line = false;  // Any Crawl-delay line.
+  bool crawl_delay_outside_group = false;
+  bool crawl_delay_not_a_number = false;
+  std::optional<double> crawl_delay;  // First numeric value in the file.
   int sitemaps = 0;
+  // Hashes of the distinct Sitemap URLs (sorted; at most kMaxSitemapHashes)
+  // and the first few URLs, for part 8.
+  std::vector<std::uint64_t> sitemap_hashes;
+  std::vector<std::string> sitemap_examples;
   bool host = false;
   bool clean_param = false;
   std::vector<std::string> unknown_keys;  // Distinct, lower-case.
@@ -56,14 +83,20 @@ struct BodyAnalysis {
   std::vector<std::string> job_comment_blocks;
 };
 
+inline constexpr std::size_t kMaxSitemapHashes = 1000;
+
 struct AnalysisSettings {
   robots::Compat compat = robots::Compat::kRfc9309;
+  bool all_readings = false;
   std::vector<std::string> crawlers;
   std::string generic_agent;
 };
 
 BodyAnalysis AnalyzeBody(std::string_view body,
                          const AnalysisSettings& settings);
+
+// A 64-bit hash of a Sitemap URL (part 8 compares sets of them).
+std::uint64_t HashSitemapUrl(std::string_view url);
 
 bool IsValidUtf8(std::string_view text);
 

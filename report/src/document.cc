@@ -1,5 +1,6 @@
 #include "document.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -7,20 +8,45 @@
 namespace robotscan::report {
 namespace {
 
-Cell Text(std::string text) { return Cell{std::move(text), false, 0}; }
+Cell Text(std::string text) {
+  Cell cell;
+  cell.raw = text;
+  cell.text = std::move(text);
+  return cell;
+}
 
 Cell Number(std::int64_t value) {
-  return Cell{FormatCount(value), true, static_cast<double>(value)};
+  return Cell{FormatCount(value), true, static_cast<double>(value),
+              std::to_string(value), std::nullopt};
 }
 
 Cell ShareCell(const Share& share) {
   return Cell{FormatCount(share.count) + " (" + FormatPercent(share) + ")",
-              true, static_cast<double>(share.count)};
+              true, static_cast<double>(share.count), "", share};
 }
 
 Cell RankCell(std::int64_t rank) {
-  if (rank <= 0) return Cell{"-", true, 1e18};
+  if (rank <= 0) return Cell{"-", true, 1e18, "", std::nullopt};
   return Number(rank);
+}
+
+Cell YesNo(bool yes) { return Text(yes ? "yes" : "no"); }
+
+// A token as the matcher reads it, and the name it was cut from.
+std::string TokenText(const std::string& token, const std::string& written) {
+  return written.empty() ? token : token + " (from " + written + ")";
+}
+
+std::string ReadingTitle(std::size_t reading) {
+  switch (kReadings[reading]) {
+    case robots::Compat::kRfc9309:
+      return "RFC 9309";
+    case robots::Compat::kGoogle:
+      return "Google";
+    case robots::Compat::kUrllib:
+      return "urllib";
+  }
+  return "?";
 }
 
 std::string Sentence(const Share& share, std::string_view what) {
@@ -40,6 +66,7 @@ Section OutcomesSection(const Report& report) {
       "Denominator of each column: the domains in that stratum (last row).");
   const OutcomeTable& table = report.outcomes;
   Table counts;
+  counts.name = "outcomes";
   counts.caption = "Outcome per domain, by rank stratum";
   counts.denominator = "domains in the stratum (column)";
   counts.headers.push_back("Category");
@@ -79,6 +106,7 @@ Section OutcomesSection(const Report& report) {
   section.blocks.emplace_back(std::move(counts));
 
   Table errors;
+  errors.name = "no-response-errors";
   errors.caption = "No response, by error class";
   errors.denominator = "domains with no response in the stratum (column)";
   errors.headers.push_back("Error class");
@@ -96,6 +124,35 @@ Section OutcomesSection(const Report& report) {
     errors.rows.push_back(std::move(row));
   }
   section.blocks.emplace_back(std::move(errors));
+
+  // Ranks of the list that have no domain: entries the crawl skipped.
+  Table skipped;
+  skipped.name = "skipped-list-entries";
+  skipped.caption = "List ranks without a domain (entries the crawl skipped)";
+  skipped.denominator = "none (counts of ranks)";
+  skipped.headers = {"Stratum", "Domains", "Ranks without a domain"};
+  bool any_missing = false;
+  for (std::size_t s = 0; s + 1 < kStratumCount; ++s) {
+    any_missing = any_missing || table.missing_ranks[s] > 0;
+    skipped.rows.push_back({Text(std::string(StratumName(s))),
+                            Number(table.domains[s]),
+                            Number(table.missing_ranks[s])});
+  }
+  if (any_missing) {
+    std::string examples;
+    for (std::int64_t rank : table.missing_rank_examples) {
+      examples += (examples.empty() ? "" : ", ") + FormatCount(rank);
+    }
+    const std::int64_t missing = table.missing_ranks[kStratumCount - 2];
+    section.paragraphs.push_back(
+        FormatCount(missing) +
+        (missing == 1 ? " rank of the list has" : " ranks of the list have") +
+        " no domain in the database (first: " + examples +
+        "): the crawl skipped those entries (an IP address or a malformed "
+        "line instead of a domain), so a stratum can hold fewer domains "
+        "than its name says.");
+    section.blocks.emplace_back(std::move(skipped));
+  }
   return section;
 }
 
@@ -113,6 +170,7 @@ Section WalledGardenSection(const Report& report) {
       Sentence(walled.bingbot_allowed, "") + " and DuckDuckBot on " +
       Sentence(walled.duckduckbot_allowed, "") + ".");
   Table table;
+  table.name = "walled-gardens";
   table.caption = "Best-ranked walled gardens";
   table.denominator = "none (a ranked list)";
   table.headers = {"Rank", "Domain", "Bingbot may fetch /",
@@ -126,9 +184,10 @@ Section WalledGardenSection(const Report& report) {
   return section;
 }
 
-Table AgentTable(std::string caption,
+Table AgentTable(std::string name, std::string caption,
                  const std::vector<AgentRestriction>& agents, bool full) {
   Table table;
+  table.name = std::move(name);
   table.caption = std::move(caption);
   table.denominator = "robots.txt files";
   table.headers = {
@@ -137,7 +196,8 @@ Table AgentTable(std::string caption,
       "Files naming it"};
   std::int64_t position = 0;
   for (const AgentRestriction& agent : agents) {
-    table.rows.push_back({Number(++position), Text(agent.token),
+    table.rows.push_back({Number(++position),
+                          Text(TokenText(agent.token, agent.written_as)),
                           ShareCell(full ? agent.full_ban : agent.partial),
                           Number(agent.named)});
   }
@@ -159,18 +219,28 @@ Section BannedAgentsSection(const Report& report) {
            ? ", " + FormatCount(banned.untracked_mentions) +
                  " mentions beyond the tracking budget."
            : "."));
+  section.paragraphs.push_back(
+      "Tokens are read as the matcher reads a user-agent line (RFC 9309 "
+      "\u00a72.2.1 product tokens: letters, '-' and '_'; the rest of the "
+      "name is ignored, as by Google's parser), so \"User-agent: MJ12bot\" "
+      "is a group for \"mj\" and \"Googlebot/2.1\" one for "
+      "\"googlebot\"; \"(from ...)\" gives the name most often written. "
+      "Part 7 shows the same list as CPython's urllib.robotparser reads it, "
+      "which keeps whole names.");
   BarChart chart;
   chart.title = "Share of robots.txt files that fully ban the agent";
   chart.denominator = "robots.txt files";
   chart.series = {"Full ban"};
   for (std::size_t i = 0; i < banned.most_banned.size() && i < 15; ++i) {
-    chart.bars.push_back({banned.most_banned[i].token,
+    chart.bars.push_back({TokenText(banned.most_banned[i].token,
+                                    banned.most_banned[i].written_as),
                           {banned.most_banned[i].full_ban.percent()}});
   }
   section.blocks.emplace_back(std::move(chart));
-  section.blocks.emplace_back(
-      AgentTable("Most fully banned agents", banned.most_banned, true));
-  section.blocks.emplace_back(AgentTable("Most partially restricted agents",
+  section.blocks.emplace_back(AgentTable(
+      "most-banned", "Most fully banned agents", banned.most_banned, true));
+  section.blocks.emplace_back(AgentTable("most-restricted",
+                                         "Most partially restricted agents",
                                          banned.most_restricted, false));
   return section;
 }
@@ -181,27 +251,38 @@ Section BlockingSection(const Report& report) {
   section.id = "blocking";
   section.title = "4. Blocking matrix for named crawlers";
   section.paragraphs.push_back(
-      "Computed with the RFC 9309 matcher: an agent without a group of its "
-      "own is governed by the * group. Full block: / refused and no allow "
-      "rule applies; partial: some disallow applies; singled out: a group "
-      "naming the agent refuses / while Googlebot may fetch /. Denominator: " +
+      "Computed with the " +
+      std::string(ReadingTitle(ReadingIndex(report.compat))) +
+      " reading: an agent without a group of its own is governed by the * "
+      "group. Full block: / refused and no allow rule applies. Singled out: "
+      "a group naming the crawler refuses / while Googlebot may fetch / — "
+      "the figure that says a site turns this crawler away. Some paths "
+      "disallowed (partial block): any non-empty Disallow governs the "
+      "crawler, such as /wp-admin/ in the * group, so it is high for every "
+      "crawler and says little about any one of them; it is left out of the "
+      "chart. Denominator: " +
       FormatCount(matrix.files) + " robots.txt files.");
   BarChart chart;
-  chart.title = "Share of robots.txt files blocking each crawler";
+  chart.title =
+      "Share of robots.txt files that fully block or single out each crawler";
   chart.denominator = "robots.txt files";
-  chart.series = {"Full block", "Partial block"};
+  chart.series = {"Full block",
+                  "Singled out (own group refuses /, Googlebot allowed)"};
+  chart.grouped = true;
   Table table;
+  table.name = "blocking";
   table.caption = "Blocking per crawler";
   table.denominator = "robots.txt files";
-  table.headers = {"Crawler", "Full block", "Partial block",
-                   "Singled out (Googlebot allowed)", "Named in a group"};
+  table.headers = {"Crawler", "Full block", "Singled out (Googlebot allowed)",
+                   "Named in a group", "Some paths disallowed (partial)"};
   for (const CrawlerBlocking& crawler : matrix.crawlers) {
     chart.bars.push_back(
-        {crawler.agent, {crawler.full.percent(), crawler.partial.percent()}});
+        {crawler.agent,
+         {crawler.full.percent(), crawler.singled_out.percent()}});
     table.rows.push_back({Text(crawler.agent), ShareCell(crawler.full),
-                          ShareCell(crawler.partial),
                           ShareCell(crawler.singled_out),
-                          ShareCell(crawler.named)});
+                          ShareCell(crawler.named),
+                          ShareCell(crawler.partial)});
   }
   section.blocks.emplace_back(std::move(chart));
   section.blocks.emplace_back(std::move(table));
@@ -217,17 +298,23 @@ Section CommentsSection(const Report& report) {
       Sentence(comments.files_with_comments, "robots.txt files") +
       " have comments; " +
       Sentence(comments.files_with_findings, "robots.txt files") +
-      " have a block of comment lines that mentions jobs, careers, hiring "
-      "or recruiting once the domain's own name is taken out. " +
+      " have a block of comment lines that reads as a job advert once the "
+      "domain's own name is taken out: a hiring or recruiting phrase, or "
+      "\"job(s)\"/\"career(s)\" with an invitation (a link, an e-mail "
+      "address, \"apply\", \"visit\", \"looking for\"...). Not counted: "
+      "commented-out directives (\"# Disallow: /jobs/\"), lines about "
+      "sitemaps, jobs of machines (\"cron job\"). Every distinct advert is "
+      "listed below (" +
       FormatCount(comments.distinct_findings) +
-      " distinct blocks (identical blocks across domains collapsed)" +
+      ", identical blocks across domains collapsed)" +
       (comments.untracked_findings > 0
-           ? ", " + FormatCount(comments.untracked_findings) +
-                 " beyond the tracking budget."
+           ? "; " + FormatCount(comments.untracked_findings) +
+                 " more are beyond the tracking budget."
            : "."));
   Table table;
+  table.name = "job-adverts";
   table.caption = "Job adverts in comments, best-ranked first";
-  table.denominator = "none (a ranked list)";
+  table.denominator = "none (every advert found)";
   table.headers = {"Comment", "Rank", "Domain", "Domains with this block"};
   table.preformatted_first_column = true;
   for (const CommentFinding& finding : comments.findings) {
@@ -238,9 +325,11 @@ Section CommentsSection(const Report& report) {
   return section;
 }
 
-Table BucketTable(std::string caption, std::string denominator,
-                  std::string header, const std::vector<Bucket>& buckets) {
+Table BucketTable(std::string name, std::string caption,
+                  std::string denominator, std::string header,
+                  const std::vector<Bucket>& buckets) {
   Table table;
+  table.name = std::move(name);
   table.caption = std::move(caption);
   table.denominator = std::move(denominator);
   table.headers = {std::move(header), "Files"};
@@ -262,14 +351,17 @@ BarChart BucketChart(std::string title, std::string denominator,
   return chart;
 }
 
-Table KeyTable(std::string caption, std::string denominator, std::string header,
-               const std::vector<KeyCount>& keys, std::int64_t files) {
+Table KeyTable(std::string name, std::string caption, std::string denominator,
+               std::string header, const std::vector<KeyCount>& keys,
+               std::int64_t files) {
   Table table;
+  table.name = std::move(name);
   table.caption = std::move(caption);
   table.denominator = std::move(denominator);
   table.headers = {std::move(header), "Files"};
   for (const KeyCount& key : keys) {
-    table.rows.push_back({Text(key.key), ShareCell({key.count, files})});
+    table.rows.push_back({Text(TokenText(key.key, key.written_as)),
+                          ShareCell({key.count, files})});
   }
   return table;
 }
@@ -289,9 +381,20 @@ Section FactsSection(const Report& report) {
       FormatCount(facts.size_max) + " B.");
   section.blocks.emplace_back(
       BucketChart("Body size", "robots.txt files", facts.size_buckets));
-  section.blocks.emplace_back(
-      BucketTable("Body size", "robots.txt files", "Size", facts.size_buckets));
+  section.blocks.emplace_back(BucketTable(
+      "size", "Body size", "robots.txt files", "Size", facts.size_buckets));
+  section.paragraphs.push_back(
+      "Crawl-delay counts files with a Crawl-delay line anywhere, whatever "
+      "its value: " +
+      Sentence(facts.crawl_delay_outside_group, "files") +
+      " put one before any user-agent line (crawlers that read it per group "
+      "ignore it) and " +
+      Sentence(facts.crawl_delay_not_a_number, "files") +
+      " one whose value is not a number. The value distribution takes the "
+      "first number in a group, or the one before the first group when no "
+      "group has one.");
   Table format;
+  format.name = "format";
   format.caption = "Format";
   format.denominator = "robots.txt files";
   format.headers = {"Fact", "Files"};
@@ -304,7 +407,9 @@ Section FactsSection(const Report& report) {
       {"No line ending (one line)", facts.no_line_end},
       {"UTF-8 byte order mark", facts.bom},
       {"Not valid UTF-8", facts.not_utf8},
-      {"Crawl-delay", facts.crawl_delay},
+      {"Crawl-delay (a line, any value)", facts.crawl_delay},
+      {"Crawl-delay before any user-agent", facts.crawl_delay_outside_group},
+      {"Crawl-delay that is not a number", facts.crawl_delay_not_a_number},
       {"Sitemap", facts.sitemap},
       {"Host", facts.host},
       {"Clean-param", facts.clean_param},
@@ -317,24 +422,26 @@ Section FactsSection(const Report& report) {
   section.blocks.emplace_back(std::move(format));
   section.blocks.emplace_back(
       BucketChart("Crawl-delay values (first in the file)",
-                  "files with a Crawl-delay", facts.crawl_delay_values));
+                  "files with a Crawl-delay line", facts.crawl_delay_values));
   section.blocks.emplace_back(BucketTable(
-      "Crawl-delay values (first in the file)", "files with a Crawl-delay",
-      "Delay", facts.crawl_delay_values));
+      "crawl-delay", "Crawl-delay values (first in the file)",
+      "files with a Crawl-delay line", "Delay", facts.crawl_delay_values));
   section.blocks.emplace_back(
-      BucketTable("Sitemap lines per file (" +
+      BucketTable("sitemaps-per-file",
+                  "Sitemap lines per file (" +
                       FormatCount(facts.sitemap_lines) + " in all)",
                   "robots.txt files", "Sitemaps", facts.sitemaps_per_file));
-  section.blocks.emplace_back(KeyTable("Most common lint findings",
-                                       "robots.txt files", "Lint code",
-                                       facts.lint_codes, files));
-  section.blocks.emplace_back(KeyTable("Most common unknown directives",
-                                       "robots.txt files", "Key",
-                                       facts.unknown_keys, files));
-  section.blocks.emplace_back(KeyTable("Most common user-agent tokens",
-                                       "robots.txt files", "Token",
-                                       facts.agent_tokens, files));
+  section.blocks.emplace_back(
+      KeyTable("lint-codes", "Most common lint findings", "robots.txt files",
+               "Lint code", facts.lint_codes, files));
+  section.blocks.emplace_back(
+      KeyTable("unknown-directives", "Most common unknown directives",
+               "robots.txt files", "Key", facts.unknown_keys, files));
+  section.blocks.emplace_back(
+      KeyTable("agent-tokens", "Most common user-agent tokens",
+               "robots.txt files", "Token", facts.agent_tokens, files));
   Table shared;
+  shared.name = "templates";
   shared.caption = "Identical files served by many domains (templates)";
   shared.denominator =
       FormatCount(facts.two_xx_bodies) + " domains with a 2xx body";
@@ -350,6 +457,274 @@ Section FactsSection(const Report& report) {
                            Text(file.sha256.substr(0, 16))});
   }
   section.blocks.emplace_back(std::move(shared));
+  return section;
+}
+
+Section SensitivitySection(const Report& report) {
+  const ParserSensitivity& sensitivity = report.sensitivity;
+  Section section;
+  section.id = "sensitivity";
+  section.title = "7. Parser sensitivity: RFC 9309, Google, urllib";
+  section.paragraphs.push_back(
+      "The findings of parts 2 to 4 with each of three readings of the same "
+      "files: RFC 9309 (robotscan's default), Google's open-source parser, "
+      "and CPython's urllib.robotparser, the parser of many published "
+      "studies, which matches agents by substring (\"User-agent: oBot\" "
+      "applies to any name containing \"obot\"), uses only the first * "
+      "group, ends a group at an empty line, reads the first matching rule "
+      "instead of the longest, keeps whole names (MJ12bot) and misses a "
+      "first line behind a byte order mark. " +
+      Sentence({sensitivity.files_differ, sensitivity.files},
+               "robots.txt files") +
+      " change at least one of these findings with the reading; the "
+      "best-ranked are listed last. Denominator: " +
+      FormatCount(sensitivity.files) + " robots.txt files.");
+  Table headline;
+  headline.name = "sensitivity-walled-gardens";
+  headline.caption = "Walled gardens by reading";
+  headline.denominator = "robots.txt files";
+  headline.headers = {"Finding"};
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    headline.headers.push_back(ReadingTitle(r));
+  }
+  headline.headers.push_back("Files that differ");
+  std::vector<Cell> walled{Text("Walled gardens")};
+  for (const Share& share : sensitivity.walled_gardens) {
+    walled.push_back(ShareCell(share));
+  }
+  walled.push_back(Number(sensitivity.walled_gardens_differ));
+  headline.rows.push_back(std::move(walled));
+  section.blocks.emplace_back(std::move(headline));
+
+  BarChart chart;
+  chart.title = "Files that fully block each crawler, by reading";
+  chart.denominator = "robots.txt files";
+  chart.grouped = true;
+  Table crawlers;
+  crawlers.name = "sensitivity-crawlers";
+  crawlers.caption = "Full blocks by reading";
+  crawlers.denominator = "robots.txt files";
+  crawlers.headers = {"Crawler"};
+  Table singled;
+  singled.name = "sensitivity-singled-out";
+  singled.caption = "Crawlers singled out by reading";
+  singled.denominator = "robots.txt files";
+  singled.headers = {"Crawler"};
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    chart.series.push_back(ReadingTitle(r));
+    crawlers.headers.push_back(ReadingTitle(r));
+    singled.headers.push_back(ReadingTitle(r));
+  }
+  crawlers.headers.push_back("Files that differ");
+  singled.headers.push_back("Files that differ");
+  for (const ParserSensitivity::Crawler& crawler : sensitivity.crawlers) {
+    BarChart::Bar bar{crawler.agent, {}};
+    std::vector<Cell> full{Text(crawler.agent)};
+    std::vector<Cell> single{Text(crawler.agent)};
+    for (std::size_t r = 0; r < kReadingCount; ++r) {
+      bar.percents.push_back(crawler.full[r].percent());
+      full.push_back(ShareCell(crawler.full[r]));
+      single.push_back(ShareCell(crawler.singled_out[r]));
+    }
+    full.push_back(Number(crawler.full_differ));
+    single.push_back(Number(crawler.singled_out_differ));
+    chart.bars.push_back(std::move(bar));
+    crawlers.rows.push_back(std::move(full));
+    singled.rows.push_back(std::move(single));
+  }
+  section.blocks.emplace_back(std::move(chart));
+  section.blocks.emplace_back(std::move(crawlers));
+  section.blocks.emplace_back(std::move(singled));
+
+  Table banned;
+  banned.name = "sensitivity-most-banned";
+  banned.caption = "Most fully banned tokens by reading";
+  banned.denominator = "robots.txt files";
+  banned.headers = {"#"};
+  std::size_t rows = 0;
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    banned.headers.push_back(ReadingTitle(r));
+    banned.headers.push_back("Full bans, " + ReadingTitle(r));
+    rows = std::max(rows, sensitivity.most_banned[r].size());
+  }
+  rows = std::min<std::size_t>(rows, 15);
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::vector<Cell> row{Number(static_cast<std::int64_t>(i + 1))};
+    for (std::size_t r = 0; r < kReadingCount; ++r) {
+      const auto& list = sensitivity.most_banned[r];
+      if (i < list.size()) {
+        row.push_back(Text(TokenText(list[i].token, list[i].written_as)));
+        row.push_back(ShareCell(list[i].full_ban));
+      } else {
+        row.push_back(Text(""));
+        row.push_back(Text(""));
+      }
+    }
+    banned.rows.push_back(std::move(row));
+  }
+  section.blocks.emplace_back(std::move(banned));
+
+  Table changes;
+  changes.name = "sensitivity-changes";
+  changes.caption = "Best-ranked files that read differently";
+  changes.denominator = "none (a ranked list)";
+  changes.headers = {"Rank", "Domain", "Finding"};
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    changes.headers.push_back(ReadingTitle(r));
+  }
+  for (const ReadingChange& change : sensitivity.changes) {
+    for (const ReadingChange::Finding& finding : change.findings) {
+      std::vector<Cell> row{RankCell(change.rank), Text(change.domain),
+                            Text(finding.what)};
+      for (bool yes : finding.by_reading) row.push_back(YesNo(yes));
+      changes.rows.push_back(std::move(row));
+    }
+  }
+  section.blocks.emplace_back(std::move(changes));
+  return section;
+}
+
+// The first few of a best-ranked list (JSON has them all).
+std::string DomainList(const std::vector<RankedDomain>& domains) {
+  constexpr std::size_t kShown = 5;
+  std::string text;
+  for (std::size_t i = 0; i < domains.size() && i < kShown; ++i) {
+    const RankedDomain& domain = domains[i];
+    if (!text.empty()) text += ", ";
+    text += domain.domain;
+    if (domain.rank > 0) text += " (#" + FormatCount(domain.rank) + ")";
+  }
+  return text;
+}
+
+Section ComparisonSection(const Report& report) {
+  const Comparison& comparison = report.comparison;
+  Section section;
+  section.id = "compare";
+  section.title = "8. Change since the older crawl";
+  const std::int64_t both = comparison.domains_in_both;
+  section.paragraphs.push_back(
+      "Compared with " + comparison.older +
+      (comparison.older_first_fetched_at.empty()
+           ? ""
+           : " (fetched between " + comparison.older_first_fetched_at +
+                 " and " + comparison.older_last_fetched_at + ")") +
+      ": " + FormatCount(both) +
+      " domains are in both crawls (the "
+      "denominator below unless stated), " +
+      FormatCount(comparison.new_domains) + " only in this one, " +
+      FormatCount(comparison.gone_domains) + " only in the older one. " +
+      Sentence(comparison.files_changed, "robots.txt files present in both") +
+      " changed.");
+
+  BarChart blocking;
+  blocking.title =
+      "Domains that started or stopped fully blocking each crawler";
+  blocking.denominator = "domains in both crawls";
+  blocking.series = {"Started", "Stopped"};
+  blocking.grouped = true;
+  Table crawlers;
+  crawlers.name = "compare-crawlers";
+  crawlers.caption = "Full blocks before and after, per crawler";
+  crawlers.denominator = "domains in both crawls";
+  crawlers.headers = {
+      "Crawler", "Fully blocked before",  "Fully blocked now",    "Started",
+      "Stopped", "Started (best-ranked)", "Stopped (best-ranked)"};
+  for (const Comparison::Crawler& crawler : comparison.crawlers) {
+    blocking.bars.push_back(
+        {crawler.agent,
+         {crawler.started.percent(), crawler.stopped.percent()}});
+    crawlers.rows.push_back(
+        {Text(crawler.agent), ShareCell({crawler.full_before, both}),
+         ShareCell({crawler.full_after, both}), ShareCell(crawler.started),
+         ShareCell(crawler.stopped), Text(DomainList(crawler.started_by)),
+         Text(DomainList(crawler.stopped_by))});
+  }
+  section.blocks.emplace_back(std::move(blocking));
+  section.blocks.emplace_back(std::move(crawlers));
+
+  // Outcome transitions, most frequent first (unchanged outcomes last).
+  struct Transition {
+    std::size_t from, to;
+    std::int64_t count;
+  };
+  std::vector<Transition> transitions;
+  for (std::size_t from = 0; from < kOutcomeCount; ++from) {
+    for (std::size_t to = 0; to < kOutcomeCount; ++to) {
+      if (from != to && comparison.transitions[from][to] > 0) {
+        transitions.push_back({from, to, comparison.transitions[from][to]});
+      }
+    }
+  }
+  std::sort(transitions.begin(), transitions.end(),
+            [](const Transition& a, const Transition& b) {
+              return a.count != b.count
+                         ? a.count > b.count
+                         : std::pair(a.from, a.to) < std::pair(b.from, b.to);
+            });
+  BarChart outcome_chart;
+  outcome_chart.title = "Outcome transitions (older -> now)";
+  outcome_chart.denominator = "domains in both crawls";
+  outcome_chart.series = {"Domains"};
+  Table outcomes;
+  outcomes.name = "compare-outcomes";
+  outcomes.caption = "Outcome transitions (older -> now)";
+  outcomes.denominator = "domains in both crawls";
+  outcomes.headers = {"Before", "Now", "Domains"};
+  std::int64_t unchanged = 0;
+  for (std::size_t o = 0; o < kOutcomeCount; ++o) {
+    unchanged += comparison.transitions[o][o];
+  }
+  for (const Transition& t : transitions) {
+    const std::string before(OutcomeTitle(static_cast<Outcome>(t.from)));
+    const std::string now(OutcomeTitle(static_cast<Outcome>(t.to)));
+    if (outcome_chart.bars.size() < 12) {
+      outcome_chart.bars.push_back(
+          {before + " -> " + now, {Share{t.count, both}.percent()}});
+    }
+    outcomes.rows.push_back(
+        {Text(before), Text(now), ShareCell({t.count, both})});
+  }
+  outcomes.rows.push_back(
+      {Text("(unchanged)"), Text(""), ShareCell({unchanged, both})});
+  outcomes.last_row_is_total = true;
+  outcome_chart.label_width = 380;
+  section.blocks.emplace_back(std::move(outcome_chart));
+  section.blocks.emplace_back(std::move(outcomes));
+
+  Table changed;
+  changed.name = "compare-changed-files";
+  changed.caption = "Best-ranked robots.txt files that changed";
+  changed.denominator = "none (a ranked list)";
+  changed.headers = {"Rank",      "Domain",       "Bytes before",
+                     "Bytes now", "Rules before", "Rules now"};
+  for (const ChangedFile& file : comparison.changed_files) {
+    changed.rows.push_back({RankCell(file.rank), Text(file.domain),
+                            Number(file.bytes_before), Number(file.bytes_after),
+                            Number(file.rules_before),
+                            Number(file.rules_after)});
+  }
+  section.blocks.emplace_back(std::move(changed));
+
+  section.paragraphs.push_back(
+      Sentence(comparison.sitemaps_added, "robots.txt files present in both") +
+      " added a Sitemap URL (" + FormatCount(comparison.sitemap_urls_added) +
+      " URLs in all) and " + Sentence(comparison.sitemaps_removed, "") +
+      " removed one (" + FormatCount(comparison.sitemap_urls_removed) +
+      " URLs).");
+  Table sitemaps;
+  sitemaps.name = "compare-sitemaps";
+  sitemaps.caption = "Best-ranked files whose Sitemap lines changed";
+  sitemaps.denominator = "none (a ranked list)";
+  sitemaps.headers = {"Rank",         "Domain",          "URLs added",
+                      "URLs removed", "Added (example)", "Removed (example)"};
+  for (const SitemapChange& change : comparison.sitemap_changes) {
+    sitemaps.rows.push_back({RankCell(change.rank), Text(change.domain),
+                             Number(change.added), Number(change.removed),
+                             Text(change.example_added),
+                             Text(change.example_removed)});
+  }
+  section.blocks.emplace_back(std::move(sitemaps));
   return section;
 }
 
@@ -391,9 +766,11 @@ Document BuildDocument(const Report& report) {
     document.summary.push_back(
         "Fetched between " + report.first_fetched_at + " and " +
         report.last_fetched_at + "; rules read with robotscan's " +
-        (report.compat == robots::Compat::kGoogle ? "Google-compatible"
-                                                  : "RFC 9309") +
-        " matcher.");
+        ReadingTitle(ReadingIndex(report.compat)) + " reading" +
+        (report.compat == robots::Compat::kUrllib
+             ? " (CPython's urllib.robotparser)"
+             : "") +
+        ".");
   }
   document.highlights.push_back(
       {FormatCount(report.domains), "domains crawled", "rows of latest_fetch"});
@@ -419,12 +796,27 @@ Document BuildDocument(const Report& report) {
   document.highlights.push_back(
       {FormatCount(report.comments.files_with_findings.count),
        "files advertise jobs in comments", of_files});
+  if (report.sensitivity.computed) {
+    std::string value;
+    for (const Share& share : report.sensitivity.walled_gardens) {
+      value += (value.empty() ? "" : " / ") + FormatCount(share.count);
+    }
+    document.highlights.push_back(
+        {value, "walled gardens as RFC 9309 / Google / urllib read them",
+         of_files});
+  }
   document.sections.push_back(OutcomesSection(report));
   document.sections.push_back(WalledGardenSection(report));
   document.sections.push_back(BannedAgentsSection(report));
   document.sections.push_back(BlockingSection(report));
   document.sections.push_back(CommentsSection(report));
   document.sections.push_back(FactsSection(report));
+  if (report.sensitivity.computed) {
+    document.sections.push_back(SensitivitySection(report));
+  }
+  if (report.comparison.computed) {
+    document.sections.push_back(ComparisonSection(report));
+  }
   return document;
 }
 

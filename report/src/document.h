@@ -5,6 +5,7 @@
 #ifndef ROBOTSCAN_REPORT_DOCUMENT_H_
 #define ROBOTSCAN_REPORT_DOCUMENT_H_
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -17,9 +18,14 @@ struct Cell {
   std::string text;
   bool numeric = false;
   double sort_value = 0;  // For numeric cells: what the HTML table sorts by.
+  // The value for CSV: the text, or the plain number ("" for "-"), or, for
+  // a share, its count, denominator and percent in three columns.
+  std::string raw;
+  std::optional<Share> share;
 };
 
 struct Table {
+  std::string name;  // Stable id for --format csv --table NAME.
   std::string caption;
   std::string denominator;  // "Denominator: ..." printed under the caption.
   std::vector<std::string> headers;
@@ -34,6 +40,10 @@ struct BarChart {
   std::string title;
   std::string denominator;
   std::vector<std::string> series;  // Segment names (legend).
+  // Series drawn as separate bars of a row instead of stacked segments,
+  // for figures that overlap (a file can both fully block and single out).
+  bool grouped = false;
+  int label_width = 170;  // Room for the bar labels (SVG units).
   struct Bar {
     std::string label;
     std::vector<double> percents;  // One per series.

@@ -5,6 +5,7 @@
 //
 // Every string from crawled content goes through EscapeHtml, in text and in
 // attributes alike; crawled text never lands inside <script> or <style>.
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -36,6 +37,7 @@ p{margin:6px 0}
 .wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:13px;margin:4px 0 8px}
 th,td{padding:5px 9px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+td.w{overflow-wrap:anywhere}
 th{background:#f0f2f6;cursor:pointer;user-select:none;white-space:nowrap;position:relative}
 th:hover{background:#e6eaf1}
 th[data-dir=a]::after{content:" \25B2";font-size:10px}
@@ -117,17 +119,23 @@ void AppendChart(const BarChart& chart, std::string* out) {
     }
     *out += "</div>";
   }
-  constexpr int kLabelWidth = 170, kBarWidth = 640, kRowHeight = 24,
-                kWidth = kLabelWidth + kBarWidth + 70;
-  const int height = static_cast<int>(chart.bars.size()) * kRowHeight + 24;
+  // Grouped charts draw one thin bar per series in each row; stacked ones
+  // one bar of segments.
+  const int series = static_cast<int>(chart.series.size());
+  const int bar_height = chart.grouped ? 10 : 18;
+  const int row_height = chart.grouped ? series * (bar_height + 2) + 8 : 24;
+  const int label_width = chart.label_width;
+  constexpr int kBarWidth = 640;
+  const int width = label_width + kBarWidth + 70;
+  const int height = static_cast<int>(chart.bars.size()) * row_height + 24;
   *out += "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 " +
-          std::to_string(kWidth) + " " + std::to_string(height) +
-          "\" width=\"" + std::to_string(kWidth) + "\" height=\"" +
-          std::to_string(height) + "\" xmlns=\"http://www.w3.org/2000/svg\">";
+          std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
+          std::to_string(width) + "\" height=\"" + std::to_string(height) +
+          "\" xmlns=\"http://www.w3.org/2000/svg\">";
   *out += "<title>" + EscapeHtml(chart.title) + "</title>";
   // Grid lines at 0, 25, 50, 75, 100 %.
   for (int tick = 0; tick <= 4; ++tick) {
-    const double x = kLabelWidth + kBarWidth * tick / 4.0;
+    const double x = label_width + kBarWidth * tick / 4.0;
     *out += "<line x1=\"" + Number(x) + "\" x2=\"" + Number(x) +
             "\" y1=\"0\" y2=\"" + std::to_string(height - 18) +
             "\" stroke=\"#e3e6ec\"/><text x=\"" + Number(x) + "\" y=\"" +
@@ -135,34 +143,63 @@ void AppendChart(const BarChart& chart, std::string* out) {
             "\" text-anchor=\"middle\" style=\"fill:#5b6475\">" +
             std::to_string(tick * 25) + "%</text>";
   }
+  const std::size_t label_chars = static_cast<std::size_t>(label_width / 6);
   for (std::size_t b = 0; b < chart.bars.size(); ++b) {
     const BarChart::Bar& bar = chart.bars[b];
-    const int y = static_cast<int>(b) * kRowHeight + 3;
-    std::string label = bar.label.substr(0, 28);
-    *out += "<text x=\"" + std::to_string(kLabelWidth - 8) + "\" y=\"" +
-            std::to_string(y + 14) + "\" text-anchor=\"end\">" +
-            EscapeHtml(label) + "</text>";
-    double x = kLabelWidth;
+    const int y = static_cast<int>(b) * row_height + 3;
+    // Cut at a code point boundary, never inside a UTF-8 sequence.
+    std::size_t cut = std::min(bar.label.size(), label_chars);
+    while (cut < bar.label.size() &&
+           (static_cast<unsigned char>(bar.label[cut]) & 0xC0) == 0x80) {
+      --cut;
+    }
+    *out += "<text x=\"" + std::to_string(label_width - 8) + "\" y=\"" +
+            std::to_string(y + (chart.grouped ? row_height / 2 : 14)) +
+            "\" text-anchor=\"end\">" + EscapeHtml(bar.label.substr(0, cut)) +
+            "</text>";
+    double x = label_width;
     double total = 0;
     for (std::size_t s = 0; s < bar.percents.size(); ++s) {
-      const double width = kBarWidth * bar.percents[s] / 100.0;
+      const double bar_width = kBarWidth * bar.percents[s] / 100.0;
       total += bar.percents[s];
-      if (width <= 0) continue;
-      *out += "<rect class=\"bar\" x=\"" + Number(x) + "\" y=\"" +
-              std::to_string(y) + "\" width=\"" + Number(width) +
-              "\" height=\"18\" rx=\"2\" fill=\"" +
+      const int bar_y =
+          chart.grouped ? y + static_cast<int>(s) * (bar_height + 2) : y;
+      const double bar_x = chart.grouped ? label_width : x;
+      if (chart.grouped) {
+        *out += "<text x=\"" + Number(bar_x + bar_width + 4) + "\" y=\"" +
+                std::to_string(bar_y + bar_height - 1) +
+                "\" style=\"fill:#5b6475;font-size:9px\">" +
+                Percent(bar.percents[s]) + "</text>";
+      }
+      if (bar_width <= 0) continue;
+      *out += "<rect class=\"bar\" x=\"" + Number(bar_x) + "\" y=\"" +
+              std::to_string(bar_y) + "\" width=\"" + Number(bar_width) +
+              "\" height=\"" + std::to_string(bar_height) +
+              "\" rx=\"2\" fill=\"" +
               (chart.series.size() == 1 ? kSingleSeriesColor
                                         : kPalette[s % std::size(kPalette)]) +
               "\"><title>" + EscapeHtml(bar.label) + ": " +
               EscapeHtml(chart.series[s % chart.series.size()]) + " " +
               Percent(bar.percents[s]) + "</title></rect>";
-      x += width;
+      if (!chart.grouped) x += bar_width;
     }
-    *out += "<text x=\"" + Number(x + 6) + "\" y=\"" + std::to_string(y + 14) +
-            "\" style=\"fill:#5b6475\">" +
-            (chart.series.size() == 1 ? Percent(total) : "") + "</text>";
+    if (!chart.grouped) {
+      *out += "<text x=\"" + Number(x + 6) + "\" y=\"" +
+              std::to_string(y + 14) + "\" style=\"fill:#5b6475\">" +
+              (chart.series.size() == 1 ? Percent(total) : "") + "</text>";
+    }
   }
   *out += "</svg>";
+}
+
+// A run of more than 30 bytes without white space.
+bool HasLongWord(std::string_view text) {
+  std::size_t run = 0;
+  for (char c : text) {
+    run = (c == ' ' || c == '\n' || c == '\t') ? 0 : run + 1;
+    if (run > 30) return true;
+  }
+  return false;
 }
 
 void AppendRow(const std::vector<Cell>& row, bool preformatted_first,
@@ -172,6 +209,11 @@ void AppendRow(const std::vector<Cell>& row, bool preformatted_first,
     const Cell& cell = row[c];
     if (cell.numeric) {
       *out += "<td class=\"n\" data-v=\"" + Number(cell.sort_value) + "\">";
+    } else if (HasLongWord(cell.text)) {
+      // Only cells with a long unbroken word may break anywhere: it keeps a
+      // 100-byte key from pushing the table out of view, while short names
+      // keep their column wide enough to stay whole.
+      *out += "<td class=\"w\">";
     } else {
       *out += "<td>";
     }

@@ -11,6 +11,7 @@ namespace robotscan::report {
 
 std::string RenderJson(const Report& report);
 std::string RenderHtml(const Document& document);
+std::string RenderCsvIndex(const Report& report);
 
 }  // namespace robotscan::report
 

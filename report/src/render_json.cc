@@ -31,6 +31,7 @@ ordered_json KeysJson(const std::vector<KeyCount>& keys, std::int64_t files) {
   for (const KeyCount& key : keys) {
     ordered_json item = ShareJson({key.count, files});
     item["key"] = key.key;
+    if (!key.written_as.empty()) item["written_as"] = key.written_as;
     out.push_back(std::move(item));
   }
   return out;
@@ -39,10 +40,12 @@ ordered_json KeysJson(const std::vector<KeyCount>& keys, std::int64_t files) {
 ordered_json AgentsJson(const std::vector<AgentRestriction>& agents) {
   ordered_json out = ordered_json::array();
   for (const AgentRestriction& agent : agents) {
-    out.push_back({{"token", agent.token},
-                   {"full_ban", ShareJson(agent.full_ban)},
-                   {"partial", ShareJson(agent.partial)},
-                   {"files_naming", agent.named}});
+    ordered_json item = {{"token", agent.token},
+                         {"full_ban", ShareJson(agent.full_ban)},
+                         {"partial", ShareJson(agent.partial)},
+                         {"files_naming", agent.named}};
+    if (!agent.written_as.empty()) item["written_as"] = agent.written_as;
+    out.push_back(std::move(item));
   }
   return out;
 }
@@ -67,10 +70,131 @@ ordered_json OutcomesJson(const OutcomeTable& table) {
                                        ? ordered_json(kStratumLimits[s])
                                        : ordered_json(nullptr)},
                       {"domains", table.domains[s]},
+                      {"missing_ranks", table.missing_ranks[s]},
                       {"categories", std::move(categories)},
                       {"no_response_by_error", std::move(errors)}});
   }
   return strata;
+}
+
+std::string ReadingName(std::size_t reading) {
+  return std::string(robots::CompatName(kReadings[reading]));
+}
+
+ordered_json ByReading(const std::array<Share, kReadingCount>& shares) {
+  ordered_json out = ordered_json::object();
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    out[ReadingName(r)] = ShareJson(shares[r]);
+  }
+  return out;
+}
+
+ordered_json SensitivityJson(const ParserSensitivity& sensitivity) {
+  ordered_json crawlers = ordered_json::array();
+  for (const ParserSensitivity::Crawler& crawler : sensitivity.crawlers) {
+    crawlers.push_back(
+        {{"agent", crawler.agent},
+         {"full", ByReading(crawler.full)},
+         {"full_files_differ", crawler.full_differ},
+         {"singled_out", ByReading(crawler.singled_out)},
+         {"singled_out_files_differ", crawler.singled_out_differ}});
+  }
+  ordered_json banned = ordered_json::object();
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    banned[ReadingName(r)] = AgentsJson(sensitivity.most_banned[r]);
+  }
+  ordered_json changes = ordered_json::array();
+  for (const ReadingChange& change : sensitivity.changes) {
+    ordered_json findings = ordered_json::array();
+    for (const ReadingChange::Finding& finding : change.findings) {
+      ordered_json answers = ordered_json::object();
+      for (std::size_t r = 0; r < kReadingCount; ++r) {
+        answers[ReadingName(r)] = finding.by_reading[r];
+      }
+      findings.push_back(
+          {{"finding", finding.what}, {"by_reading", std::move(answers)}});
+    }
+    changes.push_back({{"domain", change.domain},
+                       {"rank", change.rank},
+                       {"findings", std::move(findings)}});
+  }
+  return {{"files", sensitivity.files},
+          {"files_differ", sensitivity.files_differ},
+          {"walled_gardens", ByReading(sensitivity.walled_gardens)},
+          {"walled_gardens_files_differ", sensitivity.walled_gardens_differ},
+          {"crawlers", std::move(crawlers)},
+          {"most_banned", std::move(banned)},
+          {"changes", std::move(changes)}};
+}
+
+ordered_json DomainsJson(const std::vector<RankedDomain>& domains) {
+  ordered_json out = ordered_json::array();
+  for (const RankedDomain& domain : domains) {
+    out.push_back({{"domain", domain.domain}, {"rank", domain.rank}});
+  }
+  return out;
+}
+
+ordered_json ComparisonJson(const Comparison& comparison) {
+  ordered_json transitions = ordered_json::array();
+  for (std::size_t from = 0; from < kOutcomeCount; ++from) {
+    for (std::size_t to = 0; to < kOutcomeCount; ++to) {
+      const std::int64_t n = comparison.transitions[from][to];
+      if (n == 0) continue;
+      transitions.push_back(
+          {{"from", OutcomeName(static_cast<Outcome>(from))},
+           {"to", OutcomeName(static_cast<Outcome>(to))},
+           {"domains", ShareJson({n, comparison.domains_in_both})}});
+    }
+  }
+  ordered_json crawlers = ordered_json::array();
+  for (const Comparison::Crawler& crawler : comparison.crawlers) {
+    crawlers.push_back(
+        {{"agent", crawler.agent},
+         {"full_before",
+          ShareJson({crawler.full_before, comparison.domains_in_both})},
+         {"full_now",
+          ShareJson({crawler.full_after, comparison.domains_in_both})},
+         {"started", ShareJson(crawler.started)},
+         {"stopped", ShareJson(crawler.stopped)},
+         {"started_by", DomainsJson(crawler.started_by)},
+         {"stopped_by", DomainsJson(crawler.stopped_by)}});
+  }
+  ordered_json changed = ordered_json::array();
+  for (const ChangedFile& file : comparison.changed_files) {
+    changed.push_back({{"domain", file.domain},
+                       {"rank", file.rank},
+                       {"bytes_before", file.bytes_before},
+                       {"bytes_now", file.bytes_after},
+                       {"rules_before", file.rules_before},
+                       {"rules_now", file.rules_after}});
+  }
+  ordered_json sitemaps = ordered_json::array();
+  for (const SitemapChange& change : comparison.sitemap_changes) {
+    sitemaps.push_back({{"domain", change.domain},
+                        {"rank", change.rank},
+                        {"added", change.added},
+                        {"removed", change.removed},
+                        {"example_added", change.example_added},
+                        {"example_removed", change.example_removed}});
+  }
+  return {{"older", comparison.older},
+          {"older_first_fetched_at", comparison.older_first_fetched_at},
+          {"older_last_fetched_at", comparison.older_last_fetched_at},
+          {"older_domains", comparison.older_domains},
+          {"domains_in_both", comparison.domains_in_both},
+          {"new_domains", comparison.new_domains},
+          {"gone_domains", comparison.gone_domains},
+          {"outcome_transitions", std::move(transitions)},
+          {"files_in_both", comparison.files_in_both},
+          {"files_changed", ShareJson(comparison.files_changed)},
+          {"changed_files", std::move(changed)},
+          {"crawlers", std::move(crawlers)},
+          {"sitemaps_added", ShareJson(comparison.sitemaps_added)},
+          {"sitemaps_removed", ShareJson(comparison.sitemaps_removed)},
+          {"sitemap_urls_added", comparison.sitemap_urls_added},
+          {"sitemap_urls_removed", comparison.sitemap_urls_removed},
+          {"sitemap_changes", std::move(sitemaps)}};
 }
 
 }  // namespace
@@ -91,6 +215,7 @@ std::string RenderJson(const Report& report) {
       {"two_xx_bodies", "domains with a 2xx body (shared_files): " +
                             std::to_string(report.facts.two_xx_bodies)}};
   root["outcomes"] = OutcomesJson(report.outcomes);
+  root["missing_rank_examples"] = report.outcomes.missing_rank_examples;
 
   const WalledGardens& walled = report.walled_gardens;
   ordered_json gardens = ordered_json::array();
@@ -168,6 +293,8 @@ std::string RenderJson(const Report& report) {
       {"bom", ShareJson(facts.bom)},
       {"not_utf8", ShareJson(facts.not_utf8)},
       {"crawl_delay", ShareJson(facts.crawl_delay)},
+      {"crawl_delay_outside_group", ShareJson(facts.crawl_delay_outside_group)},
+      {"crawl_delay_not_a_number", ShareJson(facts.crawl_delay_not_a_number)},
       {"crawl_delay_values", BucketsJson(facts.crawl_delay_values)},
       {"sitemap", ShareJson(facts.sitemap)},
       {"sitemap_lines", facts.sitemap_lines},
@@ -182,6 +309,12 @@ std::string RenderJson(const Report& report) {
       {"agent_tokens", KeysJson(facts.agent_tokens, facts.files)},
       {"two_xx_bodies", facts.two_xx_bodies},
       {"shared_files", std::move(shared)}};
+  if (report.sensitivity.computed) {
+    root["parser_sensitivity"] = SensitivityJson(report.sensitivity);
+  }
+  if (report.comparison.computed) {
+    root["comparison"] = ComparisonJson(report.comparison);
+  }
   // Crawled text need not be UTF-8; invalid bytes become U+FFFD instead of
   // an exception.
   return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) +

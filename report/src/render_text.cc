@@ -213,6 +213,8 @@ bool ParseFormatName(std::string_view name, Format* format) {
     *format = Format::kJson;
   } else if (name == "html") {
     *format = Format::kHtml;
+  } else if (name == "csv") {
+    *format = Format::kCsv;
   } else {
     return false;
   }
@@ -227,6 +229,8 @@ std::string RenderReport(const Report& report, Format format) {
       return RenderHtml(BuildDocument(report));
     case Format::kMarkdown:
       return RenderMarkdown(BuildDocument(report));
+    case Format::kCsv:
+      return RenderCsvIndex(report);
     case Format::kText:
       break;
   }

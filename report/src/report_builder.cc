@@ -3,24 +3,26 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <queue>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "body_analysis.h"
+#include "comparison_tally.h"
+#include "ranking.h"
+#include "reading_tally.h"
 #include "robotscan/report/report.h"
+#include "robotscan/robots/lint.h"
 
 namespace robotscan::report {
 namespace {
 
-constexpr std::int64_t kUnranked = std::numeric_limits<std::int64_t>::max();
-// Longest free-text key kept in a count map (agent tokens, unknown keys):
-// longer ones are cut so a hostile file cannot make one key huge.
-constexpr std::size_t kMaxKeyBytes = 100;
-
-std::int64_t RankKey(std::int64_t rank) { return rank > 0 ? rank : kUnranked; }
+using internal::BestRanked;
+using internal::BoundedCounter;
+using internal::ComparisonTally;
+using internal::RankKey;
+using internal::ReadingTally;
 
 std::string ToLower(std::string_view text) {
   std::string lower(text);
@@ -73,58 +75,38 @@ NetworkError ClassifyNetworkError(std::string_view error) {
   return NetworkError::kOther;
 }
 
-// Counts per free-text key, up to a fixed number of distinct keys; later
-// keys are counted as untracked so the total stays honest.
-class BoundedCounter {
- public:
-  explicit BoundedCounter(std::size_t max_keys) : max_keys_(max_keys) {}
+// How a cut token was written ("MJ12bot" for "mj"): the few most seen
+// spellings are counted, so the one shown does not depend on row order.
+struct WrittenForms {
+  static constexpr std::size_t kMaxForms = 4;
+  std::vector<std::pair<std::string, std::int64_t>> forms;
 
-  // Returns the slot for `key`, or nullptr when the map is full.
-  template <typename Value>
-  static Value* Find(std::unordered_map<std::string, Value>* map,
-                     std::string_view key, std::size_t max_keys,
-                     std::int64_t* untracked) {
-    const std::string cut(key.substr(0, kMaxKeyBytes));
-    auto it = map->find(cut);
-    if (it != map->end()) return &it->second;
-    if (map->size() >= max_keys) {
-      ++*untracked;
-      return nullptr;
+  void Add(const std::string& written) {
+    for (auto& [form, count] : forms) {
+      if (form == written) {
+        ++count;
+        return;
+      }
     }
-    return &map->emplace(cut, Value{}).first->second;
+    if (forms.size() < kMaxForms) forms.emplace_back(written, 1);
   }
-
-  void Add(std::string_view key) {
-    std::int64_t* slot = Find(&counts_, key, max_keys_, &untracked_);
-    if (slot != nullptr) ++*slot;
+  std::string MostCommon() const {
+    const std::pair<std::string, std::int64_t>* best = nullptr;
+    for (const auto& form : forms) {
+      if (best == nullptr || form.second > best->second ||
+          (form.second == best->second && form.first < best->first)) {
+        best = &form;
+      }
+    }
+    return best == nullptr ? std::string() : best->first;
   }
-
-  std::vector<KeyCount> Top(std::size_t n) const {
-    std::vector<KeyCount> all;
-    all.reserve(counts_.size());
-    for (const auto& [key, count] : counts_) all.push_back({key, count});
-    const std::size_t keep = std::min(n, all.size());
-    std::partial_sort(all.begin(), all.begin() + static_cast<long>(keep),
-                      all.end(), [](const KeyCount& a, const KeyCount& b) {
-                        return a.count != b.count ? a.count > b.count
-                                                  : a.key < b.key;
-                      });
-    all.resize(keep);
-    return all;
-  }
-
-  std::int64_t untracked() const { return untracked_; }
-
- private:
-  std::size_t max_keys_;
-  std::unordered_map<std::string, std::int64_t> counts_;
-  std::int64_t untracked_ = 0;
 };
 
 struct AgentCounts {
   std::int64_t full = 0;
   std::int64_t partial = 0;
   std::int64_t named = 0;
+  WrittenForms written;
 };
 
 struct CrawlerCounts {
@@ -151,9 +133,10 @@ void Erase(std::string* text, std::string_view needle) {
   }
 }
 
-// The comment block as compared across domains: lower-case, whitespace
-// runs collapsed, the serving domain's name taken out (so "jobs at a.com"
-// and "jobs at b.com" are one finding, and "jobs.ch" alone is none).
+// The comment block with the serving domain's name taken out (the host,
+// the host without "www.", its first label of 3+ letters), lower-case, so
+// "jobs at a.com" and "jobs at b.com" are one finding and "jobs.ch" alone
+// is none. Line breaks are kept (ReadsAsJobAdvert reads lines).
 std::string StripDomain(std::string_view block, std::string_view domain) {
   std::string text = ToLower(block);
   const std::string host = ToLower(domain);
@@ -165,6 +148,11 @@ std::string StripDomain(std::string_view block, std::string_view domain) {
   if (dot != std::string_view::npos && dot >= 3) {
     Erase(&text, name.substr(0, dot));
   }
+  return text;
+}
+
+// The block as compared across domains: whitespace runs collapsed.
+std::string CollapseWhitespace(std::string_view text) {
   std::string collapsed;
   collapsed.reserve(text.size());
   for (char c : text) {
@@ -304,6 +292,11 @@ Outcome ClassifyFetch(const storage::LatestFetchRow& row) {
   if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
     return Outcome::kNotRobotsTxt;
   }
+  // The linter's html-body finding decides too, so that the report never
+  // counts as a robots.txt what its own lint table calls an HTML page.
+  for (const robots::Diagnostic& diagnostic : robots::LintRobotsTxt(row.body)) {
+    if (diagnostic.code == "html-body") return Outcome::kNotRobotsTxt;
+  }
   const robots::RobotsTxt robots = robots::RobotsTxt::Parse(row.body);
   for (const robots::Group& group : robots.groups()) {
     if (!group.rules.empty()) return Outcome::kWithRules;
@@ -311,60 +304,128 @@ Outcome ClassifyFetch(const storage::LatestFetchRow& row) {
   return Outcome::kNoRules;
 }
 
+std::size_t ReadingIndex(robots::Compat compat) {
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    if (kReadings[r] == compat) return r;
+  }
+  return 0;
+}
+
+namespace {
+
+// Ranks up to this are tracked for the "missing ranks" of part 1.
+constexpr std::int64_t kMaxTrackedRank = kStratumLimits.back();
+constexpr std::size_t kMissingRankExamples = 10;
+
+// A row's outcome and, for a robots.txt file, its analysis (kept alive
+// while the row is added).
+struct Side {
+  Outcome outcome = Outcome::kNoResponse;
+  std::shared_ptr<const BodyAnalysis> analysis;  // robots.txt files only.
+  const storage::LatestFetchRow* row = nullptr;
+
+  internal::FetchSide View() const { return {outcome, analysis.get(), row}; }
+};
+
+}  // namespace
+
 struct ReportBuilder::State {
   explicit State(ReportOptions report_options)
       : options(std::move(report_options)),
+        primary(ReadingIndex(options.compat)),
+        walled_best(options.top),
+        readings(options, primary),
+        compared(options, primary),
         unknown_keys(options.max_distinct_keys),
         lint_codes(options.max_distinct_keys) {
+    AnalysisSettings& settings = current.settings;
     settings.compat = options.compat;
+    settings.all_readings = options.compare_readings;
     settings.crawlers = options.crawlers;
     settings.generic_agent = options.generic_agent;
+    older.settings = settings;
+    older.settings.all_readings = false;
     crawlers.resize(options.crawlers.size());
   }
 
+  // Bodies analysed for this crawl, and for the older side of part 8, which
+  // needs only the report's own reading (part 7 is about this crawl).
+  struct Cache {
+    AnalysisSettings settings;
+    std::unordered_map<std::string, std::shared_ptr<const BodyAnalysis>> bodies;
+  };
+
   std::shared_ptr<const BodyAnalysis> Analyse(
-      const storage::LatestFetchRow& row) {
+      const storage::LatestFetchRow& row, Cache* cache) {
     if (row.body_sha256.empty()) {
-      return std::make_shared<BodyAnalysis>(AnalyzeBody(row.body, settings));
+      return std::make_shared<BodyAnalysis>(
+          AnalyzeBody(row.body, cache->settings));
     }
-    auto it = cache.find(row.body_sha256);
-    if (it != cache.end()) return it->second;
+    auto it = cache->bodies.find(row.body_sha256);
+    if (it != cache->bodies.end()) return it->second;
     // Emptying the whole cache keeps memory bounded with no bookkeeping;
     // shared templates are re-analysed once and stay hot again.
-    if (cache.size() >= options.max_cached_bodies) cache.clear();
-    auto analysis =
-        std::make_shared<const BodyAnalysis>(AnalyzeBody(row.body, settings));
-    cache.emplace(row.body_sha256, analysis);
+    if (cache->bodies.size() >= options.max_cached_bodies) {
+      cache->bodies.clear();
+    }
+    auto analysis = std::make_shared<const BodyAnalysis>(
+        AnalyzeBody(row.body, cache->settings));
+    cache->bodies.emplace(row.body_sha256, analysis);
     return analysis;
   }
 
-  void AddWalledGarden(const storage::LatestFetchRow& row,
-                       const BodyAnalysis& analysis) {
-    ++walled_gardens;
-    if (analysis.bingbot_root_allowed) ++walled_bingbot;
-    if (analysis.duckduckbot_root_allowed) ++walled_duckduckbot;
-    const std::pair<std::int64_t, std::string> key{RankKey(row.rank),
-                                                   row.domain};
-    if (options.top == 0) return;
-    if (walled_heap.size() == options.top) {
-      if (!(key < walled_heap.top().first)) return;
-      walled_heap.pop();
+  // The outcome of a row and, for a robots.txt file, its analysis.
+  Side Classify(const storage::LatestFetchRow& row, Cache* cache) {
+    Side side;
+    side.row = &row;
+    if (const auto by_status = OutcomeFromStatus(row)) {
+      side.outcome = *by_status;
+    } else if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
+      side.outcome = Outcome::kNotRobotsTxt;
+    } else {
+      side.analysis = Analyse(row, cache);
+      if (side.analysis->html_body) {
+        side.outcome = Outcome::kNotRobotsTxt;
+        side.analysis = nullptr;
+      } else {
+        side.outcome =
+            side.analysis->has_rules ? Outcome::kWithRules : Outcome::kNoRules;
+      }
     }
-    walled_heap.push(
-        {key, WalledGarden{row.domain, row.rank, analysis.bingbot_root_allowed,
-                           analysis.duckduckbot_root_allowed}});
+    return side;
+  }
+
+  void AddRank(std::int64_t rank) {
+    if (rank <= 0 || rank > kMaxTrackedRank) return;
+    if (ranks_seen.empty()) ranks_seen.resize(kMaxTrackedRank + 1);
+    highest_rank = std::max(highest_rank, rank);
+    if (!ranks_seen[static_cast<std::size_t>(rank)]) {
+      ranks_seen[static_cast<std::size_t>(rank)] = true;
+    }
+  }
+
+  void AddWalledGarden(const storage::LatestFetchRow& row,
+                       const ReadingVerdicts& verdicts) {
+    ++walled_gardens;
+    if (verdicts.bingbot_root_allowed) ++walled_bingbot;
+    if (verdicts.duckduckbot_root_allowed) ++walled_duckduckbot;
+    walled_best.Add(
+        row.rank, row.domain,
+        WalledGarden{row.domain, row.rank, verdicts.bingbot_root_allowed,
+                     verdicts.duckduckbot_root_allowed});
   }
 
   void AddComments(const storage::LatestFetchRow& row,
                    const BodyAnalysis& analysis) {
     bool any = false;
     for (const std::string& block : analysis.job_comment_blocks) {
-      std::string key = StripDomain(block, row.domain);
-      if (!MentionsJobs(key)) continue;
+      const std::string stripped = StripDomain(block, row.domain);
+      if (!ReadsAsJobAdvert(stripped)) continue;
       any = true;
       // Keyed by a 64-bit hash of the whole normalised block: blocks are up
       // to 2,000 bytes, and cutting keys would merge distinct adverts.
-      const std::uint64_t hash = std::hash<std::string>{}(key);
+      const std::uint64_t hash =
+          std::hash<std::string>{}(CollapseWhitespace(stripped));
       auto it = comments.find(hash);
       if (it == comments.end()) {
         if (comments.size() >= options.max_comment_findings) {
@@ -410,15 +471,21 @@ struct ReportBuilder::State {
     }
     if (analysis.bom) ++bom;
     if (analysis.not_utf8) ++not_utf8;
-    if (analysis.crawl_delay) {
-      const double d = *analysis.crawl_delay;
-      const std::size_t bucket = d < 1     ? 0
-                                 : d == 1  ? 1
-                                 : d <= 5  ? 2
-                                 : d <= 10 ? 3
-                                 : d <= 30 ? 4
-                                 : d <= 60 ? 5
-                                           : 6;
+    if (analysis.crawl_delay_line) {
+      ++crawl_delay_files;
+      if (analysis.crawl_delay_outside_group) ++crawl_delay_outside;
+      if (analysis.crawl_delay_not_a_number) ++crawl_delay_not_a_number;
+      std::size_t bucket = 7;  // Not a number.
+      if (analysis.crawl_delay) {
+        const double d = *analysis.crawl_delay;
+        bucket = d < 1     ? 0
+                 : d == 1  ? 1
+                 : d <= 5  ? 2
+                 : d <= 10 ? 3
+                 : d <= 30 ? 4
+                 : d <= 60 ? 5
+                           : 6;
+      }
       ++crawl_delay_buckets[bucket];
     }
     if (analysis.sitemaps > 0) ++files_with_sitemap;
@@ -434,17 +501,18 @@ struct ReportBuilder::State {
     if (analysis.has_comments) ++files_with_comments;
   }
 
-  void AddAgents(const BodyAnalysis& analysis) {
-    for (const TokenVerdict& verdict : analysis.tokens) {
+  void AddAgents(const ReadingVerdicts& verdicts) {
+    for (const TokenVerdict& verdict : verdicts.tokens) {
       AgentCounts* counts = BoundedCounter::Find(
           &agents, verdict.token, options.max_distinct_keys, &untracked_agents);
       if (counts == nullptr) continue;
       ++counts->named;
       if (verdict.full_ban) ++counts->full;
       if (verdict.partial) ++counts->partial;
+      if (!verdict.written_as.empty()) counts->written.Add(verdict.written_as);
     }
     for (std::size_t i = 0; i < crawlers.size(); ++i) {
-      const std::uint8_t flags = analysis.crawler_flags[i];
+      const std::uint8_t flags = verdicts.crawler_flags[i];
       if (flags & kCrawlerNamed) ++crawlers[i].named;
       if (flags & kCrawlerFull) ++crawlers[i].full;
       if (flags & kCrawlerPartial) ++crawlers[i].partial;
@@ -453,30 +521,27 @@ struct ReportBuilder::State {
   }
 
   ReportOptions options;
-  AnalysisSettings settings;
-  std::unordered_map<std::string, std::shared_ptr<const BodyAnalysis>> cache;
+  std::size_t primary = 0;
+  Cache current, older;
 
   std::int64_t domains = 0;
   std::string first_fetched_at, last_fetched_at;
   OutcomeTable outcomes;
+  std::vector<bool> ranks_seen;
+  std::int64_t highest_rank = 0;
   std::int64_t robots_files = 0;
   std::int64_t two_xx_bodies = 0;
 
   std::int64_t walled_gardens = 0, walled_bingbot = 0, walled_duckduckbot = 0;
-  using WalledEntry =
-      std::pair<std::pair<std::int64_t, std::string>, WalledGarden>;
-  struct WalledLess {
-    bool operator()(const WalledEntry& a, const WalledEntry& b) const {
-      return a.first < b.first;
-    }
-  };
-  // Max-heap on (rank, domain): the worst of the best `top` is on top.
-  std::priority_queue<WalledEntry, std::vector<WalledEntry>, WalledLess>
-      walled_heap;
+  BestRanked<WalledGarden> walled_best;
 
   std::unordered_map<std::string, AgentCounts> agents;
   std::int64_t untracked_agents = 0;
   std::vector<CrawlerCounts> crawlers;
+
+  ReadingTally readings;     // Part 7.
+  ComparisonTally compared;  // Part 8.
+  std::string older_label;
 
   std::unordered_map<std::uint64_t, CommentEntry> comments;
   std::int64_t untracked_comments = 0;
@@ -485,7 +550,9 @@ struct ReportBuilder::State {
   std::vector<std::uint32_t> sizes;
   std::int64_t truncated = 0, lf = 0, crlf = 0, cr = 0, mixed = 0,
                no_line_end = 0, bom = 0, not_utf8 = 0;
-  std::array<std::int64_t, 7> crawl_delay_buckets{};
+  std::int64_t crawl_delay_files = 0, crawl_delay_outside = 0,
+               crawl_delay_not_a_number = 0;
+  std::array<std::int64_t, 8> crawl_delay_buckets{};
   std::int64_t files_with_sitemap = 0, sitemap_lines = 0;
   std::array<std::int64_t, 5> sitemap_buckets{};
   std::int64_t host = 0, clean_param = 0, unknown_directive = 0, lint_error = 0;
@@ -498,7 +565,24 @@ ReportBuilder::ReportBuilder(ReportOptions options)
 ReportBuilder::~ReportBuilder() = default;
 
 void ReportBuilder::AddFetch(const storage::LatestFetchRow& row) {
+  AddFetchPair(nullptr, &row);
+}
+
+void ReportBuilder::DescribeOlder(std::string label) {
+  state_->older_label = std::move(label);
+}
+
+void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
+                                 const storage::LatestFetchRow* current) {
   State& s = *state_;
+  Side before;
+  if (older != nullptr) {
+    s.compared.AddOlderRow(*older);
+    before = s.Classify(*older, &s.older);
+    if (current == nullptr) s.compared.AddGoneDomain();
+  }
+  if (current == nullptr) return;
+  const storage::LatestFetchRow& row = *current;
   ++s.domains;
   // ISO 8601 UTC timestamps order as strings.
   if (!row.fetched_at.empty()) {
@@ -510,19 +594,16 @@ void ReportBuilder::AddFetch(const storage::LatestFetchRow& row) {
   if (HasRobotsBody(row) && !row.body_sha256.empty()) {
     ++s.two_xx_bodies;
   }
-  std::shared_ptr<const BodyAnalysis> analysis;
-  Outcome outcome;
-  if (const auto by_status = OutcomeFromStatus(row)) {
-    outcome = *by_status;
-  } else if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
-    outcome = Outcome::kNotRobotsTxt;
-  } else {
-    analysis = s.Analyse(row);
-    outcome = analysis->has_rules ? Outcome::kWithRules : Outcome::kNoRules;
+  s.AddRank(row.rank);
+  const Side after = s.Classify(row, &s.current);
+  if (older != nullptr) {
+    s.compared.AddDomainInBoth(before.View(), after.View());
+  } else if (s.options.compare) {
+    s.compared.AddNewDomain();
   }
 
-  const auto column = static_cast<std::size_t>(outcome);
-  const bool no_response = outcome == Outcome::kNoResponse;
+  const auto column = static_cast<std::size_t>(after.outcome);
+  const bool no_response = after.outcome == Outcome::kNoResponse;
   const auto error = static_cast<std::size_t>(ClassifyNetworkError(row.error));
   for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
     const bool in_stratum =
@@ -533,15 +614,16 @@ void ReportBuilder::AddFetch(const storage::LatestFetchRow& row) {
     ++s.outcomes.counts[stratum][column];
     if (no_response) ++s.outcomes.no_response_by_error[stratum][error];
   }
-  if (analysis == nullptr) return;
+  if (after.analysis == nullptr) return;
+  const BodyAnalysis& analysis = *after.analysis;
 
   ++s.robots_files;
-  if (analysis->googlebot_root_allowed && !analysis->generic_root_allowed) {
-    s.AddWalledGarden(row, *analysis);
-  }
-  s.AddAgents(*analysis);
-  s.AddComments(row, *analysis);
-  s.AddFacts(row, *analysis);
+  const ReadingVerdicts& verdicts = analysis.readings[s.primary];
+  if (verdicts.walled_garden()) s.AddWalledGarden(row, verdicts);
+  s.AddAgents(verdicts);
+  if (s.options.compare_readings) s.readings.Add(row, analysis);
+  s.AddComments(row, analysis);
+  s.AddFacts(row, analysis);
 }
 
 Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
@@ -555,16 +637,38 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   report.first_fetched_at = s.first_fetched_at;
   report.last_fetched_at = s.last_fetched_at;
   report.outcomes = s.outcomes;
+  if (!s.ranks_seen.empty()) {
+    // Ranks 1..min(limit, highest rank) without a domain, per stratum.
+    OutcomeTable& table = report.outcomes;
+    std::int64_t seen = 0;
+    for (std::int64_t rank = 1; rank <= s.highest_rank; ++rank) {
+      if (s.ranks_seen[static_cast<std::size_t>(rank)]) {
+        ++seen;
+      } else if (table.missing_rank_examples.size() < kMissingRankExamples) {
+        table.missing_rank_examples.push_back(rank);
+      }
+      for (std::size_t stratum = 0; stratum < kStratumLimits.size();
+           ++stratum) {
+        if (kStratumLimits[stratum] == rank) {
+          table.missing_ranks[stratum] = rank - seen;
+        }
+      }
+    }
+    for (std::size_t stratum = 0; stratum < kStratumLimits.size(); ++stratum) {
+      if (kStratumLimits[stratum] > s.highest_rank) {
+        table.missing_ranks[stratum] = s.highest_rank - seen;
+      }
+    }
+    table.missing_ranks[kStratumCount - 1] =
+        table.missing_ranks[kStratumCount - 2];
+    std::vector<bool>().swap(s.ranks_seen);
+  }
 
   WalledGardens& walled = report.walled_gardens;
   walled.sites = {s.walled_gardens, files};
   walled.bingbot_allowed = {s.walled_bingbot, s.walled_gardens};
   walled.duckduckbot_allowed = {s.walled_duckduckbot, s.walled_gardens};
-  while (!s.walled_heap.empty()) {
-    walled.best_ranked.push_back(s.walled_heap.top().second);
-    s.walled_heap.pop();
-  }
-  std::reverse(walled.best_ranked.begin(), walled.best_ranked.end());
+  walled.best_ranked = s.walled_best.Take();
 
   BannedAgents& banned = report.banned_agents;
   banned.files = files;
@@ -573,28 +677,19 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   std::vector<AgentRestriction> agents;
   agents.reserve(s.agents.size());
   for (const auto& [token, counts] : s.agents) {
-    agents.push_back(
-        {token, {counts.full, files}, {counts.partial, files}, counts.named});
+    agents.push_back({token,
+                      counts.written.MostCommon(),
+                      {counts.full, files},
+                      {counts.partial, files},
+                      counts.named});
   }
-  auto top_by = [&](auto count_of) {
-    std::vector<AgentRestriction> ranked;
-    for (const AgentRestriction& agent : agents) {
-      if (count_of(agent) > 0) ranked.push_back(agent);
-    }
-    const std::size_t keep = std::min(top, ranked.size());
-    std::partial_sort(
-        ranked.begin(), ranked.begin() + static_cast<long>(keep), ranked.end(),
-        [&](const AgentRestriction& a, const AgentRestriction& b) {
-          return count_of(a) != count_of(b) ? count_of(a) > count_of(b)
-                                            : a.token < b.token;
-        });
-    ranked.resize(keep);
-    return ranked;
+  auto top_of = [top](std::vector<AgentRestriction> ranked, auto count_of) {
+    return internal::TopAgents(std::move(ranked), top, count_of);
   };
-  banned.most_banned =
-      top_by([](const AgentRestriction& a) { return a.full_ban.count; });
+  auto by_full = [](const AgentRestriction& a) { return a.full_ban.count; };
+  banned.most_banned = top_of(agents, by_full);
   banned.most_restricted =
-      top_by([](const AgentRestriction& a) { return a.partial.count; });
+      top_of(agents, [](const AgentRestriction& a) { return a.partial.count; });
 
   report.blocking.files = files;
   for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
@@ -604,6 +699,13 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
                                         {c.partial, files},
                                         {c.singled_out, files},
                                         {c.named, files}});
+  }
+
+  if (s.options.compare_readings) {
+    report.sensitivity = s.readings.Finish(files, banned.most_banned);
+  }
+  if (s.options.compare) {
+    report.comparison = s.compared.Finish(s.older_label);
   }
 
   CommentFindings& comments = report.comments;
@@ -621,7 +723,6 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
                          ? RankKey(a.rank) < RankKey(b.rank)
                          : a.text < b.text;
             });
-  if (comments.findings.size() > top) comments.findings.resize(top);
 
   FileFacts& facts = report.facts;
   facts.files = files;
@@ -658,11 +759,13 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   facts.no_line_end = {s.no_line_end, files};
   facts.bom = {s.bom, files};
   facts.not_utf8 = {s.not_utf8, files};
-  std::int64_t delays = 0;
-  for (std::int64_t n : s.crawl_delay_buckets) delays += n;
+  const std::int64_t delays = s.crawl_delay_files;
   facts.crawl_delay = {delays, files};
+  facts.crawl_delay_outside_group = {s.crawl_delay_outside, files};
+  facts.crawl_delay_not_a_number = {s.crawl_delay_not_a_number, files};
   static constexpr std::string_view kDelayLabels[] = {
-      "< 1 s", "1 s", "1-5 s", "5-10 s", "10-30 s", "30-60 s", "> 60 s"};
+      "< 1 s",   "1 s",     "1-5 s",  "5-10 s",
+      "10-30 s", "30-60 s", "> 60 s", "not a number"};
   for (std::size_t i = 0; i < s.crawl_delay_buckets.size(); ++i) {
     facts.crawl_delay_values.push_back(
         {std::string(kDelayLabels[i]), {s.crawl_delay_buckets[i], delays}});
@@ -683,8 +786,8 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   facts.lint_error = {s.lint_error, files};
   facts.lint_codes = s.lint_codes.Top(top);
   for (const AgentRestriction& agent :
-       top_by([](const AgentRestriction& a) { return a.named; })) {
-    facts.agent_tokens.push_back({agent.token, agent.named});
+       top_of(agents, [](const AgentRestriction& a) { return a.named; })) {
+    facts.agent_tokens.push_back({agent.token, agent.named, agent.written_as});
   }
   facts.two_xx_bodies = s.two_xx_bodies;
   for (storage::SharedBody& body : shared_bodies) {
@@ -698,22 +801,76 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   return report;
 }
 
+namespace {
+
+// Reads rows one at a time; `row` stays valid until the next Advance.
+class RowStream {
+ public:
+  explicit RowStream(std::unique_ptr<storage::LatestFetchReader> reader)
+      : reader_(std::move(reader)) {}
+  storage::Status Advance() { return reader_->Next(&row_, &has_row_); }
+  bool has_row() const { return has_row_; }
+  const storage::LatestFetchRow& row() const { return row_; }
+  storage::LatestFetchReader& reader() { return *reader_; }
+
+ private:
+  std::unique_ptr<storage::LatestFetchReader> reader_;
+  storage::LatestFetchRow row_;
+  bool has_row_ = false;
+};
+
+}  // namespace
+
 storage::Status BuildReportFromDatabase(std::string_view path,
                                         const ReportOptions& options,
                                         Report* report) {
-  auto reader = storage::LatestFetchReader::Open(path);
+  storage::LatestFetchQuery query;
+  query.by_domain = options.compare.has_value();
+  auto reader = storage::LatestFetchReader::Open(path, query);
   if (!reader.ok()) return reader.status();
+  RowStream current(std::move(reader.value()));
   ReportBuilder builder(options);
-  storage::LatestFetchRow row;
-  while (true) {
-    bool has_row = false;
-    storage::Status status = reader.value()->Next(&row, &has_row);
+  storage::Status status = current.Advance();
+  if (!status.ok()) return status;
+  if (options.compare) {
+    // Both sides in domain order, merged in one pass: memory stays that of
+    // one row per side whatever the number of domains.
+    const ComparisonSource& source = *options.compare;
+    const std::string older_path =
+        source.database.empty() ? std::string(path) : source.database;
+    storage::LatestFetchQuery older_query;
+    older_query.by_domain = true;
+    older_query.as_of_run = source.run;
+    auto older_reader =
+        storage::LatestFetchReader::Open(older_path, older_query);
+    if (!older_reader.ok()) return older_reader.status();
+    RowStream older(std::move(older_reader.value()));
+    builder.DescribeOlder(source.run > 0 ? "run " + std::to_string(source.run) +
+                                               " of " + older_path
+                                         : older_path);
+    status = older.Advance();
     if (!status.ok()) return status;
-    if (!has_row) break;
-    builder.AddFetch(row);
+    while (current.has_row() || older.has_row()) {
+      const int order = !older.has_row() ? -1
+                        : !current.has_row()
+                            ? 1
+                            : current.row().domain.compare(older.row().domain);
+      builder.AddFetchPair(order >= 0 ? &older.row() : nullptr,
+                           order <= 0 ? &current.row() : nullptr);
+      if (order <= 0) status = current.Advance();
+      if (!status.ok()) return status;
+      if (order >= 0) status = older.Advance();
+      if (!status.ok()) return status;
+    }
+  } else {
+    while (current.has_row()) {
+      builder.AddFetch(current.row());
+      status = current.Advance();
+      if (!status.ok()) return status;
+    }
   }
   std::vector<storage::SharedBody> shared;
-  storage::Status status = reader.value()->FindSharedBodies(
+  status = current.reader().FindSharedBodies(
       options.template_min_domains, static_cast<std::int64_t>(options.top),
       &shared);
   if (!status.ok()) return status;

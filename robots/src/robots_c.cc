@@ -17,7 +17,15 @@ namespace {
 using robotscan::robots::Compat;
 
 Compat ToCompat(robots_compat compat) {
-  return compat == ROBOTS_COMPAT_GOOGLE ? Compat::kGoogle : Compat::kRfc9309;
+  switch (compat) {
+    case ROBOTS_COMPAT_GOOGLE:
+      return Compat::kGoogle;
+    case ROBOTS_COMPAT_URLLIB:
+      return Compat::kUrllib;
+    case ROBOTS_COMPAT_RFC9309:
+      break;
+  }
+  return Compat::kRfc9309;
 }
 
 std::string_view View(const char* data, size_t len) {

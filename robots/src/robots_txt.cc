@@ -11,6 +11,7 @@
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"
+#include "urllib_reading.h"
 
 namespace robotscan::robots {
 
@@ -79,7 +80,15 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   std::vector<const Rule*> rules_by_id;
   std::deque<std::string> derived_patterns;  // Stable storage.
 
+  // Compat::kUrllib: CPython's reading, used instead of all of the above.
+  internal::UrllibFile urllib;
+
   void BuildMatchers();
+  // Groups whose rules apply to a token named by groups `own`: those, plus
+  // the groups that Google reads as the same group (separated only by
+  // extension lines).
+  std::vector<std::uint32_t> RuleGroupsOf(
+      const std::vector<std::uint32_t>& own) const;
   // The entry for `agent` (case-insensitive), or nullptr.
   const AgentEntry* FindAgent(std::string_view agent) const;
   const RuleIndex* IndexFor(std::string_view agent, bool* used_global) const;
@@ -206,6 +215,20 @@ class GroupBuilder : public LineListener {
 
 }  // namespace
 
+std::vector<std::uint32_t> RobotsTxt::Impl::RuleGroupsOf(
+    const std::vector<std::uint32_t>& own) const {
+  std::vector<std::uint32_t> ids;
+  for (std::uint32_t g : own) {
+    ids.push_back(g);
+    for (std::uint32_t next = g; groups[next].shares_rules_with_next;) {
+      ids.push_back(++next);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
 void RobotsTxt::Impl::BuildMatchers() {
   // Every rule gets an id; the index reports ids back.
   std::vector<std::vector<std::uint32_t>> rule_ids(groups.size());
@@ -226,20 +249,6 @@ void RobotsTxt::Impl::BuildMatchers() {
       }
     }
   }
-  // Groups whose rules apply to a token: its own, plus the groups that
-  // Google reads as the same group (separated only by extension lines).
-  auto rule_groups_of = [this](const std::vector<std::uint32_t>& own) {
-    std::vector<std::uint32_t> ids;
-    for (std::uint32_t g : own) {
-      ids.push_back(g);
-      for (std::uint32_t next = g; groups[next].shares_rules_with_next;) {
-        ids.push_back(++next);
-      }
-    }
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
-  };
 
   // Agents with the same set of groups share one index (a file often lists
   // dozens of user-agent lines above one set of rules).
@@ -282,7 +291,7 @@ void RobotsTxt::Impl::BuildMatchers() {
   };
 
   for (auto& [token, ids] : by_token) {
-    const std::uint32_t index = index_for(rule_groups_of(ids));
+    const std::uint32_t index = index_for(RuleGroupsOf(ids));
     if (token == "*") {
       has_global = true;
       global_index = index;
@@ -364,6 +373,10 @@ RobotsTxt RobotsTxt::Parse(std::string_view body, const ParseOptions& options) {
   auto impl = std::make_shared<Impl>();
   impl->compat = options.compat;
   impl->body_bytes = body.size();
+  if (options.compat == Compat::kUrllib) {
+    impl->urllib = internal::ReadLikeUrllib(body);
+    return RobotsTxt(std::move(impl));
+  }
   const std::string_view parsed = LimitBody(body, options.max_body_bytes);
   impl->ignored_bytes = body.size() - parsed.size();
   GroupBuilder builder(impl.get());
@@ -390,6 +403,8 @@ RobotsTxt RobotsTxt::DisallowAll(Compat compat) {
 MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
                                  std::string_view path) const {
   if (impl_->compat == Compat::kGoogle) return impl_->Match(user_agent, path);
+  // CPython reads a path as it reads a whole URL.
+  if (impl_->compat == Compat::kUrllib) return Check(user_agent, path);
 
   // RFC 9309: compare normalised forms; the URL side is normalised here,
   // without touching the heap for paths up to kInlineUrlBytes / 3.
@@ -415,6 +430,11 @@ MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
 
 MatchResult RobotsTxt::Check(std::string_view user_agent,
                              std::string_view url) const {
+  if (impl_->compat == Compat::kUrllib) {
+    return impl_->policy == Policy::kParsed
+               ? internal::MatchLikeUrllib(impl_->urllib, user_agent, url)
+               : impl_->Match(user_agent, url);
+  }
   std::string scratch;  // Used only for "?query"-only URLs; no allocation
                         // for short ones thanks to SSO.
   return CheckPath(user_agent, ExtractPathParamsQuery(url, scratch));
@@ -426,11 +446,42 @@ bool RobotsTxt::IsAllowedFor(std::string_view user_agent,
 }
 
 bool RobotsTxt::HasGroupFor(std::string_view user_agent) const {
+  if (impl_->compat == Compat::kUrllib) {
+    return internal::UrllibEntryFor(impl_->urllib, user_agent) != nullptr;
+  }
   return impl_->GroupIdsFor(user_agent) != nullptr;
+}
+
+std::vector<const Rule*> RobotsTxt::RulesFor(
+    std::string_view user_agent) const {
+  std::vector<const Rule*> rules;
+  if (impl_->compat == Compat::kUrllib) {
+    bool used_default = false;
+    if (const Group* group = internal::UrllibGroupFor(impl_->urllib, user_agent,
+                                                      &used_default)) {
+      for (const Rule& rule : group->rules) rules.push_back(&rule);
+    }
+    return rules;
+  }
+  const std::vector<std::uint32_t>* ids = impl_->GroupIdsFor(user_agent);
+  if (ids == nullptr) ids = &impl_->global_group_ids;
+  for (std::uint32_t g : impl_->RuleGroupsOf(*ids)) {
+    for (const Rule& rule : impl_->groups[g].rules) rules.push_back(&rule);
+  }
+  return rules;
 }
 
 AgentExtensions RobotsTxt::ExtensionsFor(std::string_view user_agent) const {
   AgentExtensions ext;
+  if (impl_->compat == Compat::kUrllib) {
+    bool used_default = false;
+    if (const Group* group = internal::UrllibGroupFor(impl_->urllib, user_agent,
+                                                      &used_default)) {
+      ext.crawl_delay = group->crawl_delay;
+      ext.request_rate = group->request_rate;
+    }
+    return ext;
+  }
   const std::vector<std::uint32_t>* ids = impl_->GroupIdsFor(user_agent);
   if (ids == nullptr) ids = &impl_->global_group_ids;
   for (std::uint32_t g : *ids) {
@@ -450,9 +501,13 @@ AgentExtensions RobotsTxt::ExtensionsFor(std::string_view user_agent) const {
 }
 
 Compat RobotsTxt::compat() const { return impl_->compat; }
-const std::vector<Group>& RobotsTxt::groups() const { return impl_->groups; }
+const std::vector<Group>& RobotsTxt::groups() const {
+  return impl_->compat == Compat::kUrllib ? impl_->urllib.groups
+                                          : impl_->groups;
+}
 const std::vector<Sitemap>& RobotsTxt::sitemaps() const {
-  return impl_->sitemaps;
+  return impl_->compat == Compat::kUrllib ? impl_->urllib.sitemaps
+                                          : impl_->sitemaps;
 }
 const std::vector<std::string>& RobotsTxt::hosts() const {
   return impl_->hosts;
@@ -461,14 +516,27 @@ const std::vector<UnknownDirective>& RobotsTxt::unknown_directives() const {
   return impl_->unknown;
 }
 const std::vector<Rule>& RobotsTxt::rules_outside_groups() const {
-  return impl_->orphan_rules;
+  return impl_->compat == Compat::kUrllib ? impl_->urllib.ignored_rules
+                                          : impl_->orphan_rules;
 }
 std::size_t RobotsTxt::body_bytes() const { return impl_->body_bytes; }
 std::size_t RobotsTxt::ignored_bytes() const { return impl_->ignored_bytes; }
-int RobotsTxt::line_count() const { return impl_->line_count; }
+int RobotsTxt::line_count() const {
+  return impl_->compat == Compat::kUrllib ? impl_->urllib.line_count
+                                          : impl_->line_count;
+}
+int RobotsTxt::urllib_error_line() const { return impl_->urllib.error_line; }
 
 std::string_view CompatName(Compat compat) {
-  return compat == Compat::kGoogle ? "google" : "rfc";
+  switch (compat) {
+    case Compat::kGoogle:
+      return "google";
+    case Compat::kUrllib:
+      return "urllib";
+    case Compat::kRfc9309:
+      break;
+  }
+  return "rfc";
 }
 
 bool ParseCompatName(std::string_view name, Compat* compat) {
@@ -478,6 +546,10 @@ bool ParseCompatName(std::string_view name, Compat* compat) {
   }
   if (name == "google") {
     *compat = Compat::kGoogle;
+    return true;
+  }
+  if (name == "urllib") {
+    *compat = Compat::kUrllib;
     return true;
   }
   return false;
@@ -497,6 +569,8 @@ std::string_view DecisionName(Decision decision) {
       return "allow-all";
     case Decision::kDisallowAllPolicy:
       return "disallow-all";
+    case Decision::kInvalidUrl:
+      return "invalid-url";
   }
   return "unknown";
 }

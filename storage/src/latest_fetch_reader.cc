@@ -46,6 +46,22 @@ SELECT lf.domain, lf.rank, lf.url, lf.final_url, lf.http_status, lf.access,
 FROM latest_fetch lf
 )sql";
 
+// The same columns for LatestFetchQuery::as_of_run (?1): each domain's
+// newest fetch of the runs up to it, read from the tables behind the view
+// (fetch_by_domain makes the per-domain lookup an index search).
+constexpr char kSelectRowsAsOfRun[] = R"sql(
+SELECT d.name, f.rank, f.url, f.final_url, f.http_status, f.access,
+       f.error_class, f.redirects, f.bytes, f.truncated, f.content_type,
+       CASE WHEN b.compression = 'none' THEN b.data END,
+       lower(hex(b.sha256)), f.fetched_at, b.compression,
+       CASE WHEN b.compression = 'zstd' THEN b.data END,
+       f.not_modified
+FROM domain d
+JOIN fetch f ON f.id = (SELECT max(g.id) FROM fetch g
+                        WHERE g.domain_id = d.id AND g.run_id <= ?1)
+LEFT JOIN body b ON b.id = f.body_id
+)sql";
+
 constexpr char kSelectSharedBodies[] = R"sql(
 SELECT body_sha256, count(*) AS n, max(bytes),
        min(CASE WHEN rank > 0 THEN rank ELSE 9223372036854775807 END) AS best,
@@ -203,16 +219,21 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
   // Statement keeps its handle private, but Next reads columns straight
   // into the row's existing string buffers (no temporary per column), so
   // the reader prepares this statement itself and keeps a borrowed handle.
-  Status PrepareRowQuery() {
+  Status PrepareRowQuery(const LatestFetchQuery& query) {
+    std::string sql = query.as_of_run > 0 ? kSelectRowsAsOfRun : kSelectRows;
+    if (query.by_domain) {
+      sql += query.as_of_run > 0 ? "ORDER BY d.name" : "ORDER BY lf.domain";
+    }
     sqlite3_stmt* stmt = nullptr;
     const int rc = sqlite3_prepare_v3(
-        db_.get(), kSelectRows, -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+        db_.get(), sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK) {
       sqlite3_finalize(stmt);
       return StatusFromSqlite(db_.get(), rc, "prepare latest_fetch query");
     }
     rows_handle_ = stmt;
     rows_ = Statement(db_.get(), stmt);
+    if (query.as_of_run > 0) rows_.BindInt(1, query.as_of_run);
     return Status::Ok();
   }
 
@@ -226,7 +247,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
 }  // namespace
 
 Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
-    std::string_view path) {
+    std::string_view path, const LatestFetchQuery& query) {
   sqlite3* raw_db = nullptr;
   const std::string path_string(path);
   const int rc = sqlite3_open_v2(path_string.c_str(), &raw_db,
@@ -262,9 +283,21 @@ Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
                         " is not a robotscan crawl database "
                         "(no latest_fetch view)");
     }
+    if (query.as_of_run > 0) {
+      Statement run;
+      status = Statement::Prepare(
+          db.get(), "SELECT 1 FROM crawl_run WHERE id = ?1", &run);
+      if (!status.ok()) return status;
+      run.BindInt(1, query.as_of_run);
+      if (run.Step() != SQLITE_ROW) {
+        return Status(Status::Code::kInvalidArgument,
+                      path_string + " has no crawl run " +
+                          std::to_string(query.as_of_run));
+      }
+    }
   }
   auto reader = std::make_unique<SqliteLatestFetchReader>(std::move(db));
-  Status status = reader->PrepareRowQuery();
+  Status status = reader->PrepareRowQuery(query);
   if (!status.ok()) return status;
   return std::unique_ptr<LatestFetchReader>(std::move(reader));
 }

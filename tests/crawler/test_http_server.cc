@@ -219,6 +219,7 @@ struct TestHttpServer::Impl {
   std::condition_variable stop_cv;
   std::map<std::string, int> requests;
   std::map<std::string, std::string> last_request;
+  std::map<std::string, std::pair<int, std::string>> answers;  // SetAnswer.
   std::vector<std::thread> threads;
   std::atomic<int> open{0};
   std::atomic<int>* max_open = nullptr;
@@ -289,6 +290,17 @@ struct TestHttpServer::Impl {
 
   void Handle(Connection& c, const Request& r, bool on_tls, int count) {
     const std::string& label = r.label;
+    {
+      std::unique_lock lock(mutex);
+      const auto answer = answers.find(label);
+      if (answer != answers.end()) {
+        const std::string response =
+            Response(answer->second.first, answer->second.second);
+        lock.unlock();
+        c.Write(response);
+        return;
+      }
+    }
     const std::string robots = kRobotsBody;
     if (label == "ok" || label == "notls" || label == "www" ||
         label == "xn--bcher-kva" ||  // bücher, idncross's target
@@ -508,6 +520,12 @@ TestHttpServer::~TestHttpServer() {
     threads.swap(impl_->threads);
   }
   for (std::thread& t : threads) t.join();
+}
+
+void TestHttpServer::SetAnswer(const std::string& label, int status,
+                               std::string body) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->answers[label] = {status, std::move(body)};
 }
 
 int TestHttpServer::RequestsFor(const std::string& host) const {

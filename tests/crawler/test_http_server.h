@@ -38,6 +38,11 @@ class TestHttpServer {
   // most seen at once.
   int max_concurrent_connections() const { return max_open_.load(); }
 
+  // From now on, hosts whose first label is `label` answer `status` with
+  // `body` (text/plain), ahead of the built-in answers: for tests that crawl
+  // the same hosts twice and need the second crawl to see other files.
+  void SetAnswer(const std::string& label, int status, std::string body);
+
   // The body served by ok.test and friends.
   static const char* kRobotsBody;
 

@@ -91,7 +91,9 @@ TEST(RenderTextTest, NamesDenominatorsAndFigures) {
          at = text.find(table_mark, at + 1)) {
       ++denominators;
     }
-    EXPECT_EQ(denominators, 15u) << static_cast<int>(format);
+    // 15 tables of parts 1-6, the skipped-ranks table (the fixture's ranks
+    // have gaps) and the five of part 7.
+    EXPECT_EQ(denominators, 21u) << static_cast<int>(format);
   }
 }
 
@@ -143,9 +145,53 @@ TEST(RenderHtmlTest, HasChartsAndSortableTables) {
        at = html.find("<svg class=\"chart\"", at + 1)) {
     ++charts;
   }
-  EXPECT_EQ(charts, 5u);  // Outcomes, agents, matrix, sizes, crawl-delay.
+  // Outcomes, agents, matrix, sizes, crawl-delay, and part 7's readings.
+  EXPECT_EQ(charts, 6u);
   EXPECT_NE(html.find("<table class=\"sortable\">"), std::string::npos);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
+}
+
+// Second edition, fix 1: the blocking chart shows who singles a crawler
+// out, not the "partial block" that every file with a * Disallow has.
+TEST(SecondEditionRender, BlockingChartShowsSingledOutNotPartial) {
+  const std::string rules = "User-agent: *\nDisallow: /wp-admin/\n\n";
+  const Report report = BuildFrom(
+      {testing::MakeFetch("a.com", 1, 200,
+                          rules + "User-agent: GPTBot\nDisallow: /\n"),
+       testing::MakeFetch("b.com", 2, 200, rules),
+       testing::MakeFetch("c.com", 3, 200, rules),
+       testing::MakeFetch("d.com", 4, 200, rules)});
+  const std::string html = RenderReport(report, Format::kHtml);
+  const std::size_t chart =
+      html.find("fully block or single out each crawler</title>");
+  ASSERT_NE(chart, std::string::npos);
+  const std::string svg =
+      html.substr(chart, html.find("</svg>", chart) - chart);
+  EXPECT_NE(svg.find("<title>GPTBot: Singled out (own group refuses /, "
+                     "Googlebot allowed) 25.0%</title>"),
+            std::string::npos);
+  EXPECT_NE(svg.find("<title>GPTBot: Full block 25.0%</title>"),
+            std::string::npos);
+  EXPECT_EQ(svg.find("Partial"), std::string::npos);
+  // The table keeps the partial figure, named for what it counts.
+  EXPECT_NE(html.find("Some paths disallowed (partial)"), std::string::npos);
+}
+
+TEST(SecondEditionRender, CutTokensAndSkippedRanksAreExplained) {
+  const Report report =
+      BuildFrom({testing::MakeFetch("a.com", 1, 200,
+                                    "User-agent: MJ12bot\nDisallow: /\n"),
+                 testing::MakeFetch("c.com", 3, 404)});
+  for (const Format format : {Format::kText, Format::kHtml}) {
+    const std::string text = RenderReport(report, format);
+    EXPECT_NE(text.find("mj (from MJ12bot)"), std::string::npos);
+    EXPECT_NE(text.find("1 rank of the list has no domain in the database "
+                        "(first: 2)"),
+              std::string::npos);
+  }
+  const auto json = nlohmann::json::parse(RenderReport(report, Format::kJson));
+  EXPECT_EQ(json["banned_agents"]["most_banned"][0]["written_as"], "MJ12bot");
+  EXPECT_EQ(json["outcomes"][0]["missing_ranks"], 1);
 }
 
 TEST(RenderMarkdownTest, EscapesTableSyntaxAndMarkup) {

@@ -217,6 +217,46 @@ TEST_P(StudyReportTest, FileFacts) {
   EXPECT_EQ(f.shared_files[0].excerpt.substr(0, 18), "User-agent: GPTBot");
 }
 
+TEST_P(StudyReportTest, SkippedRanksAndCrawlDelayLines) {
+  // Ranks present: 1, 2, 50, 500 | 1500, 2000, 3000, 4000, 6000, 7000, 8000
+  // | 20000 | 200000 (the highest).
+  const std::array<std::int64_t, kStratumCount> missing = {
+      1000 - 4, 10000 - 11, 100000 - 12, 200000 - 13, 200000 - 13};
+  EXPECT_EQ(report_.outcomes.missing_ranks, missing);
+  EXPECT_EQ(report_.outcomes.missing_rank_examples,
+            (std::vector<std::int64_t>{3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+  // jobs.ch's one Crawl-delay is numeric and in a group.
+  ExpectShare(report_.facts.crawl_delay_outside_group, 0, 7, "outside");
+  ExpectShare(report_.facts.crawl_delay_not_a_number, 0, 7, "not a number");
+  ExpectShare(report_.facts.crawl_delay_values[7].share, 0, 1, "bucket");
+}
+
+TEST_P(StudyReportTest, EveryReadingAgreesOnTheseFiles) {
+  // No file of the fixture uses what CPython reads differently (jobs.ch's
+  // BOM is before a comment line), so the three readings agree.
+  const ParserSensitivity& s = report_.sensitivity;
+  ASSERT_TRUE(s.computed);
+  EXPECT_EQ(s.files, 7);
+  EXPECT_EQ(s.files_differ, 0);
+  EXPECT_TRUE(s.changes.empty());
+  for (const Share& share : s.walled_gardens) {
+    ExpectShare(share, 1, 7, "walled gardens");
+  }
+  for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
+    for (std::size_t r = 0; r < kReadingCount; ++r) {
+      EXPECT_EQ(s.crawlers[i].full[r].count,
+                report_.blocking.crawlers[i].full.count)
+          << s.crawlers[i].agent;
+      EXPECT_EQ(s.crawlers[i].singled_out[r].count,
+                report_.blocking.crawlers[i].singled_out.count)
+          << s.crawlers[i].agent;
+    }
+  }
+  ASSERT_EQ(s.most_banned[2].size(), 1u);
+  EXPECT_EQ(s.most_banned[2][0].token, "gptbot");
+  EXPECT_EQ(s.most_banned[2][0].full_ban.count, 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(PlainAndCompressedBodies, StudyReportTest,
                          ::testing::Bool());
 
@@ -301,7 +341,7 @@ TEST(ReportBuilderTest, CommentFindingsStopAtTheirBudget) {
     row.domain = "d" + std::to_string(i) + ".com";
     row.rank = i + 1;
     // Distinct adverts that share a long prefix must stay distinct.
-    row.body = "# " + std::string(150, 'x') + " jobs: team " +
+    row.body = "# " + std::string(150, 'x') + " we're hiring: team " +
                std::to_string(i % 3) + "\nUser-agent: *\nDisallow: /x\n";
     row.body_sha256 = "sha" + std::to_string(i);
     builder.AddFetch(row);
@@ -324,9 +364,10 @@ TEST(ReportBuilderTest, CacheEvictionGivesTheSameFigures) {
     row.domain = "d" + std::to_string(i) + ".com";
     row.rank = i + 1;
     row.http_status = 200;
-    row.body = i % 3 == 0 ? "User-agent: *\nDisallow: /\n\n"
-                            "User-agent: Googlebot\nAllow: /\n"
-                          : "User-agent: GPTBot\nDisallow: /\n# jobs here\n";
+    row.body = i % 3 == 0
+                   ? "User-agent: *\nDisallow: /\n\n"
+                     "User-agent: Googlebot\nAllow: /\n"
+                   : "User-agent: GPTBot\nDisallow: /\n# jobs: apply here\n";
     row.body_sha256 = i % 3 == 0 ? "one" : "two";
     rows.push_back(row);
   }
@@ -346,6 +387,147 @@ TEST(ReportBuilderTest, CacheEvictionGivesTheSameFigures) {
   EXPECT_EQ(b.comments.findings[0].domains, 20);
   EXPECT_EQ(a.walled_gardens.sites.count, b.walled_gardens.sites.count);
   EXPECT_EQ(a.walled_gardens.sites.count, 10);
+}
+
+// Second edition, fix 2: a body the linter calls html-body is not a
+// robots.txt, whatever its Content-Type, so it is in no denominator of
+// parts 2-6 and its tags are no "unknown directives".
+TEST(SecondEditionFixes, PagesTheLinterCallsHtmlAreNotRobotsTxt) {
+  const std::string block_page =
+      "<meta name=\"viewport\" content=\"width=device-width\">"
+      "<iframe src=\"https://parked.example/?q=robots\" width=\"100%\">"
+      "</iframe>";
+  const std::string path = MakeTempDir() + "/crawl.sqlite";
+  WriteDatabase(path,
+                {MakeFetch("a.com", 1, 200, block_page),
+                 MakeFetch("b.com", 2, 200, block_page),
+                 MakeFetch("c.com", 3, 200, "<!-- --><script>x()</script>"),
+                 MakeFetch("d.com", 4, 200, "User-agent: *\nDisallow: /x\n")});
+  const Report report = testing::BuildReport(path);
+  const auto& all = report.outcomes.counts[kAll];
+  EXPECT_EQ(all[O(Outcome::kNotRobotsTxt)], 3);
+  EXPECT_EQ(all[O(Outcome::kNoRules)], 0);
+  EXPECT_EQ(report.facts.files, 1);
+  EXPECT_TRUE(report.facts.unknown_keys.empty());
+  for (const KeyCount& code : report.facts.lint_codes) {
+    EXPECT_NE(code.key, "html-body");
+  }
+  storage::LatestFetchRow row;
+  row.http_status = 200;
+  row.content_type = "text/plain";
+  row.body = block_page;
+  EXPECT_EQ(ClassifyFetch(row), Outcome::kNotRobotsTxt);
+}
+
+// Fix 3: only blocks that read as adverts count, and each is listed.
+TEST(SecondEditionFixes, OnlyCommentsThatReadAsAdvertsCount) {
+  const std::string rules = "User-agent: *\nDisallow: /x\n";
+  const std::string path = MakeTempDir() + "/crawl.sqlite";
+  WriteDatabase(
+      path,
+      {MakeFetch("a.com", 1, 200, "# Disallow: /Jobs/\n" + rules),
+       MakeFetch("b.com", 2, 200, "# Jobs specific rules\n" + rules),
+       MakeFetch("c.com", 3, 200, "# generated by cron job\n" + rules),
+       MakeFetch("d.com", 4, 200, "# Allow job-search-sitemap.xml\n" + rules),
+       MakeFetch("e.com", 5, 200, "# Jobs sitemap: see /jobs.xml\n" + rules),
+       MakeFetch("f.com", 6, 200,
+                 "# We're hiring SEO people! https://f.com/careers\n" + rules),
+       MakeFetch("g.com", 7, 200,
+                 "# Looking for a job? Mail jobs@g.com\n" + rules),
+       MakeFetch("h.com", 8, 200,
+                 "# Careers: https://h.com/careers\n" + rules)});
+  ReportOptions options;
+  options.top = 1;  // Every advert is listed even so.
+  const Report report = testing::BuildReport(path, options);
+  EXPECT_EQ(report.comments.files_with_findings.count, 3);
+  ASSERT_EQ(report.comments.findings.size(), 3u);
+  EXPECT_EQ(report.comments.findings[0].domain, "f.com");
+  EXPECT_EQ(report.comments.findings[1].domain, "g.com");
+  EXPECT_EQ(report.comments.findings[2].domain, "h.com");
+  EXPECT_EQ(report.comments.findings[2].text, "Careers: https://h.com/careers");
+}
+
+TEST(ReadsAsJobAdvertTest, AdvertsAndLookAlikes) {
+  struct Case {
+    const char* text;
+    bool advert;
+  };
+  const Case cases[] = {
+      {"we're hiring!\nvisit our careers page", true},
+      {"jobs: https://x/jobs", true},
+      {"see /careers", true},
+      {"recruiting seo people", true},
+      {"join our team", true},
+      {"looking for a job in seo? mail jobs@", true},
+      {"disallow: /jobs/", false},
+      {"jobs specific rules", false},
+      {"generated by cron job", false},
+      {"nightly batch jobs run at 3am", false},
+      {"allow job-search-sitemap.xml", false},
+      {"jobs sitemap: https://x/jobs.xml", false},
+      {"user-agent: jobbot\ndisallow: /", false},
+      {"careers section", false},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(ReadsAsJobAdvert(c.text), c.advert) << c.text;
+  }
+}
+
+// Fix 4: a cut token says what it was written as.
+TEST(SecondEditionFixes, CutTokensSayHowTheyWereWritten) {
+  const std::string path = MakeTempDir() + "/crawl.sqlite";
+  WriteDatabase(
+      path, {MakeFetch("a.com", 1, 200, "User-agent: MJ12bot\nDisallow: /\n"),
+             MakeFetch("b.com", 2, 200, "User-agent: MJ12bot\nDisallow: /\n"),
+             MakeFetch("c.com", 3, 200, "User-agent: mj\nDisallow: /\n"),
+             MakeFetch("d.com", 4, 200, "User-agent: GPTBot\nDisallow: /\n")});
+  const Report report = testing::BuildReport(path);
+  ASSERT_FALSE(report.banned_agents.most_banned.empty());
+  const AgentRestriction& mj = report.banned_agents.most_banned[0];
+  EXPECT_EQ(mj.token, "mj");
+  EXPECT_EQ(mj.full_ban.count, 3);
+  EXPECT_EQ(mj.written_as, "MJ12bot");
+  EXPECT_EQ(report.banned_agents.most_banned[1].written_as, "");  // gptbot
+  EXPECT_EQ(report.facts.agent_tokens[0].written_as, "MJ12bot");
+}
+
+// Fix 5: ranks the crawl skipped, and Crawl-delay lines wherever they are.
+TEST(SecondEditionFixes, RanksWithoutADomainAreCounted) {
+  const std::string path = MakeTempDir() + "/crawl.sqlite";
+  WriteDatabase(path,
+                {MakeFetch("a.com", 1, 404), MakeFetch("b.com", 2, 404),
+                 MakeFetch("c.com", 3, 404), MakeFetch("e.com", 5, 404),
+                 MakeFetch("g.com", 1200, 404), MakeFetch("u.com", 0, 404)});
+  const Report report = testing::BuildReport(path);
+  EXPECT_EQ(report.outcomes.domains[0], 4);           // Top 1k: ranks 1-5.
+  EXPECT_EQ(report.outcomes.missing_ranks[0], 996);   // 4 and 6-1,000.
+  EXPECT_EQ(report.outcomes.missing_ranks[1], 1195);  // 1..1200, 5 present.
+  EXPECT_EQ(report.outcomes.missing_ranks[kAll], 1195);
+  ASSERT_FALSE(report.outcomes.missing_rank_examples.empty());
+  EXPECT_EQ(report.outcomes.missing_rank_examples[0], 4);
+  EXPECT_EQ(report.outcomes.missing_rank_examples[1], 6);
+}
+
+TEST(SecondEditionFixes, CrawlDelayCountsEveryLine) {
+  const std::string path = MakeTempDir() + "/crawl.sqlite";
+  WriteDatabase(path,
+                {MakeFetch("a.com", 1, 200,
+                           "Crawl-delay: 5\nUser-agent: *\nDisallow: /x\n"),
+                 MakeFetch("b.com", 2, 200,
+                           "User-agent: *\nCrawl-delay: fast\nDisallow: /y\n"),
+                 MakeFetch("c.com", 3, 200,
+                           "User-agent: *\nCrawl-delay: 20\nDisallow: /z\n"),
+                 MakeFetch("d.com", 4, 200, "User-agent: *\nDisallow: /w\n")});
+  const Report report = testing::BuildReport(path);
+  const FileFacts& f = report.facts;
+  ExpectShare(f.crawl_delay, 3, 4, "files with a Crawl-delay line");
+  ExpectShare(f.crawl_delay_outside_group, 1, 4, "before any group");
+  ExpectShare(f.crawl_delay_not_a_number, 1, 4, "not a number");
+  ASSERT_EQ(f.crawl_delay_values.size(), 8u);
+  ExpectShare(f.crawl_delay_values[2].share, 1, 3, "1-5 s (a.com)");
+  ExpectShare(f.crawl_delay_values[4].share, 1, 3, "10-30 s (c.com)");
+  EXPECT_EQ(f.crawl_delay_values[7].label, "not a number");
+  ExpectShare(f.crawl_delay_values[7].share, 1, 3, "b.com");
 }
 
 TEST(LatestFetchReaderTest, RejectsAFileWithoutTheView) {

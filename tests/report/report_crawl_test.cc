@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,96 @@ TEST(ReportOnCrawledDatabaseTest, CategoriesAndFactsMatchTheServedFaults) {
     EXPECT_EQ(crawler.full.count, 0) << crawler.agent;
     EXPECT_EQ(crawler.partial.count, 4) << crawler.agent;
     EXPECT_EQ(crawler.partial.denominator, 7) << crawler.agent;
+  }
+}
+
+// Part 8 on two real crawls of the loopback server whose files differ
+// between them: as two databases, and as two runs of one database.
+TEST(ReportOnCrawledDatabaseTest, TwoCrawlsWhoseFilesDiffer) {
+  robotscan::testing::TempDir dir;
+  robotscan::testing::TestHttpServer server(dir.path());
+  const std::string list = dir.path() + "/top.csv";
+  robotscan::testing::WriteFile(
+      list, "1,v1.test\n2,v2.test\n3,v3.test\n4,v4.test\n5,v5.test\n");
+  auto crawl = [&](const std::string& db, std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "crawl",
+        "--db",
+        db,
+        list,
+        "--quiet",
+        "--retries",
+        "0",
+        "--timeout",
+        "5s",
+        "--connect-timeout",
+        "2s",
+        "--connect-to",
+        ":80:127.0.0.1:" + std::to_string(server.http_port()),
+        "--connect-to",
+        ":443:127.0.0.1:" + std::to_string(server.https_port()),
+        "--allow-private-addresses",
+        "--insecure"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const robotscan::testing::ProcessResult result =
+        robotscan::testing::RunProcess(ROBOTSCAN_BINARY, args, dir.path(), 60s);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+  };
+  auto report_json = [&](const std::string& db, const std::string& older) {
+    const robotscan::testing::ProcessResult result =
+        robotscan::testing::RunProcess(
+            ROBOTSCAN_BINARY,
+            {"report", "--db", db, "--compare", older, "--format", "json"},
+            dir.path(), 60s);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return nlohmann::json::parse(result.out);
+  };
+
+  server.SetAnswer(
+      "v1", 200,
+      "User-agent: *\nDisallow: /x\nSitemap: https://v1.test/a.xml\n");
+  server.SetAnswer("v2", 200, "User-agent: GPTBot\nDisallow: /\n");
+  server.SetAnswer("v3", 200, "User-agent: *\nDisallow: /y\n");
+  server.SetAnswer("v4", 404, "not here");
+  server.SetAnswer("v5", 200, "User-agent: *\nDisallow: /z\n");
+  const std::string older = dir.path() + "/older.sqlite";
+  const std::string runs = dir.path() + "/runs.sqlite";
+  crawl(older, {});
+  crawl(runs, {});
+
+  server.SetAnswer(
+      "v1", 200,
+      "User-agent: *\nDisallow: /x\nSitemap: https://v1.test/b.xml\n");
+  server.SetAnswer("v2", 200, "User-agent: *\nDisallow: /b\n");
+  server.SetAnswer("v3", 403, "forbidden");
+  server.SetAnswer("v4", 200, "User-agent: GPTBot\nDisallow: /\n");
+  const std::string newer = dir.path() + "/newer.sqlite";
+  crawl(newer, {});
+  crawl(runs, {"--recrawl-older-than", "0s"});
+
+  for (const auto& [db, against] :
+       {std::pair{newer, older}, std::pair{runs, std::string("1")}}) {
+    const auto json = report_json(db, against);
+    const auto& c = json["comparison"];
+    EXPECT_EQ(c["domains_in_both"], 5) << db;
+    EXPECT_EQ(c["files_in_both"], 3) << db;           // v1, v2, v5.
+    EXPECT_EQ(c["files_changed"]["count"], 2) << db;  // v1, v2.
+    std::map<std::string, int> transitions;
+    for (const auto& t : c["outcome_transitions"]) {
+      transitions[t["from"].get<std::string>() + ">" +
+                  t["to"].get<std::string>()] = t["domains"]["count"];
+    }
+    EXPECT_EQ(transitions["robots-txt-with-rules>http-forbidden"], 1) << db;
+    EXPECT_EQ(transitions["allow-all>robots-txt-with-rules"], 1) << db;
+    EXPECT_EQ(transitions["robots-txt-with-rules>robots-txt-with-rules"], 3);
+    const auto& gptbot = c["crawlers"][5];
+    ASSERT_EQ(gptbot["agent"], "GPTBot");
+    EXPECT_EQ(gptbot["started_by"][0]["domain"], "v4.test") << db;
+    EXPECT_EQ(gptbot["stopped_by"][0]["domain"], "v2.test") << db;
+    EXPECT_EQ(c["sitemap_urls_added"], 1) << db;
+    EXPECT_EQ(c["sitemap_urls_removed"], 1) << db;
+    EXPECT_EQ(c["sitemap_changes"][0]["example_added"],
+              "https://v1.test/b.xml");
   }
 }
 

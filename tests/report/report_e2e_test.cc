@@ -106,6 +106,66 @@ TEST(ReportCommandTest, UsageAndInputErrorsExitTwo) {
   EXPECT_EQ(result.exit_code, 2);
 }
 
+TEST(ReportCommandTest, CsvTablesAndTheirErrors) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::WriteDatabase(db, testing::StudyFixture());
+  const std::string robotscan =
+      Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) + " --format csv";
+  CommandResult result = RunShell(robotscan + " --table blocking");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(result.output.substr(0, 50),
+            "Crawler,Full block,Full block denominator,Full blo");
+  EXPECT_NE(result.output.find("\r\nGPTBot,3,7,42.8571,"), std::string::npos);
+  result = RunShell(robotscan + " --table list");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_NE(result.output.find("job-adverts,"), std::string::npos);
+  result = RunShell(robotscan);  // No --table.
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("--format csv needs --table"),
+            std::string::npos);
+  result = RunShell(robotscan + " --table nope");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("no table 'nope'; tables: outcomes,"),
+            std::string::npos);
+  result = RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) +
+                    " --table blocking");
+  EXPECT_EQ(result.exit_code, 2);
+}
+
+TEST(ReportCommandTest, CompareAndUrllibFlags) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::AppendRun(db, testing::StudyFixture(), "2026-10-01T00:00:00.000Z");
+  auto newer = testing::StudyFixture();
+  newer[0].body = "User-agent: GPTBot\nDisallow: /\n";  // a.com changes.
+  testing::AppendRun(db, newer, "2026-11-01T00:00:00.000Z");
+  const std::string report =
+      Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) + " --format json";
+  CommandResult result = RunShell(report + " --compare 1");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  auto json = nlohmann::json::parse(result.output);
+  EXPECT_EQ(json["comparison"]["files_changed"]["count"], 1);
+  EXPECT_EQ(json["comparison"]["changed_files"][0]["domain"], "a.com");
+  EXPECT_EQ(json["comparison"]["older"], "run 1 of " + db);
+  result = RunShell(report + " --compare " + Quote(db));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(nlohmann::json::parse(
+                result.output)["comparison"]["files_changed"]["count"],
+            0);
+  result = RunShell(report + " --compare 7");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("no crawl run 7"), std::string::npos);
+  result = RunShell(report + " --compare " + Quote(dir + "/absent.sqlite"));
+  EXPECT_EQ(result.exit_code, 2);
+  result = RunShell(report + " --compat urllib --no-sensitivity");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  json = nlohmann::json::parse(result.output);
+  EXPECT_EQ(json["compat"], "urllib");
+  EXPECT_FALSE(json.contains("parser_sensitivity"));
+  EXPECT_FALSE(json.contains("comparison"));
+}
+
 // Headless Chromium on the hostile fixture's page. The page script marks
 // <html data-ready="1"> when it ran, so "no payload ran" is not just "no
 // script ran".
@@ -120,8 +180,18 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
   for (auto& row : testing::StudyFixture()) rows.push_back(std::move(row));
   rows.back().domain = "n2.com";  // Keep domains distinct across fixtures.
   for (std::size_t i = 5; i < rows.size(); ++i) rows[i].rank += 10;
-  testing::WriteDatabase(db, rows);
-  ASSERT_EQ(RunShell(ReportCommand(db, "html", page)).exit_code, 0);
+  // An older run without the hostile files' sitemaps, so that part 8 lists
+  // the hostile Sitemap URL as added; and a 100-byte unknown key, which
+  // must wrap rather than push its table's last column out of view.
+  testing::AppendRun(db, rows, "2026-10-01T00:00:00.000Z");
+  const std::string sitemap =
+      std::string("Sitemap: https://evil.example/") + testing::kScriptPayload;
+  rows[0].body += sitemap + "\n" + std::string(100, 'k') + ": v\n";
+  rows[1].body += sitemap + "\n";
+  testing::AppendRun(db, rows, "2026-11-01T00:00:00.000Z");
+  const CommandResult made =
+      RunShell(ReportCommand(db, "html", page) + " --compare 1");
+  ASSERT_EQ(made.exit_code, 0) << made.output;
 
   const std::string chromium =
       "timeout 90 chromium --headless --no-sandbox --disable-gpu "
@@ -140,15 +210,22 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
   EXPECT_EQ(html.find("<img"), std::string::npos);
   // The payload is on the page, as text.
   EXPECT_NE(html.find("&lt;script&gt;document.title="), std::string::npos);
-  // Charts: five SVGs with bars.
+  // Charts: the five of parts 1-6, part 7's and part 8's two, with bars.
   std::size_t charts = 0;
   for (std::size_t at = html.find("<svg class=\"chart\"");
        at != std::string::npos;
        at = html.find("<svg class=\"chart\"", at + 1)) {
     ++charts;
   }
-  EXPECT_EQ(charts, 5u);
+  EXPECT_EQ(charts, 8u);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
+  // The new sections are on the page, and their crawled text is text.
+  EXPECT_NE(html.find("<section id=\"sensitivity\">"), std::string::npos);
+  EXPECT_NE(html.find("<section id=\"compare\">"), std::string::npos);
+  EXPECT_NE(html.find("https://evil.example/&lt;script&gt;"),
+            std::string::npos);
+  EXPECT_NE(html.find("fully block or single out each crawler"),
+            std::string::npos);
 
   // Sorting: a harness page (same directory; file access allowed between
   // files) clicks the "Full block" header of the blocking matrix twice and
@@ -202,6 +279,41 @@ document.getElementById('f').addEventListener('load', function () {
   EXPECT_TRUE(std::is_sorted(ascending.begin(), ascending.end()));
   EXPECT_TRUE(std::is_sorted(descending.rbegin(), descending.rend()));
   EXPECT_LT(ascending.front(), ascending.back());  // Not all equal.
+
+  // Wrapping: in a 700-pixel frame, the table of unknown directives (a
+  // 100-byte key) still fits its box.
+  const std::string narrow = dir + "/narrow.html";
+  robotscan::report::testing::WriteTextFile(narrow, R"html(<!DOCTYPE html>
+<html><body><pre id="out">not run</pre>
+<iframe id="f" src="report.html" width="700" height="600"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var d = this.contentDocument, out = 'no table';
+  d.querySelectorAll('h3').forEach(function (h) {
+    if (h.textContent !== 'Most common unknown directives') return;
+    var wrap = h.nextElementSibling.nextElementSibling, longest = 0;
+    wrap.querySelectorAll('td').forEach(function (td) {
+      longest = Math.max(longest, td.textContent.length);
+    });
+    out = 'widths:' + wrap.scrollWidth + '/' + wrap.clientWidth + ':' +
+          longest;
+  });
+  document.getElementById('out').textContent = out;
+});
+</script></body></html>)html");
+  const CommandResult wrapped =
+      RunShell(chromium + "--allow-file-access-from-files --dump-dom " +
+               Quote("file://" + narrow));
+  ASSERT_EQ(wrapped.exit_code, 0) << wrapped.output;
+  const std::size_t widths = wrapped.output.find("widths:");
+  ASSERT_NE(widths, std::string::npos) << wrapped.output;
+  int scroll = 0, client = 0, key_length = 0;
+  ASSERT_EQ(std::sscanf(wrapped.output.c_str() + widths, "widths:%d/%d:%d",
+                        &scroll, &client, &key_length),
+            3);
+  EXPECT_EQ(key_length, 100);
+  EXPECT_GT(client, 0);
+  EXPECT_LE(scroll, client) << "the key pushes the table out of its box";
 
   const std::string png = dir + "/page.png";
   const CommandResult shot =

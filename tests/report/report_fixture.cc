@@ -94,6 +94,30 @@ void WriteDatabase(const std::string& path,
       store.value()->FinishRun(run, "finished", "2026-11-30T12:01:00Z").ok());
 }
 
+void AppendRun(const std::string& path,
+               std::vector<storage::FetchRecord> records,
+               const std::string& fetched_at) {
+  auto store = storage::CrawlStore::Open(path, {});
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  std::int64_t run = 0;
+  storage::RunInfo info;
+  info.started_at = fetched_at;
+  info.tool_version = "test";
+  ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+  for (storage::FetchRecord& record : records) record.fetched_at = fetched_at;
+  const storage::Status status = store.value()->AppendFetches(run, records);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_TRUE(store.value()->FinishRun(run, "finished", fetched_at).ok());
+}
+
+Report BuildReport(const std::string& path, const ReportOptions& options) {
+  Report report;
+  const storage::Status status =
+      BuildReportFromDatabase(path, options, &report);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return report;
+}
+
 std::vector<storage::FetchRecord> StudyFixture() {
   const std::string shared_body =
       "User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\n"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "robotscan/report/report.h"
 #include "robotscan/storage/crawl_store.h"
 
 namespace robotscan::report::testing {
@@ -30,6 +31,16 @@ std::string MakeTempDir();
 void WriteDatabase(const std::string& path,
                    const std::vector<storage::FetchRecord>& records,
                    bool compress_bodies = false);
+
+// Adds `records` as one more crawl run to the database at `path` (created
+// if missing), fetched at `fetched_at`.
+void AppendRun(const std::string& path,
+               std::vector<storage::FetchRecord> records,
+               const std::string& fetched_at);
+
+// A report of the database at `path` with `options`; fails the test on a
+// storage error.
+Report BuildReport(const std::string& path, const ReportOptions& options = {});
 
 // The fixture every exact-figure test uses (see report_builder_test.cc for
 // the expected value of every figure, derived by hand from these rows).

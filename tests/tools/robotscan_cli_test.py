@@ -100,6 +100,67 @@ class CheckTest(unittest.TestCase):
         self.assertIn(rc, (0, 1))
         self.assertTrue(out.startswith(("allowed\t", "disallowed\t")))
 
+    def test_compat_urllib_answers_as_cpython(self):
+        # The built command against the real urllib.robotparser on generated
+        # files (the library's differential test covers thousands; this
+        # covers the command's wiring: flag, URL list, exit status, errors).
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "robots"))
+        import random
+        import urllib.robotparser
+        import urllib_reference
+        rng = random.Random(5)
+        urls = [u for u in urllib_reference.URLS if u and "\t" not in u]
+        checked = disallowed = errors = 0
+        for number in range(60):
+            body = (urllib_reference.FIXED[number]
+                    if number < len(urllib_reference.FIXED)
+                    else urllib_reference.random_body(rng))
+            with open(self.robots, "wb") as f:
+                f.write(body)
+            agent = rng.choice(urllib_reference.CALLERS)
+            parser = urllib.robotparser.RobotFileParser()
+            try:
+                parser.parse(body.decode("utf-8", "replace").splitlines())
+            except ValueError:
+                pass
+            expected = []
+            for url in urls:
+                try:
+                    expected.append("allowed" if parser.can_fetch(agent, url)
+                                    else "disallowed")
+                except ValueError:
+                    expected.append("error")
+            rc, out, err = run("check", "--compat", "urllib", "--robots-file",
+                               self.robots, "--user-agent", agent, "--json",
+                               "--urls-file", "-",
+                               stdin="\n".join(urls).encode("utf-8") + b"\n")
+            answers = []
+            for line in out.splitlines():
+                record = json.loads(line)
+                answers.append("error" if "error" in record else
+                               "allowed" if record["allowed"] else "disallowed")
+            self.assertEqual(answers, expected, (body, agent))
+            want_rc = 2 if "error" in expected else 1 if "disallowed" in expected else 0
+            self.assertEqual(rc, want_rc, (body, agent, err))
+            checked += len(expected)
+            disallowed += expected.count("disallowed")
+            errors += expected.count("error")
+        self.assertGreater(disallowed, 20)
+        self.assertGreater(errors, 20)
+
+    def test_compat_urllib_reports_where_cpython_raises(self):
+        with open(self.robots, "wb") as f:
+            f.write(b"User-agent: *\nDisallow: /a\nDisallow: //[x\nDisallow: /\n")
+        rc, out, err = run("check", "--compat", "urllib", "--robots-file",
+                           self.robots, "--user-agent", "Bot", "/b", "/a b",
+                           "http://[x/")
+        self.assertEqual(rc, 2)
+        self.assertIn("raises ValueError at line 3", err)
+        self.assertIn("cannot check URL 'http://[x/'", err)
+        # The group being read when parse() raised is lost with it.
+        self.assertEqual(out.splitlines(), ["allowed\t/b\t0\tno-group",
+                                            "allowed\t/a b\t0\tno-group"])
+
     def test_help_and_version(self):
         for args in (["--help"], ["check", "--help"], ["lint", "--help"]):
             rc, out, _ = run(*args)
@@ -207,6 +268,16 @@ class MaxBytesTest(unittest.TestCase):
         rc, out, _ = run("lint", "--max-bytes", "600000", self.big)
         self.assertEqual(rc, 1)
         self.assertIn("parse limit of 600000 bytes", out)
+
+    def test_urllib_mode_reads_everything_and_refuses_a_limit(self):
+        rc, out, _ = self.check("--compat", "urllib")
+        self.assertEqual(rc, 1)
+        self.assertTrue(out.startswith("disallowed\t/late\t"), out)
+        rc, out, _ = self.check("--compat", "urllib", "--max-bytes", "0")
+        self.assertEqual(rc, 1)
+        rc, out, err = self.check("--compat", "urllib", "--max-bytes", "600000")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertIn("--max-bytes does not apply to --compat urllib", err)
 
     def test_bad_values_are_usage_errors(self):
         for value in ("-1", "x", "1e6", ""):

@@ -1,6 +1,7 @@
 // robotscan check: evaluate URLs against one robots.txt file.
 //
-//   robotscan check --robots-file FILE --user-agent TOKEN [--compat rfc|google]
+//   robotscan check --robots-file FILE --user-agent TOKEN
+//                   [--compat rfc|google|urllib]
 //                   [--json] [--urls-file FILE|-] [--max-bytes N] [URL...]
 //
 // One line per URL on stdout:
@@ -8,7 +9,8 @@
 // where LINE is the deciding line (0 if none) and RULE is "allow: PATTERN" /
 // "disallow: PATTERN", or the reason when no rule decided (no-group,
 // no-matching-rule, robots-txt-path). Exit: 0 all allowed, 1 any disallowed,
-// 2 usage or input error (including any URL that cannot be checked).
+// 2 usage or input error (including any URL that cannot be checked; in
+// urllib mode, one on which CPython's urlparse raises).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -31,6 +33,7 @@ struct CheckOptions {
   std::vector<std::string> urls;
   bool json = false;
   std::size_t max_bytes = robots::kMinParseLimitBytes;
+  bool max_bytes_given = false;
 };
 
 std::string RuleText(const robots::MatchResult& result) {
@@ -62,10 +65,20 @@ int RunCheck(const CheckOptions& options) {
   parse.max_body_bytes = ParseLimitFromFlag(options.max_bytes);
   if (!robots::ParseCompatName(options.compat, &parse.compat)) {
     std::fprintf(stderr,
-                 "robotscan check: --compat must be 'rfc' or 'google'\n");
+                 "robotscan check: --compat must be 'rfc', 'google' or "
+                 "'urllib'\n");
     return kExitUsage;
   }
-  if (!robots::IsValidUserAgentToObey(options.user_agent)) {
+  const bool urllib = parse.compat == robots::Compat::kUrllib;
+  if (urllib && options.max_bytes != 0 && options.max_bytes_given) {
+    std::fprintf(stderr,
+                 "robotscan check: --max-bytes does not apply to --compat "
+                 "urllib, which reads the whole file as CPython does\n");
+    return kExitUsage;
+  }
+  // CPython takes any user agent and URL string: in urllib mode nothing is
+  // refused up front, and what CPython raises on is reported per URL.
+  if (!urllib && !robots::IsValidUserAgentToObey(options.user_agent)) {
     // Google's rule: a product token is [A-Za-z_-]+. Matching still works
     // (nothing can match such a token), so warn rather than refuse.
     std::fprintf(stderr,
@@ -87,6 +100,13 @@ int RunCheck(const CheckOptions& options) {
     return kExitUsage;
   }
   const robots::RobotsTxt robots = robots::RobotsTxt::Parse(*body, parse);
+  if (robots.urllib_error_line() > 0) {
+    std::fprintf(stderr,
+                 "robotscan check: warning: CPython's RobotFileParser.parse() "
+                 "raises ValueError at line %d of '%s'; the answers are those "
+                 "of the lines before it\n",
+                 robots.urllib_error_line(), options.robots_file.c_str());
+  }
   if (robots.ignored_bytes() > 0) {
     std::fprintf(stderr,
                  "robotscan check: warning: %zu bytes past the parse limit "
@@ -113,7 +133,16 @@ int RunCheck(const CheckOptions& options) {
   bool any_disallowed = false;
   bool any_error = false;
   for (const std::string& url : urls) {
-    if (const auto problem = robots::UrlSyntaxError(url)) {
+    std::optional<std::string> problem;
+    if (!urllib) problem = robots::UrlSyntaxError(url);
+    robots::MatchResult result;
+    if (!problem) {
+      result = robots.Check(options.user_agent, url);
+      if (result.decision == robots::Decision::kInvalidUrl) {
+        problem = "CPython's urllib.parse.urlparse raises ValueError on it";
+      }
+    }
+    if (problem) {
       any_error = true;
       std::fprintf(stderr, "robotscan check: cannot check URL '%s': %s\n",
                    robots::PrintableUrl(url).c_str(), problem->c_str());
@@ -125,7 +154,6 @@ int RunCheck(const CheckOptions& options) {
       }
       continue;
     }
-    const robots::MatchResult result = robots.Check(options.user_agent, url);
     any_disallowed = any_disallowed || !result.allowed;
     if (options.json) {
       nlohmann::json out = {
@@ -170,17 +198,22 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                   "crawler product token, e.g. Googlebot")
       ->required();
   cmd->add_option("--compat", options->compat,
-                  "matching rules: 'rfc' (RFC 9309, default) or 'google' "
-                  "(exactly Google's open-source parser)")
-      ->check(CLI::IsMember({"rfc", "rfc9309", "google"}));
+                  "matching rules: 'rfc' (RFC 9309, default), 'google' "
+                  "(exactly Google's open-source parser) or 'urllib' "
+                  "(exactly CPython 3.11's urllib.robotparser)")
+      ->check(CLI::IsMember({"rfc", "rfc9309", "google", "urllib"}));
   cmd->add_option("--urls-file", options->urls_file,
                   "file with one URL per line ('-' for standard input)");
   cmd->add_flag("--json", options->json,
                 "print one JSON object per URL instead of TAB-separated text");
-  cmd->add_option("--max-bytes", options->max_bytes, kMaxBytesHelp)
-      ->check(MaxBytesValidator());
+  CLI::Option* max_bytes =
+      cmd->add_option("--max-bytes", options->max_bytes, kMaxBytesHelp)
+          ->check(MaxBytesValidator());
   cmd->add_option("urls", options->urls, "URLs (absolute or paths) to check");
-  cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
+  cmd->callback([options, exit_code, max_bytes] {
+    options->max_bytes_given = max_bytes->count() > 0;
+    *exit_code = RunCheck(*options);
+  });
 }
 
 }  // namespace robotscan::cli

@@ -25,8 +25,9 @@ CLI::Validator MaxBytesValidator();
 // Help text of check's and lint's --max-bytes.
 inline constexpr char kMaxBytesHelp[] =
     "parse limit in bytes: content past it is ignored, cut at a line end "
-    "(default and minimum 512000, the RFC 9309 minimum, in both --compat "
-    "modes; 0: no limit, as Google's open-source parser)";
+    "(default and minimum 512000, the RFC 9309 minimum, with --compat rfc "
+    "and google; 0: no limit, as Google's open-source parser; --compat "
+    "urllib always reads the whole file)";
 
 }  // namespace robotscan::cli
 

@@ -1,12 +1,16 @@
 // robotscan report: the analysis of a crawl database.
 //
-//   robotscan report --db crawl.sqlite [--format text|markdown|json|html]
+//   robotscan report --db crawl.sqlite
+//                    [--format text|markdown|json|html|csv] [--table NAME]
 //                    [--out FILE] [--top N] [--agents A,B,...]
-//                    [--compat rfc|google]
+//                    [--compat rfc|google|urllib] [--no-sensitivity]
+//                    [--compare OLDER]
 //
-// Reads the `latest_fetch` view (one row per domain) and prints the seven
-// parts described in docs/report.md. Exit: 0 on success, 2 on a usage error
-// or when the database cannot be read or the output cannot be written.
+// Reads the `latest_fetch` view (one row per domain) and prints the parts
+// described in docs/report.md. OLDER is a run id of --db (the database as
+// that run left it) or another crawl database. Exit: 0 on success, 2 on a
+// usage error or when a database cannot be read or the output cannot be
+// written.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
@@ -27,7 +31,24 @@ struct ReportCommandOptions {
   std::size_t top = 25;
   std::vector<std::string> agents;
   std::string compat = "rfc";
+  std::string table;
+  std::string compare;
+  bool no_sensitivity = false;
 };
+
+// "--compare 3": run 3 of the report's database; anything else is the path
+// of another crawl database (write ./3 for a file named 3).
+report::ComparisonSource ParseComparisonSource(const std::string& text) {
+  report::ComparisonSource source;
+  const bool number = !text.empty() &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  if (number) {
+    source.run = std::stoll(text);
+  } else {
+    source.database = text;
+  }
+  return source;
+}
 
 bool WriteAll(const std::string& path, const std::string& text) {
   std::FILE* file =
@@ -49,8 +70,30 @@ int RunReport(const ReportCommandOptions& options) {
                  options.format.c_str());
     return kExitUsage;
   }
+  if (format == report::Format::kCsv && options.table.empty()) {
+    std::fprintf(stderr,
+                 "robotscan report: --format csv needs --table NAME "
+                 "(robotscan report --db FILE --format csv --table list "
+                 "prints the names)\n");
+    return kExitUsage;
+  }
+  if (format != report::Format::kCsv && !options.table.empty()) {
+    std::fprintf(stderr, "robotscan report: --table needs --format csv\n");
+    return kExitUsage;
+  }
   report::ReportOptions report_options;
   report_options.top = options.top;
+  report_options.compare_readings = !options.no_sensitivity;
+  if (!options.compare.empty()) {
+    report_options.compare = ParseComparisonSource(options.compare);
+    if (report_options.compare->run == 0 &&
+        report_options.compare->database.empty()) {
+      std::fprintf(stderr,
+                   "robotscan report: --compare needs a run id > 0 "
+                   "or a database\n");
+      return kExitUsage;
+    }
+  }
   if (!options.agents.empty()) report_options.crawlers = options.agents;
   if (!robots::ParseCompatName(options.compat, &report_options.compat)) {
     std::fprintf(stderr, "robotscan report: unknown compat mode '%s'\n",
@@ -64,7 +107,21 @@ int RunReport(const ReportCommandOptions& options) {
     std::fprintf(stderr, "robotscan report: %s\n", status.message().c_str());
     return kExitUsage;
   }
-  if (!WriteAll(options.out, report::RenderReport(report, format))) {
+  std::string output;
+  if (format == report::Format::kCsv && options.table != "list") {
+    if (!report::RenderCsvTable(report, options.table, &output)) {
+      std::string names;
+      for (const report::TableName& table : report::ListTables(report)) {
+        names += (names.empty() ? "" : ", ") + table.name;
+      }
+      std::fprintf(stderr, "robotscan report: no table '%s'; tables: %s\n",
+                   options.table.c_str(), names.c_str());
+      return kExitUsage;
+    }
+  } else {
+    output = report::RenderReport(report, format);
+  }
+  if (!WriteAll(options.out, output)) {
     std::fprintf(stderr, "robotscan report: cannot write %s\n",
                  options.out.empty() ? "stdout" : options.out.c_str());
     return kExitUsage;
@@ -79,13 +136,17 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   CLI::App* command = app.add_subcommand(
       "report",
       "Analyse a crawl database: outcomes, walled gardens, banned agents, "
-      "blocking matrix, comments, file facts");
+      "blocking matrix, comments, file facts, parser sensitivity, change "
+      "since an older crawl");
   command->add_option("--db", options->db, "Crawl database (SQLite)")
       ->required();
   command
       ->add_option("--format", options->format,
-                   "text, markdown, json or html (default text)")
-      ->check(CLI::IsMember({"text", "markdown", "md", "json", "html"}));
+                   "text, markdown, json, html or csv (default text)")
+      ->check(CLI::IsMember({"text", "markdown", "md", "json", "html", "csv"}));
+  command->add_option("--table", options->table,
+                      "With --format csv: the table to write ('list' prints "
+                      "the table names)");
   command->add_option("--out", options->out, "Output file (default stdout)");
   command->add_option("--top", options->top,
                       "Rows in each ranked list (default 25)");
@@ -96,8 +157,15 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
       ->delimiter(',');
   command
       ->add_option("--compat", options->compat,
-                   "Matching semantics: rfc (default) or google")
-      ->check(CLI::IsMember({"rfc", "rfc9309", "google"}));
+                   "Matching semantics: rfc (default), google or urllib "
+                   "(CPython's urllib.robotparser)")
+      ->check(CLI::IsMember({"rfc", "rfc9309", "google", "urllib"}));
+  command->add_flag("--no-sensitivity", options->no_sensitivity,
+                    "Skip part 7 (the findings under all three readings)");
+  command->add_option("--compare", options->compare,
+                      "Part 8: compare with OLDER, a run id of --db (the "
+                      "database as that run left it) or another crawl "
+                      "database");
   command->callback([options, exit_code] { *exit_code = RunReport(*options); });
 }
 

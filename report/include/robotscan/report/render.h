@@ -1,7 +1,7 @@
 // Renderers of a robotscan::report::Report: plain text and Markdown for a
-// terminal or a paper, JSON with every number, and one self-contained HTML
+// terminal or a paper, JSON with every number, one self-contained HTML
 // page (inline CSS, SVG charts, a few lines of inline JavaScript to sort
-// tables; no network fetch).
+// tables; no network fetch), and CSV of any one table.
 //
 // Everything taken from crawled content (domains, agent tokens, comments,
 // excerpts, keys) is hostile input: the HTML renderer escapes it for the
@@ -15,17 +15,36 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "robotscan/report/report.h"
 
 namespace robotscan::report {
 
-enum class Format : std::uint8_t { kText, kMarkdown, kJson, kHtml };
+enum class Format : std::uint8_t { kText, kMarkdown, kJson, kHtml, kCsv };
 
-// "text", "markdown", "json", "html"; false for anything else.
+// "text", "markdown", "json", "html", "csv"; false for anything else.
 bool ParseFormatName(std::string_view name, Format* format);
 
+// The report in `format`; for kCsv, the index of the tables RenderCsvTable
+// writes (columns "table", "caption").
 std::string RenderReport(const Report& report, Format format);
+
+// A table of the report (the same tables as text, Markdown and HTML), by
+// its stable name, in report order.
+struct TableName {
+  std::string name;     // "outcomes", "blocking", "job-adverts", ...
+  std::string caption;  // As printed above the table.
+};
+std::vector<TableName> ListTables(const Report& report);
+
+// Table `name` as CSV (RFC 4180, CRLF line ends, UTF-8): a header line,
+// then one line per row; numbers are plain, and a share column becomes
+// "<header>", "<header> denominator", "<header> percent". Text that a
+// spreadsheet would evaluate as a formula is prefixed with "'". False (and
+// *csv untouched) when no table has that name.
+[[nodiscard]] bool RenderCsvTable(const Report& report, std::string_view name,
+                                  std::string* csv);
 
 // Escapes &, <, >, " and ' for HTML text and attribute values.
 std::string EscapeHtml(std::string_view text);

@@ -3,16 +3,23 @@
 // `latest_fetch` (one row per domain; storage/latest_fetch_reader.h) with the
 // project's own RFC 9309 matcher (robots.h), never by string search.
 //
-// Seven parts (docs/report.md describes each category and denominator):
-//   1. Outcome categories per domain, overall and by rank stratum.
+// The parts (docs/report.md describes each category and denominator):
+//   1. Outcome categories per domain, overall and by rank stratum, and the
+//      list entries the crawl skipped (ranks without a domain).
 //   2. Walled gardens: Googlebot may fetch "/", a generic crawler may not.
 //   3. Most-banned user agents (full bans) and partial restrictions.
 //   4. Blocking matrix for a list of named crawlers.
 //   5. Comment findings: job adverts hidden in `#` comments.
 //   6. File facts: sizes, line endings, BOM, UTF-8, extensions, lint codes,
 //      user-agent tokens, identical files served by many domains.
-//   7. Every figure carries its denominator (Share, and the
-//      `*_denominator` fields), so no renderer can print a bare percentage.
+//   7. Parser sensitivity: the headline findings of parts 2-4 under the
+//      RFC 9309, Google and CPython urllib.robotparser readings, and the
+//      domains whose files read differently.
+//   8. Change over time (optional): against an older run or database, who
+//      started or stopped fully blocking each crawler, outcome transitions,
+//      changed files, sitemaps added and removed.
+// Every figure carries its denominator (Share, and the `*_denominator`
+// fields), so no renderer can print a bare percentage.
 //
 // Memory is bounded whatever the number of rows: rows are streamed; each
 // distinct body is analysed once while it stays in a bounded cache; maps of
@@ -38,6 +45,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +59,18 @@ namespace robotscan::report {
 // The crawlers of the blocking matrix when the caller names none: search
 // engines, AI crawlers and SEO tools that studies of robots.txt track.
 std::vector<std::string> DefaultCrawlers();
+
+// The readings compared in part 7, in this order (index = ReadingIndex).
+inline constexpr std::size_t kReadingCount = 3;
+inline constexpr std::array<robots::Compat, kReadingCount> kReadings = {
+    robots::Compat::kRfc9309, robots::Compat::kGoogle, robots::Compat::kUrllib};
+std::size_t ReadingIndex(robots::Compat compat);
+
+// The older side of part 8.
+struct ComparisonSource {
+  std::string database;  // Empty: the report's own database.
+  std::int64_t run = 0;  // > 0: the database as it was when this run ended.
+};
 
 struct ReportOptions {
   std::vector<std::string> crawlers = DefaultCrawlers();
@@ -68,6 +88,12 @@ struct ReportOptions {
   // Distinct job-advert comment blocks kept (each up to 2,000 bytes).
   std::size_t max_comment_findings = 20'000;
   std::size_t max_cached_bodies = 20'000;
+  // Part 7. Each distinct body is then parsed and matched in all three
+  // readings instead of one.
+  bool compare_readings = true;
+  // Part 8, when set (BuildReportFromDatabase reads both sides in domain
+  // order and merges them).
+  std::optional<ComparisonSource> compare;
 };
 
 // A count and what it is a share of. The denominator is always named.
@@ -84,6 +110,10 @@ struct Share {
 struct KeyCount {
   std::string key;
   std::int64_t count = 0;
+  // Agent tokens: how the name was most often written when the matcher cut
+  // it to this token (RFC 9309 §2.2.1: "MJ12bot" is read as "mj"); empty
+  // when it was written as the token.
+  std::string written_as;
 };
 
 // Part 1. Categories are exclusive; each domain is in exactly one.
@@ -125,6 +155,12 @@ std::string_view StratumName(std::size_t stratum);  // "top 1k" ... "all"
 struct OutcomeTable {
   // Denominator of row s: domains in stratum s.
   std::array<std::int64_t, kStratumCount> domains{};
+  // Ranks 1..min(stratum limit, highest rank seen) that no domain has: list
+  // entries the crawl skipped (an IP address, a malformed line), so that a
+  // "top 1k" of 999 domains says why. "all" repeats "top 1M". Ranks above
+  // 1,000,000 are not tracked.
+  std::array<std::int64_t, kStratumCount> missing_ranks{};
+  std::vector<std::int64_t> missing_rank_examples;  // The first ones.
   std::array<std::array<std::int64_t, kOutcomeCount>, kStratumCount> counts{};
   // Denominator: domains with no response, in the same stratum.
   std::array<std::array<std::int64_t, kNetworkErrorCount>, kStratumCount>
@@ -148,6 +184,7 @@ struct WalledGardens {
 // Part 3.
 struct AgentRestriction {
   std::string token;       // Lower-case product token as matched.
+  std::string written_as;  // See KeyCount::written_as.
   Share full_ban;          // Denominator: robots.txt files.
   Share partial;           // Denominator: robots.txt files.
   std::int64_t named = 0;  // Files with a group naming the token.
@@ -176,7 +213,7 @@ struct BlockingMatrix {
 
 // Part 5.
 struct CommentFinding {
-  std::string text;    // The comment block (first domain's copy), cut.
+  std::string text;    // The comment block (best-ranked domain's copy), cut.
   std::string domain;  // Best-ranked domain carrying it.
   std::int64_t rank = 0;
   std::int64_t domains = 0;  // Domains carrying the same block.
@@ -185,8 +222,10 @@ struct CommentFindings {
   Share files_with_comments;  // Denominator: robots.txt files.
   Share files_with_findings;  // Denominator: robots.txt files.
   std::int64_t distinct_findings = 0;
-  std::int64_t untracked_findings = 0;   // Beyond max_comment_findings.
-  std::vector<CommentFinding> findings;  // Best rank first, up to 4 x top.
+  std::int64_t untracked_findings = 0;  // Beyond max_comment_findings.
+  // Every distinct advert tracked, best rank first, so that each counted
+  // file's text can be read.
+  std::vector<CommentFinding> findings;
 };
 
 // Part 6.
@@ -211,8 +250,12 @@ struct FileFacts {
   Share lf, crlf, cr, mixed_endings, no_line_end;
   Share bom;
   Share not_utf8;
-  Share crawl_delay;
-  std::vector<Bucket> crawl_delay_values;  // Denominator: crawl_delay.count.
+  Share crawl_delay;  // Files with a Crawl-delay line, anywhere, any value.
+  Share crawl_delay_outside_group;  // ... one before any user-agent line.
+  Share crawl_delay_not_a_number;   // ... one whose value is not a number.
+  // The first numeric value in the file (in a group or before the first),
+  // plus "not a number" when no line has one. Denominator: crawl_delay.count.
+  std::vector<Bucket> crawl_delay_values;
   Share sitemap;
   std::int64_t sitemap_lines = 0;
   std::vector<Bucket> sitemaps_per_file;
@@ -228,6 +271,81 @@ struct FileFacts {
   std::vector<SharedFile> shared_files;
 };
 
+// Part 7: the findings of parts 2-4 in each reading (index: ReadingIndex).
+struct ReadingChange {
+  std::string domain;
+  std::int64_t rank = 0;
+  // "walled garden", "GPTBot: full block", "Bingbot: singled out", ... with
+  // the answer of each reading.
+  struct Finding {
+    std::string what;
+    std::array<bool, kReadingCount> by_reading{};
+  };
+  std::vector<Finding> findings;
+};
+struct ParserSensitivity {
+  bool computed = false;
+  std::int64_t files = 0;  // The denominator: robots.txt files.
+  std::array<Share, kReadingCount> walled_gardens;
+  std::int64_t walled_gardens_differ = 0;  // Files the readings disagree on.
+  struct Crawler {
+    std::string agent;
+    std::array<Share, kReadingCount> full;
+    std::array<Share, kReadingCount> singled_out;
+    std::int64_t full_differ = 0;
+    std::int64_t singled_out_differ = 0;
+  };
+  std::vector<Crawler> crawlers;
+  std::array<std::vector<AgentRestriction>, kReadingCount> most_banned;
+  std::int64_t files_differ = 0;       // Files where any finding above differs.
+  std::vector<ReadingChange> changes;  // Best-ranked such files, up to top.
+};
+
+// Part 8.
+struct RankedDomain {
+  std::string domain;
+  std::int64_t rank = 0;
+};
+struct ChangedFile {
+  std::string domain;
+  std::int64_t rank = 0;
+  std::int64_t bytes_before = 0, bytes_after = 0;
+  std::int64_t rules_before = 0, rules_after = 0;
+};
+struct SitemapChange {
+  std::string domain;
+  std::int64_t rank = 0;
+  std::int64_t added = 0, removed = 0;
+  std::string example_added, example_removed;  // One URL each, if any.
+};
+struct Comparison {
+  bool computed = false;
+  std::string older;  // What was compared: "run 3 of crawl.sqlite", a path.
+  std::string older_first_fetched_at, older_last_fetched_at;
+  std::int64_t older_domains = 0;
+  std::int64_t domains_in_both = 0;  // The denominator unless named.
+  std::int64_t new_domains = 0;      // Only in this crawl.
+  std::int64_t gone_domains = 0;     // Only in the older one.
+  // [older outcome][current outcome], domains in both.
+  std::array<std::array<std::int64_t, kOutcomeCount>, kOutcomeCount>
+      transitions{};
+  std::int64_t files_in_both = 0;          // robots.txt files on both sides.
+  Share files_changed;                     // Denominator: files_in_both.
+  std::vector<ChangedFile> changed_files;  // Best-ranked, up to top.
+  struct Crawler {
+    std::string agent;
+    std::int64_t full_before = 0, full_after = 0;  // Of domains_in_both.
+    Share started;  // Fully blocked now, not before. Of domains_in_both.
+    Share stopped;  // Fully blocked before, not now.
+    std::vector<RankedDomain> started_by, stopped_by;  // Best-ranked, top.
+  };
+  std::vector<Crawler> crawlers;
+  Share sitemaps_added;    // Files adding a Sitemap URL. Of files_in_both.
+  Share sitemaps_removed;  // Files dropping one.
+  std::int64_t sitemap_urls_added = 0, sitemap_urls_removed = 0;
+  std::vector<SitemapChange> sitemap_changes;  // Best-ranked, up to top.
+};
+
 struct Report {
   std::int64_t domains = 0;
   // Oldest and newest fetched_at of the rows (ISO 8601 UTC); empty if none.
@@ -240,6 +358,8 @@ struct Report {
   BlockingMatrix blocking;
   CommentFindings comments;
   FileFacts facts;
+  ParserSensitivity sensitivity;
+  Comparison comparison;
 };
 
 // Accumulates rows one at a time. Memory as described at the top.
@@ -251,6 +371,14 @@ class ReportBuilder {
   ReportBuilder& operator=(const ReportBuilder&) = delete;
 
   void AddFetch(const storage::LatestFetchRow& row);
+
+  // Part 8: one domain of the older side and of this crawl (either null
+  // when the domain is on one side only); `current` is also added as by
+  // AddFetch. Pairs come in any order.
+  void AddFetchPair(const storage::LatestFetchRow* older,
+                    const storage::LatestFetchRow* current);
+  // Part 8's label and the older side's fetch times.
+  void DescribeOlder(std::string label);
 
   // The report; `shared_bodies` come from LatestFetchReader::
   // FindSharedBodies (their denominator is counted here).
@@ -272,8 +400,15 @@ Outcome ClassifyFetch(const storage::LatestFetchRow& row);
 // MIME type other than text/* (text/html included).
 bool LooksLikeNotRobotsTxt(std::string_view content_type,
                            std::string_view body);
-// True when a comment mentions jobs, careers, hiring or recruiting.
+// True when a comment mentions jobs, careers, hiring or recruiting (a
+// cheap first filter).
 bool MentionsJobs(std::string_view comment);
+// True when a block of comment lines reads as a job advert: a hiring or
+// recruiting phrase, or "job(s)"/"career(s)" with an invitation (a URL, an
+// e-mail address, "apply", "visit", "see", "looking for"...), leaving out
+// commented-out directives ("# Disallow: /jobs/"), lines about sitemaps and
+// jobs that are not work ("cron job", "batch job", "print job"...).
+bool ReadsAsJobAdvert(std::string_view block);
 
 }  // namespace robotscan::report
 

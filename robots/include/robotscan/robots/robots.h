@@ -16,15 +16,25 @@
 //   * Google's leniency (missing colons, key typos, `/index.html` rules also
 //     allowing the directory, 16,663-byte lines) is accepted in both modes.
 //
-// Two compatibility modes (ParseOptions::compat) differ where RFC 9309 and
-// Google's library disagree; README.md ("RFC 9309 vs Google") lists each
-// difference and the test that pins it:
+// Three compatibility modes (ParseOptions::compat). The first two differ
+// only where RFC 9309 and Google's library disagree; README.md ("RFC 9309 vs
+// Google") lists each difference and the test that pins it:
 //   * kRfc9309 (default): URL path and rules are percent-normalised the same
 //     way before comparison (url.h, NormalizeForMatching), and `/robots.txt`
 //     is always allowed (§2.2.2).
 //   * kGoogle: byte-for-byte Google — only the rule is escaped (non-ASCII to
 //     %XX, upper-case hex), the URL is used as given, `/robots.txt` is
 //     matched like any path.
+//   * kUrllib: exactly what CPython 3.11's urllib.robotparser answers, the
+//     parser of many published studies, so they can be re-run: first match
+//     instead of longest, agents matched by substring, a group ended by an
+//     empty line, only the first `*` group, no wildcards, a byte order mark
+//     not removed, CPython's percent-decoding and quoting of paths. groups(),
+//     sitemaps() and ExtensionsFor() then describe CPython's reading (see
+//     README.md, "urllib compat mode"; hosts() and unknown_directives() are
+//     empty, as CPython reads neither). It is a reading for comparison,
+//     not a fast path: Check allocates and scans the groups and rules in
+//     order, as CPython does.
 //
 // Usage:
 //
@@ -41,7 +51,8 @@
 // methods may be called concurrently from any number of threads. Copies are
 // cheap (they share the parsed state).
 //
-// Cost: Parse is linear in the body size. Check does no heap allocation
+// Cost: Parse is linear in the body size. In the rfc and google modes,
+// Check does no heap allocation
 // unless, in RFC mode, a path longer than kInlineUrlBytes / 3 bytes needs
 // percent-normalisation (then it allocates once),
 // walks a prefix trie of the rules (linear in the path length) and verifies
@@ -76,26 +87,29 @@ inline constexpr std::size_t kInlineUrlBytes = 2048;
 enum class Compat : std::uint8_t {
   kRfc9309,  // RFC 9309 percent-encoding and the implicit /robots.txt allow.
   kGoogle,   // Exactly what Google's open-source parser answers.
+  kUrllib,   // Exactly what CPython 3.11's urllib.robotparser answers.
 };
 
-// "rfc" / "google".
+// "rfc" / "google" / "urllib".
 std::string_view CompatName(Compat compat);
-// Parses "rfc" (or "rfc9309") and "google"; false on anything else.
+// Parses "rfc" (or "rfc9309"), "google" and "urllib"; false on anything
+// else.
 bool ParseCompatName(std::string_view name, Compat* compat);
 
 struct ParseOptions {
   Compat compat = Compat::kRfc9309;
   // Bytes of the body that are parsed; the rest is ignored and reported by
   // RobotsTxt::ignored_bytes(). Values below kMinParseLimitBytes are raised
-  // to it. The cut is moved back to the last line end before the limit so
-  // that a rule is never half-read (a half-read "Disallow: /private" would
-  // become "Disallow: /p").
+  // to it. (kUrllib reads the whole body, as CPython does, and ignores this.)
+  // The cut is moved back to the last line end before the limit so that a
+  // rule is never half-read (a half-read "Disallow: /private" would become
+  // "Disallow: /p").
   //
-  // The default is 500 KiB in both modes. kGoogle reproduces the answers of
-  // Google's open-source parser, which reads everything, but Google's crawler
-  // ignores what follows the first 500 KiB (its robots.txt documentation),
-  // and a check is asked what a crawler will do; kNoParseLimit gives the
-  // open-source parser's reading of longer files.
+  // The default is 500 KiB in kRfc9309 and kGoogle alike. kGoogle reproduces
+  // the answers of Google's open-source parser, which reads everything, but
+  // Google's crawler ignores what follows the first 500 KiB (its robots.txt
+  // documentation), and a check is asked what a crawler will do;
+  // kNoParseLimit gives the open-source parser's reading of longer files.
   std::size_t max_body_bytes = kMinParseLimitBytes;
 };
 
@@ -174,6 +188,8 @@ enum class Decision : std::uint8_t {
   kRobotsTxtPath,      // /robots.txt is always allowed (RFC 9309 §2.2.2).
   kAllowAllPolicy,     // The file was unavailable (HTTP 4xx): allow all.
   kDisallowAllPolicy,  // The file was unreachable (5xx, network): disallow.
+  kInvalidUrl,         // kUrllib: CPython's urlparse raises ValueError on
+                       // the URL (e.g. "//[x/"); allowed is false.
 };
 
 std::string_view DecisionName(Decision decision);
@@ -227,10 +243,21 @@ class RobotsTxt {
                                       std::string_view path) const;
 
   // True if some group names `user_agent` (so `*` does not apply to it).
+  // kUrllib: some group other than the default applies to it (its name is a
+  // substring of the agent's).
   [[nodiscard]] bool HasGroupFor(std::string_view user_agent) const;
 
+  // The rules that decide for `user_agent`, in file order: those of the
+  // groups naming it (merged, including a group reached through
+  // extension-only lines, as the matcher reads them), or of `*` when none
+  // does; kUrllib: those of the one group CPython consults (the first
+  // that applies, or the default). Empty when no group applies. Allocates.
+  [[nodiscard]] std::vector<const Rule*> RulesFor(
+      std::string_view user_agent) const;
+
   // Extensions in effect for `user_agent`: those of the groups naming it,
-  // or of the `*` groups when none does.
+  // or of the `*` groups when none does. kUrllib: CPython's crawl_delay()
+  // and request_rate() (the last valid value of the group consulted).
   [[nodiscard]] AgentExtensions ExtensionsFor(
       std::string_view user_agent) const;
 
@@ -244,6 +271,9 @@ class RobotsTxt {
   std::size_t body_bytes() const;     // Size of the body given to Parse.
   std::size_t ignored_bytes() const;  // Bytes past the parse limit.
   int line_count() const;
+  // kUrllib: the line at which CPython's RobotFileParser.parse() raises
+  // ValueError (the reading keeps what came before it); 0 otherwise.
+  int urllib_error_line() const;
 
  private:
   struct Impl;

@@ -22,7 +22,8 @@ typedef struct robots_txt robots_txt;
 
 typedef enum robots_compat {
   ROBOTS_COMPAT_RFC9309 = 0,
-  ROBOTS_COMPAT_GOOGLE = 1
+  ROBOTS_COMPAT_GOOGLE = 1,
+  ROBOTS_COMPAT_URLLIB = 2 /* CPython 3.11's urllib.robotparser */
 } robots_compat;
 
 typedef enum robots_decision {
@@ -31,7 +32,8 @@ typedef enum robots_decision {
   ROBOTS_DECISION_NO_GROUP_FOR_AGENT = 2,
   ROBOTS_DECISION_ROBOTS_TXT_PATH = 3,
   ROBOTS_DECISION_ALLOW_ALL_POLICY = 4,
-  ROBOTS_DECISION_DISALLOW_ALL_POLICY = 5
+  ROBOTS_DECISION_DISALLOW_ALL_POLICY = 5,
+  ROBOTS_DECISION_INVALID_URL = 6 /* urllib mode: CPython raises on the URL */
 } robots_decision;
 
 typedef struct robots_match {

@@ -67,12 +67,24 @@ struct SharedBody {
   std::string excerpt;  // The first bytes (up to 512) of the body.
 };
 
+// Which rows a reader produces (the default: latest_fetch, in no order).
+struct LatestFetchQuery {
+  // Rows ordered by domain name (byte order, SQLite's BINARY collation), so
+  // that two readers can be merged in one pass (report --compare).
+  bool by_domain = false;
+  // When > 0: each domain's newest fetch among runs up to this crawl_run id
+  // — the database as it was when that run ended — instead of its newest
+  // fetch of all. Domains first fetched later are left out.
+  std::int64_t as_of_run = 0;
+};
+
 class LatestFetchReader {
  public:
   // Opens `path` read-only. Fails with kInvalidArgument if the file has no
-  // `latest_fetch` view (not a crawl database), kSchemaTooNew if written by
-  // a newer robotscan.
-  static Result<std::unique_ptr<LatestFetchReader>> Open(std::string_view path);
+  // `latest_fetch` view (not a crawl database) or no crawl_run
+  // `query.as_of_run`, kSchemaTooNew if written by a newer robotscan.
+  static Result<std::unique_ptr<LatestFetchReader>> Open(
+      std::string_view path, const LatestFetchQuery& query = {});
   virtual ~LatestFetchReader() = default;
 
   // Number of rows in latest_fetch (one per domain).

@@ -1,0 +1,115 @@
+// LatestFetchReader's queries: latest_fetch as it is, ordered by domain, and
+// as it was when an earlier run ended (report --compare).
+#include "robotscan/storage/latest_fetch_reader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "robotscan/storage/crawl_store.h"
+
+namespace robotscan::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+FetchRecord Fetch(std::string domain, int status, std::string body,
+                  std::string fetched_at) {
+  FetchRecord r;
+  r.domain = std::move(domain);
+  r.rank = 1;
+  r.url = "https://" + r.domain + "/robots.txt";
+  r.http_status = status;
+  r.access = status == 200 ? "success" : "unavailable";
+  r.body = std::move(body);
+  r.fetched_at = std::move(fetched_at);
+  return r;
+}
+
+class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
+ protected:
+  // Run 1: c, a, b. Run 2: b changed, d new; a and c not fetched again.
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("reader_test_" + std::to_string(::getpid()) + "_" +
+            std::to_string(GetParam()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    path_ = (dir_ / "crawl.sqlite").string();
+    StoreOptions options;
+    options.compress_bodies = GetParam();
+    auto store = CrawlStore::Open(path_, options);
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    std::int64_t run = 0;
+    ASSERT_TRUE(store.value()->BeginRun({"t1", "", "", ""}, &run).ok());
+    ASSERT_TRUE(
+        store.value()
+            ->AppendFetches(
+                run, std::vector<FetchRecord>{Fetch("c.test", 200, "c1", "1"),
+                                              Fetch("a.test", 200, "a1", "1"),
+                                              Fetch("b.test", 200, "b1", "1")})
+            .ok());
+    ASSERT_TRUE(store.value()->BeginRun({"t2", "", "", ""}, &run).ok());
+    ASSERT_TRUE(
+        store.value()
+            ->AppendFetches(
+                run, std::vector<FetchRecord>{Fetch("d.test", 200, "d2", "2"),
+                                              Fetch("b.test", 404, "", "2")})
+            .ok());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // domain:status:body:fetched_at per row, in the reader's order.
+  std::vector<std::string> Rows(const LatestFetchQuery& query) {
+    auto reader = LatestFetchReader::Open(path_, query);
+    EXPECT_TRUE(reader.ok()) << reader.status().message();
+    std::vector<std::string> rows;
+    if (!reader.ok()) return rows;
+    LatestFetchRow row;
+    for (bool has_row = true;;) {
+      EXPECT_TRUE(reader.value()->Next(&row, &has_row).ok());
+      if (!has_row) break;
+      rows.push_back(row.domain + ":" + std::to_string(row.http_status) + ":" +
+                     row.body + ":" + row.fetched_at);
+    }
+    return rows;
+  }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_P(LatestFetchReaderTest, OrderedByDomain) {
+  EXPECT_EQ(Rows({.by_domain = true}),
+            (std::vector<std::string>{"a.test:200:a1:1", "b.test:404::2",
+                                      "c.test:200:c1:1", "d.test:200:d2:2"}));
+}
+
+TEST_P(LatestFetchReaderTest, AsOfAnEarlierRun) {
+  EXPECT_EQ(Rows({.by_domain = true, .as_of_run = 1}),
+            (std::vector<std::string>{"a.test:200:a1:1", "b.test:200:b1:1",
+                                      "c.test:200:c1:1"}));
+  // The last run is latest_fetch itself.
+  std::vector<std::string> latest = Rows({});
+  std::sort(latest.begin(), latest.end());
+  EXPECT_EQ(Rows({.by_domain = true, .as_of_run = 2}), latest);
+}
+
+TEST_P(LatestFetchReaderTest, ARunThatDoesNotExistIsAnError) {
+  auto reader = LatestFetchReader::Open(path_, {.as_of_run = 3});
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(reader.status().message().find("no crawl run 3"),
+            std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(PlainAndCompressedBodies, LatestFetchReaderTest,
+                         ::testing::Bool());
+
+}  // namespace
+}  // namespace robotscan::storage
