@@ -8,16 +8,19 @@
 
 namespace robotscan::cli {
 
+const char* RobotscanVersionText() {
+#ifdef ROBOTSCAN_WITH_MIMALLOC
+  // Benchmarks record which allocator the binary runs on.
+  return "robotscan " ROBOTSCAN_VERSION_STRING " (allocator: mimalloc)";
+#else
+  return "robotscan " ROBOTSCAN_VERSION_STRING;
+#endif
+}
+
 std::unique_ptr<CLI::App> MakeRobotscanApp() {
   auto app = std::make_unique<CLI::App>(
       "robotscan: RFC 9309 robots.txt toolkit (check, lint, crawl, report)");
-#ifdef ROBOTSCAN_WITH_MIMALLOC
-  // Benchmarks record which allocator the binary runs on.
-  app->set_version_flag("--version", "robotscan " ROBOTSCAN_VERSION_STRING
-                                     " (allocator: mimalloc)");
-#else
-  app->set_version_flag("--version", "robotscan " ROBOTSCAN_VERSION_STRING);
-#endif
+  app->set_version_flag("--version", RobotscanVersionText());
   app->require_subcommand(1);
   return app;
 }

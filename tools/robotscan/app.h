@@ -17,6 +17,9 @@ class App;
 
 namespace robotscan::cli {
 
+// What `robotscan --version` prints (without the newline).
+const char* RobotscanVersionText();
+
 // The top-level app with its description and --version flag; subcommands
 // are added by the caller (commands.h), in the order check, lint, crawl,
 // report.
