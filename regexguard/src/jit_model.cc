@@ -124,6 +124,7 @@ class Walker {
     }
     EarlyFailRepeat repeat;
     repeat.pattern_offset = item.span.begin;
+    repeat.next_offset = item.span.end;
     repeat.lazy = item.greediness == Greediness::kLazy;
     if (*count == 0) {
       repeat.ranged = false;

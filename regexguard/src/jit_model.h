@@ -38,12 +38,18 @@ namespace robotscan::regexguard::internal {
 
 struct EarlyFailRepeat {
   std::size_t pattern_offset = 0;  // where the quantified item starts
+  // Where the item after it starts: the interpreter's callout there comes
+  // just after the repeat matched, at the position it reached.
+  std::size_t next_offset = 0;
   // false: fail when entered at or before the end of its previous scan;
   // true: fail when entered (after `exact` characters) inside the range
   // [start, end] of its previous scan.
   bool ranged = false;
-  bool lazy = false;  // records its entry position instead of a scan end
-  int exact = 0;      // characters matched before the ranged check
+  // A lazy repeat records its entry position and every position it
+  // extends to (the JIT stores at the label its backtracking jumps back
+  // to); a greedy one the end of its first scan.
+  bool lazy = false;
+  int exact = 0;  // characters matched before the ranged check
 };
 
 // The repeats the JIT optimises, sorted by pattern offset. `pattern` is the

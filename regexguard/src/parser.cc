@@ -1421,7 +1421,12 @@ class Parser {
     return MakeCharacters(std::move(cls), Fold(flags), start, pos_);
   }
 
-  static bool StartsAnchored(const Node& node) {
+  // True when every match must start at the subject's start. A lookaround
+  // before the anchor still runs at every start position of a search in
+  // PCRE2, Python and Java; V8 looks through it (its
+  // RegExpTree::IsAnchoredAtStart skips every item that matches nothing, so
+  // `(?=.*\d)^\w+$` is tried at position 0 only).
+  bool StartsAnchored(const Node& node) const {
     switch (node.kind) {
       case NodeKind::kAssertion:
         return node.assertion == AssertionKind::kStartOfText ||
@@ -1432,7 +1437,7 @@ class Parser {
           if (!IsZeroWidth(*child)) return false;
           // A lookaround before the anchor still runs at every start
           // position of a search.
-          if (child->kind == NodeKind::kLookaround) return false;
+          if (child->kind == NodeKind::kLookaround && !IsJs()) return false;
         }
         return false;
       case NodeKind::kAlternation:

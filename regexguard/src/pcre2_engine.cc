@@ -29,15 +29,18 @@ bool JitWouldFailHere(const pcre2_callout_block* block,
                       const std::vector<EarlyFailRepeat>& repeats,
                       EarlyFailState* state) {
   const PCRE2_SIZE position = block->current_position;
-  if (state->pending >= 0) {
-    // The first callout after a greedy repeat's entry comes where its scan
-    // ended, unless it failed and matching went back to an earlier item.
-    const auto pending = static_cast<std::size_t>(state->pending);
-    if (block->pattern_position > repeats[pending].pattern_offset) {
-      state->end[pending] = position;
-      state->known[pending] = true;
+  // A callout at the item after a repeat: the repeat has just matched up to
+  // here. A greedy one records the end of its first scan (not the positions
+  // it gives back), a lazy one every position it extends to.
+  for (std::size_t i = 0; i < repeats.size(); ++i) {
+    if (repeats[i].next_offset != block->pattern_position) continue;
+    if (repeats[i].lazy) {
+      if (state->known[i]) state->end[i] = position;
+    } else if (state->pending == static_cast<int>(i)) {
+      state->end[i] = position;
+      state->known[i] = true;
+      state->pending = -1;
     }
-    state->pending = -1;
   }
   const auto it =
       std::lower_bound(repeats.begin(), repeats.end(), block->pattern_position,

@@ -1,12 +1,13 @@
 // Test helper: does an attack prefix + pump*n + suffix take super-linear
-// time in a real engine? The same rule as the corpus's own labelling
-// (../shared/redos-corpus/README.md), in CPU time of the calling thread:
-// grow n by an eighth until one run costs at least 20 ms (or the input
-// reaches 4 MB), then compare with n/2: super-linear when doubling the input
-// multiplies the time by 2.8 or more (local exponent >= 1.5). A ratio just
-// under that is measured again at 15 times the time, where a quadratic with
-// a large linear term shows its exponent. Each time is the least of three
-// runs, so a busy machine can slow a run down but not fake growth.
+// time in a real engine? The corpus's own rule (../shared/redos-corpus
+// README), in CPU time of the calling thread: grow n until one run costs
+// 5 ms (or the input reaches 4 MB), by halves while far below that and by
+// eighths near it, then compare with n/2: super-linear when doubling the
+// input multiplies the time by 2.8 or more (local exponent >= 1.5).
+// Anything else is measured once more at 25 ms a run, where a quadratic
+// with a large linear term shows its exponent and a run disturbed by the
+// machine's load is measured afresh. Each time is the least of three runs,
+// so a busy machine can slow a run down but not fake growth.
 #ifndef ROBOTSCAN_TESTS_REGEXGUARD_ENGINE_ATTACKS_ATTACK_TIMING_H_
 #define ROBOTSCAN_TESTS_REGEXGUARD_ENGINE_ATTACKS_ATTACK_TIMING_H_
 
@@ -60,24 +61,26 @@ TimedAttack MeasureAttackGrowth(const std::string& prefix,
     *seconds = time(n);
     while (*seconds < target &&
            prefix.size() + suffix.size() + pump_length * n < max_length) {
-      n += std::max<std::size_t>(1, n / 8);
+      n += std::max<std::size_t>(1, *seconds < target / 8 ? n / 2 : n / 8);
       *seconds = time(n);
     }
     return n;
   };
   TimedAttack result;
   double seconds = 0;
-  std::size_t n = grow_until(1, 0.02, &seconds);
+  double target = 0.005;
+  std::size_t n = grow_until(1, target, &seconds);
   double ratio = n >= 2 ? seconds / std::max(time(n / 2), 1e-9) : 0;
-  if (seconds >= 0.02 && ratio >= 2.2 && ratio < 2.8) {
-    n = grow_until(n, 0.3, &seconds);
+  if (!(seconds >= target && ratio >= 2.8)) {
+    target = 0.025;
+    n = grow_until(n, target, &seconds);
     ratio = n >= 2 ? seconds / std::max(time(n / 2), 1e-9) : 0;
   }
   result.pump_count = n;
   result.length = build(n).size();
   result.seconds = seconds;
   result.ratio = ratio;
-  result.superlinear = seconds >= 0.02 && ratio >= 2.8;
+  result.superlinear = seconds >= target && ratio >= 2.8;
   return result;
 }
 

@@ -1,9 +1,9 @@
 // node_attack_timer: times attacks on V8's irregexp, the way JavaScript code
 // meets them (new RegExp(pattern, flags); exec for a search, String.replace
 // with the g flag for all matches), in process CPU time. The growth rule is
-// attack_timing.h's, written again here: grow n by an eighth until one run
-// costs 20 ms (or the input reaches 4 MB), compare with n/2, super-linear at
-// a ratio of 2.8; a ratio just under it is measured again at 0.3 s.
+// attack_timing.h's, written again here: grow n until one run costs 5 ms
+// (or the input reaches 4 MB), compare with n/2, super-linear at a ratio of
+// 2.8; anything else is measured once more at 25 ms a run.
 //
 // Reads JSON lines {"id", "pattern", "flags", "attack"} on standard input and
 // writes one JSON line per input.
@@ -51,22 +51,24 @@ function timeOne(row) {
   const growUntil = (n, target) => {
     let seconds = time(n);
     while (seconds < target && fits(n)) {
-      n += Math.max(1, Math.floor(n / 8));
+      n += Math.max(1, Math.floor(seconds < target / 8 ? n / 2 : n / 8));
       seconds = time(n);
     }
     return [n, seconds];
   };
-  let [n, seconds] = growUntil(1, 0.02);
+  let target = 0.005;
+  let [n, seconds] = growUntil(1, target);
   let ratio = n >= 2 ? seconds / Math.max(time(Math.floor(n / 2)), 1e-9) : 0;
-  if (seconds >= 0.02 && ratio >= 2.2 && ratio < 2.8) {
-    [n, seconds] = growUntil(n, 0.3);
+  if (!(seconds >= target && ratio >= 2.8)) {
+    target = 0.025;
+    [n, seconds] = growUntil(n, target);
     ratio = n >= 2 ? seconds / Math.max(time(Math.floor(n / 2)), 1e-9) : 0;
   }
   out.n = n;
   out.length = build(n).length;
   out.seconds = seconds;
   out.ratio = ratio;
-  out.superlinear = seconds >= 0.02 && ratio >= 2.8;
+  out.superlinear = seconds >= target && ratio >= 2.8;
   return out;
 }
 
