@@ -60,7 +60,9 @@ void BM_AppendFetchesBatchOf500(benchmark::State& state) {
     return;
   }
   std::int64_t run = 0;
-  if (!store.value()->BeginRun({"bench", "", "", ""}, &run).ok()) {
+  robotscan::storage::RunInfo info;
+  info.started_at = "bench";
+  if (!store.value()->BeginRun(info, &run).ok()) {
     state.SkipWithError("BeginRun failed");
     return;
   }

@@ -216,14 +216,22 @@ void CurlAsioDriver::Act(curl_socket_t socket, int select_bits) {
 }
 
 void CurlAsioDriver::DrainFinished() {
+  // Every message is read before any handle is removed: libcurl 7.88's
+  // curl_multi_remove_handle walks the whole list of unread messages
+  // looking for one of its handle's, so removing while hundreds of them
+  // wait (a burst of answers at high concurrency) cost O(n^2) and was 15%
+  // of the loop's time at 10,000 in flight.
+  finished_.clear();
   int queued = 0;
   while (CURLMsg* message = curl_multi_info_read(multi_.get(), &queued)) {
     if (message->msg != CURLMSG_DONE) continue;
-    CURL* easy = message->easy_handle;
-    const CURLcode result = message->data.result;
-    // `message` is invalid after remove_handle; copy first.
-    curl_multi_remove_handle(multi_.get(), easy);
-    on_done_(easy, result);
+    finished_.push_back({message->easy_handle, message->data.result});
+  }
+  // on_done_ may add handles but never runs transfers, so no new message
+  // arrives while this loop runs.
+  for (const Finished& done : finished_) {
+    curl_multi_remove_handle(multi_.get(), done.easy);
+    on_done_(done.easy, done.result);
   }
 }
 

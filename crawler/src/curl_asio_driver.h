@@ -81,7 +81,12 @@ class CurlAsioDriver {
   boost::asio::posix::stream_descriptor epoll_;
   boost::asio::steady_timer timer_;
   std::vector<SocketState> sockets_;
-  std::uint64_t round_ = 0;  // Counts epoll_wait calls.
+  struct Finished {
+    CURL* easy;
+    CURLcode result;
+  };
+  std::vector<Finished> finished_;  // DrainFinished's, kept for capacity.
+  std::uint64_t round_ = 0;         // Counts epoll_wait calls.
   int running_ = 0;
   bool timer_armed_ = false;
   std::chrono::steady_clock::time_point timer_deadline_;

@@ -11,20 +11,20 @@
 namespace robotscan::crawler {
 namespace {
 
-std::string ClassifyAresStatus(int status) {
+ErrorClass ClassifyAresStatus(int status) {
   switch (status) {
     case ARES_ENOTFOUND:
-      return "dns_nxdomain";
+      return ErrorClass::kDnsNxdomain;
     case ARES_ENODATA:
-      return "dns_nodata";
+      return ErrorClass::kDnsNodata;
     case ARES_ESERVFAIL:
-      return "dns_servfail";
+      return ErrorClass::kDnsServfail;
     case ARES_EREFUSED:
-      return "dns_refused";
+      return ErrorClass::kDnsRefused;
     case ARES_ETIMEOUT:
-      return "dns_timeout";
+      return ErrorClass::kDnsTimeout;
     default:
-      return "dns_error";
+      return ErrorClass::kDnsError;
   }
 }
 
@@ -93,7 +93,7 @@ void DnsResolver::Resolve(const std::string& name, Callback done) {
   }
   if (channel_ == nullptr) {
     DnsAnswer failed;
-    failed.error_class = "dns_error";
+    failed.error_class = ErrorClass::kDnsError;
     failed.error_message = init_error_;
     done(failed);
     return;
@@ -133,7 +133,7 @@ void DnsResolver::OnAddrInfo(void* arg, int status, int /*timeouts*/,
     answer.addresses = std::move(v4);
     answer.addresses.insert(answer.addresses.end(), v6.begin(), v6.end());
     if (answer.addresses.empty()) {
-      answer.error_class = "dns_nodata";
+      answer.error_class = ErrorClass::kDnsNodata;
       answer.error_message = "no address records";
     }
   } else {
@@ -150,9 +150,11 @@ void DnsResolver::OnAddrInfo(void* arg, int status, int /*timeouts*/,
 
 void DnsResolver::Complete(const std::string& name, DnsAnswer answer) {
   // Timeouts say nothing about the name; do not cache them.
-  if (answer.error_class != "dns_timeout" && options_.cache_entries > 0) {
-    const auto ttl = answer.error_class.empty() ? options_.positive_ttl
-                                                : options_.negative_ttl;
+  if (answer.error_class != ErrorClass::kDnsTimeout &&
+      options_.cache_entries > 0) {
+    const auto ttl = answer.error_class == ErrorClass::kNone
+                         ? options_.positive_ttl
+                         : options_.negative_ttl;
     if (cache_.size() >= options_.cache_entries) {
       while (!cache_order_.empty() && cache_.size() >= options_.cache_entries) {
         cache_.erase(cache_order_.front());

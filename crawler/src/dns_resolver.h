@@ -22,12 +22,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "robotscan/storage/fetch_classes.h"
+
 namespace robotscan::crawler {
 
+using storage::ErrorClass;
+
 struct DnsAnswer {
-  // Empty on success; else dns_nxdomain, dns_nodata, dns_servfail,
-  // dns_refused, dns_timeout or dns_error.
-  std::string error_class;
+  // kNone on success; else one of the kDns* classes.
+  ErrorClass error_class = ErrorClass::kNone;
   std::string error_message;
   std::vector<std::string> addresses;  // IPv4 first, then IPv6, as text.
 };

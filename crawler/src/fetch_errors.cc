@@ -5,18 +5,20 @@
 
 namespace robotscan::crawler {
 
-std::string ClassifyCurlError(CURL* easy, CURLcode code,
-                              std::string_view detail) {
+ErrorClass ClassifyCurlError(CURL* easy, CURLcode code,
+                             std::string_view detail) {
   switch (code) {
     case CURLE_COULDNT_CONNECT: {
       long os_errno = 0;
       curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno);
-      return os_errno == ECONNREFUSED ? "connect_refused" : "connect_error";
+      return os_errno == ECONNREFUSED ? ErrorClass::kConnectRefused
+                                      : ErrorClass::kConnectError;
     }
     case CURLE_OPERATION_TIMEDOUT: {
       curl_off_t connected = 0;
       curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
-      return connected == 0 ? "connect_timeout" : "timeout";
+      return connected == 0 ? ErrorClass::kConnectTimeout
+                            : ErrorClass::kTimeout;
     }
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
@@ -29,21 +31,22 @@ std::string ClassifyCurlError(CURL* easy, CURLcode code,
     case CURLE_SSL_CRL_BADFILE:
     case CURLE_SSL_SHUTDOWN_FAILED:
     case CURLE_SSL_ENGINE_INITFAILED:
-      return "tls";
+      return ErrorClass::kTls;
     case CURLE_RECV_ERROR:
       // libcurl reports broken chunked framing as a receive error too; its
       // detail names the chunk, a reset names the connection.
-      if (detail.find("chunk") != std::string_view::npos) return "protocol";
-      return "reset";
+      if (detail.find("chunk") != std::string_view::npos)
+        return ErrorClass::kProtocol;
+      return ErrorClass::kReset;
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:
-      return "reset";
+      return ErrorClass::kReset;
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_PROXY:
-      return "proxy";
+      return ErrorClass::kProxy;
     case CURLE_COULDNT_RESOLVE_HOST:
-      return "dns_error";
+      return ErrorClass::kDnsError;
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_WEIRD_SERVER_REPLY:
     case CURLE_BAD_CONTENT_ENCODING:
@@ -52,27 +55,38 @@ std::string ClassifyCurlError(CURL* easy, CURLcode code,
     case CURLE_HTTP3:
     case CURLE_RANGE_ERROR:
     case CURLE_TOO_MANY_REDIRECTS:
-      return "protocol";
+      return ErrorClass::kProtocol;
     default:
-      return "other";
+      return ErrorClass::kOther;
   }
 }
 
-bool IsConnectionLevel(const std::string& error_class) {
-  return error_class == "connect_refused" || error_class == "connect_error" ||
-         error_class == "connect_timeout" || error_class == "tls" ||
-         error_class == "reset";
+bool IsConnectionLevel(ErrorClass error) {
+  switch (error) {
+    case ErrorClass::kConnectRefused:
+    case ErrorClass::kConnectError:
+    case ErrorClass::kConnectTimeout:
+    case ErrorClass::kTls:
+    case ErrorClass::kReset:
+      return true;
+    default:
+      return false;
+  }
 }
 
-bool IsDnsError(const std::string& error_class) {
-  return error_class.rfind("dns_", 0) == 0;
-}
-
-bool IsRetryableError(const std::string& error_class, bool retry_timeouts) {
-  return error_class == "connect_timeout" ||
-         (error_class == "timeout" && retry_timeouts) ||
-         error_class == "reset" || error_class == "connect_error" ||
-         error_class == "dns_timeout" || error_class == "dns_servfail";
+bool IsRetryableError(ErrorClass error, bool retry_timeouts) {
+  switch (error) {
+    case ErrorClass::kConnectTimeout:
+    case ErrorClass::kReset:
+    case ErrorClass::kConnectError:
+    case ErrorClass::kDnsTimeout:
+    case ErrorClass::kDnsServfail:
+      return true;
+    case ErrorClass::kTimeout:
+      return retry_timeouts;
+    default:
+      return false;
+  }
 }
 
 std::optional<std::chrono::milliseconds> ParseRetryAfter(

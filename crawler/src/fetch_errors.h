@@ -12,24 +12,28 @@
 #include <string>
 #include <string_view>
 
+#include "robotscan/storage/fetch_classes.h"
+
 namespace robotscan::crawler {
+
+using storage::ErrorClass;
 
 // The error class of a failed transfer: what kind of failure, not
 // libcurl's words. `detail` is libcurl's error buffer.
-std::string ClassifyCurlError(CURL* easy, CURLcode code,
-                              std::string_view detail);
+ErrorClass ClassifyCurlError(CURL* easy, CURLcode code,
+                             std::string_view detail);
 
 // Failures where the server was never talked to over HTTP: the next start
 // URL (http after https, www.) may still work.
-bool IsConnectionLevel(const std::string& error_class);
+bool IsConnectionLevel(ErrorClass error);
 
-bool IsDnsError(const std::string& error_class);
+using storage::IsDnsError;
 
 // Whether a failure is worth a retry. A server that accepted the
-// connection and then let the whole timeout pass ("timeout") is retried
+// connection and then let the whole timeout pass (kTimeout) is retried
 // only on request: each retry holds a slot for another full timeout, and
 // such servers rarely answer the second time.
-bool IsRetryableError(const std::string& error_class, bool retry_timeouts);
+bool IsRetryableError(ErrorClass error, bool retry_timeouts);
 
 // Retry-After (RFC 9110 §10.2.3): delta-seconds or an HTTP-date, as a wait
 // from `now`; nullopt when it is neither. Absurd delays come back as a

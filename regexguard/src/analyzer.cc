@@ -199,44 +199,46 @@ char PaddingUnit(const internal::StartupFacts& facts, const Attack& attack) {
   return attack.suffix.empty() ? '\x01' : attack.suffix.back();
 }
 
-std::vector<Attempt> WithStartupVariants(std::vector<Attempt> attempts,
+std::vector<Attempt> WithStartupVariants(std::vector<Attempt> rejected,
                                          const internal::StartupFacts& facts) {
+  std::vector<Attempt> variants;
   // Padding after the failure point, as long as the minimum match length:
   // PCRE2 stops the search when fewer characters than that remain, so
   // without it no probe of a pattern like `\w+\s*:=\x27[^\x27]{1075,}`
   // would ever reach the matcher.
   constexpr std::uint32_t kPaddedLengthCap = 8192;
-  if (facts.min_length > 8 && facts.min_length <= kPaddedLengthCap) {
-    const std::size_t original = attempts.size();
-    for (std::size_t i = 0; i < original; ++i) {
-      const Attack& attack = attempts[i].attack;
-      attempts.push_back(
-          {Attack{attack.prefix, attack.pump,
-                  attack.suffix + std::string(facts.min_length,
-                                              PaddingUnit(facts, attack))},
-           attempts[i].candidate});
+  const bool pad = facts.min_length > 8 && facts.min_length <= kPaddedLengthCap;
+  const bool require = facts.required_unit && *facts.required_unit < 0x80;
+  const char required =
+      require ? static_cast<char>(*facts.required_unit) : '\0';
+  for (const Attempt& original : rejected) {
+    std::vector<Attack> forms{original.attack};
+    if (pad) {
+      const Attack& attack = original.attack;
+      forms.push_back(Attack{
+          attack.prefix, attack.pump,
+          attack.suffix +
+              std::string(facts.min_length, PaddingUnit(facts, attack))});
     }
-  }
-  if (facts.required_unit && *facts.required_unit < 0x80) {
-    const char required = static_cast<char>(*facts.required_unit);
-    const std::size_t original = attempts.size();
-    for (std::size_t i = 0; i < original; ++i) {
-      const Attack attack = attempts[i].attack;
-      if (attack.pump.find(required) != std::string::npos ||
+    for (const Attack& attack : forms) {
+      if (&attack != &forms.front()) {
+        variants.push_back({attack, original.candidate});
+      }
+      if (!require || attack.pump.find(required) != std::string::npos ||
           attack.suffix.find(required) != std::string::npos) {
         continue;
       }
-      attempts.push_back(
+      variants.push_back(
           {Attack{attack.prefix, attack.pump, attack.suffix + required},
-           attempts[i].candidate});
+           original.candidate});
       if (attack.suffix.empty() || attack.suffix.back() != '\n') {
-        attempts.push_back({Attack{attack.prefix, attack.pump,
+        variants.push_back({Attack{attack.prefix, attack.pump,
                                    attack.suffix + '\n' + required},
-                            attempts[i].candidate});
+                            original.candidate});
       }
     }
   }
-  return attempts;
+  return variants;
 }
 
 // Different candidates can spell the same input.
@@ -309,6 +311,9 @@ void Probe(internal::CompiledPcre2& engine, bool anchored, bool global,
 bool Promising(const Attempt& a) { return a.probe_steps >= 4 * a.probe_length; }
 
 struct SearchOutcome {
+  // The attempts as probed, most promising first (a model that only removes
+  // work, the JIT's, need not look at the others).
+  std::vector<Attempt> probed;
   std::optional<EngineMeasurement> best;
   std::optional<Attack> attack;
   const internal::AttackCandidate* candidate = nullptr;
@@ -321,20 +326,40 @@ struct SearchOutcome {
 // The attack search on one configuration: probe every attempt, then measure
 // the most promising ones in order until one is proven or none is left.
 SearchOutcome SearchAttack(internal::CompiledPcre2& engine,
-                           std::vector<Attempt> attempts, bool anchored,
+                           std::vector<Attempt> attempts,
+                           const internal::StartupFacts& startup, bool anchored,
                            bool global, const internal::GrowthLimits& limits,
                            const internal::CpuBudget& deadline) {
   SearchOutcome outcome;
-  outcome.shapes = attempts.size();
   internal::RunLimits probe_limits = limits.run;
   probe_limits.max_steps = std::min<std::uint64_t>(limits.run.max_steps, 20000);
+  std::set<std::string> seen;
+  auto key = [](const Attack& a) {
+    return a.prefix + '\0' + a.pump + '\0' + a.suffix;
+  };
+  for (const Attempt& attempt : attempts) seen.insert(key(attempt.attack));
+  // Attempts PCRE2 rejects before matching (no work at all: a missing
+  // required code unit, too short) get variants that pass its start-up
+  // checks, probed in turn.
+  std::vector<Attempt> rejected;
   for (Attempt& attempt : attempts) {
     if (deadline.Exhausted()) {
       outcome.out_of_time = true;
       return outcome;
     }
     Probe(engine, anchored, global, probe_limits, &attempt);
+    if (attempt.probe_steps == 0) rejected.push_back(attempt);
   }
+  for (Attempt& variant : WithStartupVariants(std::move(rejected), startup)) {
+    if (!seen.insert(key(variant.attack)).second) continue;
+    if (deadline.Exhausted()) {
+      outcome.out_of_time = true;
+      return outcome;
+    }
+    Probe(engine, anchored, global, probe_limits, &variant);
+    attempts.push_back(std::move(variant));
+  }
+  outcome.shapes = attempts.size();
   auto suspected_exponential = [](const Attempt& a) {
     return a.exponential_plausible;
   };
@@ -387,6 +412,9 @@ SearchOutcome SearchAttack(internal::CompiledPcre2& engine,
       best_probe_steps = attempt.probe_steps;
     }
   }
+  // A measurement the budget stopped proves nothing: say so.
+  if (deadline.Exhausted()) outcome.out_of_time = true;
+  outcome.probed = std::move(attempts);
   return outcome;
 }
 
@@ -559,6 +587,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   };
   // The candidate behind each verdict's attack, parallel to `verdicts`.
   std::vector<const internal::AttackCandidate*> candidates_of;
+  std::optional<SearchOutcome> interpreter_search;
   std::size_t shapes = 0;
   bool out_of_time = false;
   for (const EngineConfig config : searched) {
@@ -583,14 +612,35 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       verdicts.push_back(std::move(*from_other));
       continue;
     }
-    std::vector<Attempt> attempts = Deduplicated(
-        WithStartupVariants(base_attempts, engine->startup_facts()));
-    shapes = std::max(shapes, attempts.size());
-    const SearchOutcome outcome = SearchAttack(
-        *engine, std::move(attempts), anchored, global, limits, deadline);
+    // The JIT model only ever removes work from the interpreter's runs
+    // (early fail makes some attempts fail sooner), so what the
+    // interpreter's exhausted search found linear is linear on the JIT: it
+    // searches only what the interpreter's probes found promising.
+    std::vector<Attempt> attempts = Deduplicated(base_attempts);
+    if (config == EngineConfig::kPcre2Jit && interpreter_search) {
+      if (!interpreter_search->out_of_time && !interpreter_search->best) {
+        ConfigVerdict implied = FromSearch(config, *interpreter_search);
+        implied.shapes_measured = 0;
+        implied.implied_by_interpreter = true;
+        verdicts.push_back(std::move(implied));
+        candidates_of.push_back(nullptr);
+        continue;
+      }
+      attempts.clear();
+      for (const Attempt& attempt : interpreter_search->probed) {
+        if (Promising(attempt)) attempts.push_back(attempt);
+      }
+    }
+    SearchOutcome outcome =
+        SearchAttack(*engine, std::move(attempts), engine->startup_facts(),
+                     anchored, global, limits, deadline);
+    shapes = std::max(shapes, outcome.shapes);
     out_of_time = out_of_time || outcome.out_of_time;
     verdicts.push_back(FromSearch(config, outcome));
     candidates_of.push_back(outcome.candidate);
+    if (config == EngineConfig::kPcre2Default) {
+      interpreter_search = std::move(outcome);
+    }
   }
 
   // The verdict: the worst of the searched configurations.

@@ -293,6 +293,10 @@ std::string ConfigVerdictText(const ConfigVerdict& v) {
   switch (v.coverage) {
     case SearchCoverage::kExhausted:
       if (v.Explodes()) return growth + " (its own attack search)";
+      if (v.implied_by_interpreter) {
+        return "survives: the interpreter's exhausted search covers it (the "
+               "JIT's early fail only removes work)";
+      }
       if (v.shapes_measured == 0) {
         return "survives: its own attack search found no shape whose probes "
                "grew faster than the input";

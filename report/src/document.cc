@@ -772,6 +772,19 @@ Document BuildDocument(const Report& report) {
              : "") +
         ".");
   }
+  // Which top list each crawl read (crawl_run.list_*), as a paper cites it.
+  for (const storage::RunRecord& run : report.runs) {
+    const storage::ListProvenance& list = run.list;
+    if (list.source.empty()) continue;  // Recorded before provenance was.
+    std::string line = "Top list of crawl_run " + std::to_string(run.id) + ": ";
+    line += list.source == "file" ? "file " + run.input : list.source + " list";
+    if (!list.list_id.empty()) line += " " + list.list_id;
+    if (!list.date.empty()) line += " of " + list.date;
+    line += ", " + FormatCount(list.entries) + " entries used, sha256 " +
+            list.sha256;
+    if (!list.url.empty()) line += ", from " + list.url;
+    document.summary.push_back(line + ".");
+  }
   document.highlights.push_back(
       {FormatCount(report.domains), "domains crawled", "rows of latest_fetch"});
   document.highlights.push_back(

@@ -874,7 +874,11 @@ storage::Status BuildReportFromDatabase(std::string_view path,
       options.template_min_domains, static_cast<std::int64_t>(options.top),
       &shared);
   if (!status.ok()) return status;
+  std::vector<storage::RunRecord> runs;
+  status = current.reader().ReadRuns(&runs);
+  if (!status.ok()) return status;
   *report = builder.Finish(std::move(shared));
+  report->runs = std::move(runs);
   return storage::Status::Ok();
 }
 

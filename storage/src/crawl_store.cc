@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "robotscan/storage/fetch_classes.h"
+#include "run_rows.h"
 #include "schema.h"
 #include "sqlite_handles.h"
 
@@ -49,8 +51,9 @@ Status Decompress(std::string_view in, std::size_t size, std::string* out) {
 
 class SqliteCrawlStore final : public CrawlStore {
  public:
-  SqliteCrawlStore(DatabaseHandle db, const StoreOptions& options)
-      : db_(std::move(db)), options_(options) {}
+  SqliteCrawlStore(DatabaseHandle db, std::string path,
+                   const StoreOptions& options)
+      : db_(std::move(db)), path_(std::move(path)), options_(options) {}
 
   Status Initialize();
 
@@ -65,6 +68,8 @@ class SqliteCrawlStore final : public CrawlStore {
   Status CheckIntegrity(bool* ok, std::string* report) override;
   Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override;
   Status HasFetches(bool* any) override;
+  Status ReadRuns(std::vector<RunRecord>* runs) override;
+  Status LockForCrawl(const CrawlHolder& me, LockAttempt* attempt) override;
 
  private:
   Status Migrate();
@@ -81,6 +86,7 @@ class SqliteCrawlStore final : public CrawlStore {
   }
 
   DatabaseHandle db_;
+  std::string path_;
   StoreOptions options_;
   // Ids of bodies seen lately, by SHA-256: a popular robots.txt (a CMS's
   // default, a hosting provider's) recurs thousands of times in a crawl,
@@ -156,24 +162,33 @@ Status SqliteCrawlStore::PrepareStatements() {
   struct Item {
     Statement* stmt;
     const char* sql;
+    // Writes: not prepared by a read-only store, which may be looking at
+    // a file of an older schema version (only a writer migrates).
+    bool writes = false;
   };
   const Item items[] = {
       {&insert_run_,
-       "INSERT INTO crawl_run(started_at, tool_version, input, options) "
-       "VALUES (?1, ?2, ?3, ?4)"},
+       "INSERT INTO crawl_run(started_at, tool_version, input, options, host, "
+       "pid, list_source, list_id, list_date, list_url, list_sha256, "
+       "list_entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+       "?12)",
+       true},
       {&finish_run_,
-       "UPDATE crawl_run SET status = ?2, finished_at = ?3 WHERE id = ?1"},
+       "UPDATE crawl_run SET status = ?2, finished_at = ?3 WHERE id = ?1",
+       true},
       // One statement per record for the domain row: it is created or
       // pointed at its newest fetch, and its id comes back.
       {&upsert_domain_,
        "INSERT INTO domain(name, latest_fetch_id) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET latest_fetch_id = "
-       "excluded.latest_fetch_id RETURNING id"},
+       "excluded.latest_fetch_id RETURNING id",
+       true},
       {&max_fetch_id_, "SELECT coalesce(max(id), 0) FROM fetch"},
       {&select_body_, "SELECT id FROM body WHERE sha256 = ?1"},
       {&insert_body_,
        "INSERT INTO body(sha256, size, compression, data) "
-       "VALUES (?1, ?2, ?3, ?4)"},
+       "VALUES (?1, ?2, ?3, ?4)",
+       true},
       {&insert_fetch_,
        "INSERT INTO fetch(id, run_id, domain_id, rank, url, final_url, "
        "strategy, "
@@ -184,11 +199,13 @@ Status SqliteCrawlStore::PrepareStatements() {
        "first_byte_ms, total_ms, fetched_at) VALUES (?32, ?1, ?2, ?3, ?4, ?5, "
        "?6, "
        "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-       "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)"},
+       "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
+       true},
       {&insert_step_,
        "INSERT INTO fetch_step(fetch_id, seq, url, http_status, location, "
        "error_class, error_message, ip, total_ms) "
-       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+       true},
       {&select_latest_,
        "SELECT f.id, f.fetched_at, f.http_status, f.access, f.etag, "
        "f.last_modified, f.body_id IS NOT NULL FROM domain d "
@@ -199,6 +216,7 @@ Status SqliteCrawlStore::PrepareStatements() {
       {&body_id_of_fetch_, "SELECT body_id FROM fetch WHERE id = ?1"},
   };
   for (const Item& item : items) {
+    if (item.writes && options_.read_only) continue;
     if (Status s = Statement::Prepare(db_.get(), item.sql, item.stmt);
         !s.ok()) {
       return s;
@@ -213,6 +231,14 @@ Status SqliteCrawlStore::BeginRun(const RunInfo& info, std::int64_t* run_id) {
   insert_run_.BindTextOrNull(2, info.tool_version);
   insert_run_.BindTextOrNull(3, info.input);
   insert_run_.BindTextOrNull(4, info.options_json);
+  insert_run_.BindTextOrNull(5, info.host);
+  insert_run_.BindInt(6, info.pid);
+  insert_run_.BindTextOrNull(7, info.list.source);
+  insert_run_.BindTextOrNull(8, info.list.list_id);
+  insert_run_.BindTextOrNull(9, info.list.date);
+  insert_run_.BindTextOrNull(10, info.list.url);
+  insert_run_.BindTextOrNull(11, info.list.sha256);
+  insert_run_.BindInt(12, info.list.entries);
   if (Status s = StepDone(insert_run_, "insert crawl_run"); !s.ok()) return s;
   *run_id = sqlite3_last_insert_rowid(db_.get());
   return Status::Ok();
@@ -278,10 +304,14 @@ Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
 
 Status SqliteCrawlStore::InsertOne(std::int64_t run_id, std::int64_t fetch_id,
                                    const FetchRecord& r) {
-  if (r.access != "success" && r.access != "unavailable" &&
-      r.access != "unreachable") {
+  if (!ParseAccessClass(r.access)) {
     return Status(Status::Code::kInvalidArgument,
                   "fetch of " + r.domain + " has no access class");
+  }
+  if (!ParseErrorClass(r.error_class)) {
+    return Status(Status::Code::kInvalidArgument,
+                  "fetch of " + r.domain + " has an unknown error class '" +
+                      r.error_class + "'");
   }
   std::int64_t domain_id = 0;
   if (Status s = UpsertDomain(r.domain, fetch_id, &domain_id); !s.ok()) {
@@ -459,6 +489,19 @@ Status SqliteCrawlStore::HasFetches(bool* any) {
   return Status::Ok();
 }
 
+Status SqliteCrawlStore::ReadRuns(std::vector<RunRecord>* runs) {
+  return ReadRunRows(db_.get(), runs);
+}
+
+Status SqliteCrawlStore::LockForCrawl(const CrawlHolder& me,
+                                      LockAttempt* attempt) {
+  if (options_.read_only) {
+    return Status(Status::Code::kInvalidArgument,
+                  "a read-only store cannot hold a crawl");
+  }
+  return AcquireSqliteCrawlLock(path_, me, attempt);
+}
+
 Status SqliteCrawlStore::CountRows(std::int64_t* fetches,
                                    std::int64_t* bodies) {
   Statement count;
@@ -489,7 +532,7 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::Open(
       sqlite3_open_v2(file.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   DatabaseHandle db(raw);
   if (rc != SQLITE_OK) return StatusFromSqlite(raw, rc, "open " + file);
-  auto store = std::make_unique<SqliteCrawlStore>(std::move(db), options);
+  auto store = std::make_unique<SqliteCrawlStore>(std::move(db), file, options);
   if (Status s = store->Initialize(); !s.ok()) return s;
   return std::unique_ptr<CrawlStore>(std::move(store));
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "run_rows.h"
 #include "sqlite_handles.h"
 
 namespace robotscan::storage {
@@ -104,6 +105,10 @@ Status Decompress(const void* data, std::size_t size, std::string* out) {
 class SqliteLatestFetchReader final : public LatestFetchReader {
  public:
   explicit SqliteLatestFetchReader(DatabaseHandle db) : db_(std::move(db)) {}
+
+  Status ReadRuns(std::vector<RunRecord>* runs) override {
+    return ReadRunRows(db_.get(), runs);
+  }
 
   Status CountRows(std::int64_t* rows) override {
     Statement count;

@@ -8,7 +8,7 @@
 
 namespace robotscan::storage {
 
-inline constexpr std::array<const char*, 1> kMigrations = {
+inline constexpr std::array<const char*, 2> kMigrations = {
     // Version 1.
     R"sql(
 CREATE TABLE crawl_run (
@@ -111,6 +111,19 @@ SELECT d.name AS domain,
 FROM domain d
 JOIN fetch f ON f.id = d.latest_fetch_id
 LEFT JOIN body b ON b.id = f.body_id;
+)sql",
+    // Version 2: who ran a crawl, and which top list it read (provenance a
+    // paper cites: the list's source, its ID or date, its SHA-256 and how
+    // many of its entries were used).
+    R"sql(
+ALTER TABLE crawl_run ADD COLUMN host TEXT;
+ALTER TABLE crawl_run ADD COLUMN pid INTEGER;
+ALTER TABLE crawl_run ADD COLUMN list_source TEXT;   -- tranco|umbrella|majestic|file
+ALTER TABLE crawl_run ADD COLUMN list_id TEXT;       -- e.g. Tranco's list ID
+ALTER TABLE crawl_run ADD COLUMN list_date TEXT;     -- YYYY-MM-DD of the list
+ALTER TABLE crawl_run ADD COLUMN list_url TEXT;      -- where it was downloaded
+ALTER TABLE crawl_run ADD COLUMN list_sha256 TEXT;   -- of the file read (hex)
+ALTER TABLE crawl_run ADD COLUMN list_entries INTEGER;  -- entries selected
 )sql",
 };
 

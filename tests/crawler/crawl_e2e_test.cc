@@ -2,6 +2,7 @@
 // servers (HTTP, HTTPS, DNS), checking the database row by row.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <random>
@@ -293,6 +294,43 @@ TEST_F(CrawlE2eTest, StalledServerIsRetriedOnlyWithRetryTimeouts) {
   EXPECT_EQ(server_->RequestsFor("stallretry2.test") - before, 3);
 }
 
+// On a terminal the live progress line says what the crawl waits for:
+// "| 1 waiting to retry, next in 2 s" (script(1) gives it a terminal).
+TEST_F(CrawlE2eTest, ProgressLineShowsWaitingRetries) {
+  WriteFile(list_, "1,s503.test\n");
+  std::string command = "'" + kBinary + "' crawl --db '" + db_ + "' '" + list_ +
+                        "' --retries 1 --retry-delay 2s";
+  for (const std::string& f : ToTestServer()) command += " '" + f + "'";
+  const ProcessResult run = RunProcess(
+      "/usr/bin/script", {"-qec", command, "/dev/null"}, dir_.path(), 30s);
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("| 1 waiting to retry, next in "), std::string::npos)
+      << run.out;
+  EXPECT_EQ(Row("s503.test", "attempts"), "2");
+}
+
+// --low-speed-limit/--low-speed-time: a server dripping 2.5 bytes/s is cut
+// after the low-speed time (checked once a second for all transfers), a
+// slow but steady one (trickle: 20 bytes/s) is not, and a server that takes
+// longer than that to answer at all is cut too.
+TEST_F(CrawlE2eTest, LowSpeedTransfersAreCut) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(),
+               {"--schemes", "http", "--timeout", "20s", "--retries", "0",
+                "--low-speed-limit", "10", "--low-speed-time", "2s"});
+  const ProcessResult run =
+      Crawl("1,drip.test\n2,trickle.test\n3,stall9.test\n", flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_LT(run.seconds, 8) << "cut at 2-3 s, not at the 20 s timeout";
+  EXPECT_EQ(Row("drip.test", "http_status, access, error"),
+            "200|unreachable|timeout");
+  EXPECT_NE(Row("drip.test", "error_message").find("--low-speed-limit"),
+            std::string::npos);
+  EXPECT_EQ(Row("stall9.test", "access, error"), "unreachable|timeout");
+  EXPECT_EQ(Row("trickle.test", "http_status, access, bytes"),
+            "200|success|23");
+}
+
 TEST_F(CrawlE2eTest, PrivateAddressesAreBlockedByDefault) {
   std::vector<std::string> flags = ToTestServer();
   flags.erase(
@@ -566,6 +604,121 @@ TEST_F(CrawlE2eTest, SignalsStopCleanlyAndRerunCompletes) {
             (std::vector<std::string>{"interrupted", "interrupted"}));
   EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM fetch"), "1")
       << "only ok.test finished; abandoned transfers leave no record";
+}
+
+// A concurrency the descriptor limit cannot serve is refused up front with
+// what to do, not discovered as failing transfers mid-crawl.
+TEST_F(CrawlE2eTest, ConcurrencyBeyondTheDescriptorLimitIsRefused) {
+  WriteFile(list_, "1,ok.test\n");
+  std::string command = "ulimit -n 300 && exec '" + kBinary + "' crawl --db '" +
+                        db_ + "' '" + list_ + "' --concurrency 500";
+  for (const std::string& f : ToTestServer()) command += " '" + f + "'";
+  const ProcessResult refused =
+      RunProcess("/bin/sh", {"-c", command}, dir_.path(), 20s);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("--concurrency 500 needs about"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("may open 300"), std::string::npos) << refused.err;
+  // The same crawl within the limit runs.
+  const std::string fits =
+      command.substr(0, command.find(" --concurrency")) + " --concurrency 100" +
+      command.substr(command.find(" --concurrency 500") +
+                     std::string(" --concurrency 500").size());
+  const ProcessResult ran =
+      RunProcess("/bin/sh", {"-c", fits}, dir_.path(), 20s);
+  EXPECT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(Row("ok.test", "access"), "success");
+}
+
+// Starts a crawl of stalling hosts in the background and waits until it
+// holds the database (its lock file names its run). Returns its pid.
+pid_t StartHoldingCrawl(const std::string& binary,
+                        const std::vector<std::string>& args,
+                        const std::string& db, const TempDir& dir) {
+  const pid_t pid =
+      StartProcess(binary, args, dir.File("first.out"), dir.File("first.err"));
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string lock = ReadFile(db + "-lock");
+    if (lock.find("pid=" + std::to_string(pid) + "\n") != std::string::npos &&
+        lock.find("run_id=0\n") == std::string::npos) {
+      return pid;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  ADD_FAILURE() << "the first crawl never took the lock: "
+                << ReadFile(dir.File("first.err"));
+  return pid;
+}
+
+std::string ThisHost() {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+// One live crawl per database: a second `robotscan crawl` on it exits 2,
+// naming the first (pid, host, start) and how to scale out, and changes
+// nothing in the database.
+TEST_F(CrawlE2eTest, SecondCrawlOnALiveDatabaseIsRefused) {
+  std::string list;
+  for (int i = 1; i <= 6; ++i) {
+    list += std::to_string(i) + ",stall" + std::to_string(i) + ".test\n";
+  }
+  WriteFile(list_, list);
+  std::vector<std::string> args = {"crawl",     "--db", db_,         list_,
+                                   "--timeout", "20s",  "--insecure"};
+  for (const std::string& f : ToTestServer()) args.push_back(f);
+  const pid_t first = StartHoldingCrawl(kBinary, args, db_, dir_);
+
+  const ProcessResult second = RunProcess(kBinary, args, dir_.path(), 20s);
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_LT(second.seconds, 5);
+  EXPECT_NE(second.err.find("being written by another crawl: pid " +
+                            std::to_string(first) + " on host " + ThisHost() +
+                            ", started 20"),
+            std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("(crawl_run 1)"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("--loops 0"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("--skip/--top"), std::string::npos) << second.err;
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM crawl_run"), "1")
+      << "the refused crawl recorded no run";
+
+  kill(first, SIGTERM);
+  bool timed_out = false;
+  EXPECT_EQ(WaitProcess(first, 10s, &timed_out), 128 + SIGTERM);
+  // Released: the next crawl runs, and finds no stale hold.
+  const ProcessResult third = Crawl("1,ok.test\n", ToTestServer());
+  EXPECT_EQ(third.exit_code, 0) << third.err;
+  EXPECT_EQ(third.err.find("took over"), std::string::npos) << third.err;
+}
+
+// A crawl killed with SIGKILL cannot release its hold; the next crawl sees
+// the dead holder's description, says so, takes over and completes.
+TEST_F(CrawlE2eTest, KilledCrawlsStaleLockIsTakenOver) {
+  WriteFile(list_, "1,stall1.test\n2,stall2.test\n");
+  std::vector<std::string> args = {"crawl",     "--db", db_,         list_,
+                                   "--timeout", "20s",  "--insecure"};
+  for (const std::string& f : ToTestServer()) args.push_back(f);
+  const pid_t first = StartHoldingCrawl(kBinary, args, db_, dir_);
+  kill(first, SIGKILL);
+  bool timed_out = false;
+  ASSERT_EQ(WaitProcess(first, 10s, &timed_out), 128 + SIGKILL);
+  EXPECT_NE(ReadFile(db_ + "-lock").find("pid=" + std::to_string(first)),
+            std::string::npos)
+      << "a killed crawl leaves its description behind";
+
+  const ProcessResult next = Crawl("1,ok.test\n2,s404.test\n", ToTestServer());
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_NE(next.err.find("took over the hold of a crawl that ended without "
+                          "releasing it (pid " +
+                          std::to_string(first) + " on host " + ThisHost()),
+            std::string::npos)
+      << next.err;
+  EXPECT_EQ(QueryOne(db_, "SELECT count(*) FROM latest_fetch"), "2");
+  EXPECT_EQ(ReadFile(db_ + "-lock"), "") << "released at the end";
 }
 
 // SIGKILL at random moments, then resume: every domain ends with exactly one

@@ -14,6 +14,9 @@ using std::chrono::seconds;
 // 2015-10-21T07:28:00Z, the date in RFC 9110's examples.
 constexpr std::time_t kNow = 1445412480;
 
+// Tests name classes as the database does.
+ErrorClass Class(const char* name) { return *storage::ParseErrorClass(name); }
+
 TEST(ParseRetryAfterTest, DeltaSeconds) {
   EXPECT_EQ(ParseRetryAfter("120", kNow), milliseconds(seconds(120)));
   EXPECT_EQ(ParseRetryAfter("0", kNow), milliseconds(0));
@@ -41,27 +44,27 @@ TEST(ParseRetryAfterTest, AnythingElseIsIgnored) {
 TEST(FetchErrorClassesTest, WhatIsRetried) {
   for (const char* retried : {"connect_timeout", "reset", "connect_error",
                               "dns_timeout", "dns_servfail"}) {
-    EXPECT_TRUE(IsRetryableError(retried, false)) << retried;
+    EXPECT_TRUE(IsRetryableError(Class(retried), false)) << retried;
   }
   for (const char* final_class :
        {"connect_refused", "tls", "protocol", "dns_nxdomain", "dns_error",
         "blocked_address", "too_many_redirects", "other"}) {
-    EXPECT_FALSE(IsRetryableError(final_class, true)) << final_class;
+    EXPECT_FALSE(IsRetryableError(Class(final_class), true)) << final_class;
   }
-  EXPECT_FALSE(IsRetryableError("timeout", false));
-  EXPECT_TRUE(IsRetryableError("timeout", true)) << "--retry-timeouts";
+  EXPECT_FALSE(IsRetryableError(Class("timeout"), false));
+  EXPECT_TRUE(IsRetryableError(Class("timeout"), true)) << "--retry-timeouts";
 }
 
 TEST(FetchErrorClassesTest, ConnectionLevelAndDnsClasses) {
   for (const char* c : {"connect_refused", "connect_error", "connect_timeout",
                         "tls", "reset"}) {
-    EXPECT_TRUE(IsConnectionLevel(c)) << c;
+    EXPECT_TRUE(IsConnectionLevel(Class(c))) << c;
   }
-  EXPECT_FALSE(IsConnectionLevel("timeout")) << "the server was reached";
-  EXPECT_FALSE(IsConnectionLevel("protocol"));
-  EXPECT_TRUE(IsDnsError("dns_nxdomain"));
-  EXPECT_TRUE(IsDnsError("dns_timeout"));
-  EXPECT_FALSE(IsDnsError("connect_error"));
+  EXPECT_FALSE(IsConnectionLevel(Class("timeout"))) << "the server was reached";
+  EXPECT_FALSE(IsConnectionLevel(Class("protocol")));
+  EXPECT_TRUE(IsDnsError(Class("dns_nxdomain")));
+  EXPECT_TRUE(IsDnsError(Class("dns_timeout")));
+  EXPECT_FALSE(IsDnsError(Class("connect_error")));
 }
 
 }  // namespace

@@ -226,6 +226,11 @@ struct TestHttpServer::Impl {
   std::thread http_thread, https_thread;
   std::string huge_body, gzip_body, bomb_body, br_body, zstd_body,
       zstd_bomb_body;
+  struct File {
+    int status = 200;
+    std::string content_type, body;
+  };
+  std::map<std::string, File> files;  // By path, any host; guarded by mutex.
 
   void AcceptLoop(tcp::acceptor& acceptor, bool use_tls) {
     for (;;) {
@@ -289,6 +294,15 @@ struct TestHttpServer::Impl {
   }
 
   void Handle(Connection& c, const Request& r, bool on_tls, int count) {
+    {
+      std::unique_lock lock(mutex);
+      if (auto file = files.find(r.path); file != files.end()) {
+        const File answer = file->second;
+        lock.unlock();
+        c.Write(Response(answer.status, answer.body, {}, answer.content_type));
+        return;
+      }
+    }
     const std::string& label = r.label;
     {
       std::unique_lock lock(mutex);
@@ -379,6 +393,14 @@ struct TestHttpServer::Impl {
           std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n");
       for (char ch : body) {
         if (!Sleep(50ms) || !c.Write(std::string_view(&ch, 1))) return;
+      }
+    } else if (label == "drip") {
+      // 100 bytes promised, one every 400 ms: 2.5 bytes/s.
+      c.Write(
+          "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+          "Content-Length: 100\r\nConnection: close\r\n\r\n");
+      for (int i = 0; i < 100; ++i) {
+        if (!Sleep(400ms) || !c.Write("#")) return;
       }
     } else if (StartsWith(label, "stall")) {
       Sleep(60s);
@@ -520,6 +542,13 @@ TestHttpServer::~TestHttpServer() {
     threads.swap(impl_->threads);
   }
   for (std::thread& t : threads) t.join();
+}
+
+void TestHttpServer::ServeFile(const std::string& path, int status,
+                               const std::string& content_type,
+                               const std::string& body) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->files[path] = {status, content_type, body};
 }
 
 void TestHttpServer::SetAnswer(const std::string& label, int status,

@@ -38,6 +38,11 @@ class TestHttpServer {
   // most seen at once.
   int max_concurrent_connections() const { return max_open_.load(); }
 
+  // Answers requests for `path` (any host) with this status and body,
+  // before any fault by host name: downloads for `robotscan toplist`.
+  void ServeFile(const std::string& path, int status,
+                 const std::string& content_type, const std::string& body);
+
   // From now on, hosts whose first label is `label` answer `status` with
   // `body` (text/plain), ahead of the built-in answers: for tests that crawl
   // the same hosts twice and need the second crawl to see other files.

@@ -45,6 +45,17 @@ CONTEXTS = {
         "returns": "Status",
         "epilogue": "return Status();",
     },
+    "storage/include/robotscan/storage/crawl_lock.h": {
+        "includes": ['"robotscan/storage/crawl_store.h"'],
+        "prelude": ("CrawlStore* store = nullptr;\nCrawlHolder me;\n"
+                    "auto Refuse = [](const CrawlHolder&) {};\n"
+                    "auto Note = [](const CrawlHolder&) {};"),
+        "returns": "Status",
+        "epilogue": "return Status();",
+    },
+    "crawler/include/robotscan/crawler/top_list_download.h": {
+        "epilogue": "(void)s;",
+    },
     "crawler/include/robotscan/crawler/crawler.h": {
         "epilogue": "(void)status;",
     },

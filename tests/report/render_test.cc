@@ -97,6 +97,57 @@ TEST(RenderTextTest, NamesDenominatorsAndFigures) {
   }
 }
 
+// The report names the top list each crawl read (crawl_run.list_*), in
+// every text format; runs recorded without provenance add nothing.
+TEST(RenderTextTest, PrintsTheTopListsProvenance) {
+  const std::string path = testing::MakeTempDir() + "/crawl.sqlite";
+  testing::WriteDatabase(path, testing::StudyFixture());
+  {
+    auto store = storage::CrawlStore::Open(path, {});
+    ASSERT_TRUE(store.ok());
+    storage::RunInfo info;
+    info.started_at = "2026-12-01T00:00:00Z";
+    info.input = "tranco-K7QJW.csv";
+    info.list.source = "tranco";
+    info.list.list_id = "K7QJW";
+    info.list.date = "2026-12-01";
+    info.list.url = "https://tranco-list.eu/top-1m.csv.zip";
+    info.list.sha256 = std::string(64, 'c');
+    info.list.entries = 10000;
+    std::int64_t run = 0;
+    ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+    info.input = "mine.csv";
+    info.list = storage::ListProvenance();
+    info.list.source = "file";
+    info.list.sha256 = std::string(64, 'd');
+    info.list.entries = 14;
+    ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+  }
+  Report report;
+  ASSERT_TRUE(BuildReportFromDatabase(path, ReportOptions{}, &report).ok());
+  ASSERT_EQ(report.runs.size(), 3u);
+  const std::string tranco =
+      "Top list of crawl_run 2: tranco list K7QJW of 2026-12-01, 10,000 "
+      "entries used, sha256 " +
+      std::string(64, 'c') + ", from https://tranco-list.eu/top-1m.csv.zip.";
+  const std::string file =
+      "Top list of crawl_run 3: file mine.csv, 14 "
+      "entries used, sha256 " +
+      std::string(64, 'd') + ".";
+  for (Format format : {Format::kText, Format::kHtml}) {
+    const std::string out = RenderReport(report, format);
+    EXPECT_NE(out.find(tranco), std::string::npos) << static_cast<int>(format);
+    EXPECT_NE(out.find(file), std::string::npos) << static_cast<int>(format);
+    EXPECT_EQ(out.find("crawl_run 1:"), std::string::npos)
+        << "the fixture's run has no provenance";
+  }
+  // Markdown escapes the underscore of crawl_run.
+  const std::string markdown = RenderReport(report, Format::kMarkdown);
+  EXPECT_NE(markdown.find("Top list of crawl\\_run 2: tranco list K7QJW of "
+                          "2026-12-01, 10,000 entries used"),
+            std::string::npos);
+}
+
 TEST(RenderTextTest, TerminalEscapesAreNeutralised) {
   std::vector<storage::FetchRecord> rows = {testing::MakeFetch(
       "esc.example", 1, 200,

@@ -9,10 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "schema.h"
+
 namespace robotscan::storage {
 namespace {
 
 namespace fs = std::filesystem;
+
+RunInfo RunStartedAt(std::string started_at, std::string tool_version = "",
+                     std::string input = "", std::string options_json = "") {
+  RunInfo info;
+  info.started_at = std::move(started_at);
+  info.tool_version = std::move(tool_version);
+  info.input = std::move(input);
+  info.options_json = std::move(options_json);
+  return info;
+}
 
 class CrawlStoreTest : public ::testing::Test {
  protected:
@@ -38,7 +50,7 @@ class CrawlStoreTest : public ::testing::Test {
                                                StoreOptions options = {}) {
     auto store = OpenStore(options);
     if (store == nullptr) return nullptr;
-    const Status begun = store->BeginRun({"t", "", "", ""}, run);
+    const Status begun = store->BeginRun(RunStartedAt("t"), run);
     EXPECT_TRUE(begun.ok()) << begun.message();
     return begun.ok() ? std::move(store) : nullptr;
   }
@@ -100,6 +112,74 @@ TEST_F(CrawlStoreTest, CreatesVersionedSchemaInWalMode) {
   EXPECT_EQ(Query("PRAGMA journal_mode"), std::vector<std::string>{"wal"});
 }
 
+// Version 2 adds who ran a crawl and which list it read; ReadRuns returns
+// them (the report prints the list's provenance).
+TEST_F(CrawlStoreTest, RunProvenanceIsStoredAndReadBack) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  RunInfo info = RunStartedAt("2026-12-02T00:00:00.000Z", "0.9", "top.csv");
+  info.host = "crawler1";
+  info.pid = 4321;
+  info.list.source = "tranco";
+  info.list.list_id = "X5Y7N";
+  info.list.date = "2026-12-01";
+  info.list.url = "http://127.0.0.1:1/top-1m.csv.zip";
+  info.list.sha256 = std::string(64, 'a');
+  info.list.entries = 1000;
+  std::int64_t run = 0;
+  ASSERT_TRUE(store->BeginRun(info, &run).ok());
+  ASSERT_TRUE(store->BeginRun(RunStartedAt("t2"), &run).ok());
+  std::vector<RunRecord> runs;
+  ASSERT_TRUE(store->ReadRuns(&runs).ok());
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].host, "crawler1");
+  EXPECT_EQ(runs[0].pid, 4321);
+  EXPECT_EQ(runs[0].list.source, "tranco");
+  EXPECT_EQ(runs[0].list.list_id, "X5Y7N");
+  EXPECT_EQ(runs[0].list.date, "2026-12-01");
+  EXPECT_EQ(runs[0].list.url, "http://127.0.0.1:1/top-1m.csv.zip");
+  EXPECT_EQ(runs[0].list.sha256, std::string(64, 'a'));
+  EXPECT_EQ(runs[0].list.entries, 1000);
+  EXPECT_EQ(runs[0].status, "running");
+  EXPECT_EQ(runs[1].list.source, "") << "NULL reads as empty";
+  EXPECT_EQ(Query("SELECT list_source IS NULL, list_id IS NULL FROM crawl_run "
+                  "WHERE id = 2"),
+            std::vector<std::string>{"1|1"});
+}
+
+// A file written by schema version 1 is migrated forward on open, its rows
+// kept; a read-only reader of a version-1 file still reads its runs.
+TEST_F(CrawlStoreTest, VersionOneFileIsMigratedToTwo) {
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, kMigrations[0], nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "INSERT INTO crawl_run(started_at, input) VALUES "
+                           "('old', 'list.csv'); PRAGMA user_version=1",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  {
+    StoreOptions read_only;
+    read_only.read_only = true;
+    auto reader = CrawlStore::Open(path_, read_only);
+    ASSERT_TRUE(reader.ok()) << reader.status().message();
+    std::vector<RunRecord> runs;
+    ASSERT_TRUE(reader.value()->ReadRuns(&runs).ok());
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].input, "list.csv");
+  }
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Query("PRAGMA user_version"), std::vector<std::string>{"2"});
+  EXPECT_EQ(Query("SELECT started_at, input, list_source IS NULL FROM "
+                  "crawl_run"),
+            std::vector<std::string>{"old|list.csv|1"});
+}
+
 TEST_F(CrawlStoreTest, LatestFetchViewHasTheDocumentedColumns) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
@@ -124,7 +204,9 @@ TEST_F(CrawlStoreTest, AppendsAndReadsBackThroughTheView) {
   ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
   ASSERT_TRUE(
-      store->BeginRun({"2026-01-01T00:00:00Z", "0.1", "list", "{}"}, &run)
+      store
+          ->BeginRun(RunStartedAt("2026-01-01T00:00:00Z", "0.1", "list", "{}"),
+                     &run)
           .ok());
   FetchRecord ok = Success("example.com", "User-agent: *\nDisallow: /x\n");
   FetchRecord gone;
@@ -160,10 +242,10 @@ TEST_F(CrawlStoreTest, RecrawlKeepsHistoryAndViewShowsNewest) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
   std::int64_t run1 = 0, run2 = 0;
-  ASSERT_TRUE(store->BeginRun({"t1", "", "", ""}, &run1).ok());
+  ASSERT_TRUE(store->BeginRun(RunStartedAt("t1"), &run1).ok());
   ASSERT_TRUE(
       store->AppendFetches(run1, std::vector{Success("a.test", "old")}).ok());
-  ASSERT_TRUE(store->BeginRun({"t2", "", "", ""}, &run2).ok());
+  ASSERT_TRUE(store->BeginRun(RunStartedAt("t2"), &run2).ok());
   FetchRecord newer = Success("a.test", "new");
   newer.fetched_at = "2026-01-02T00:00:00.000Z";
   ASSERT_TRUE(store->AppendFetches(run2, std::vector{newer}).ok());
@@ -251,7 +333,7 @@ TEST_F(CrawlStoreTest, HasFetchesTurnsTrueWithTheFirstCommittedBatch) {
   ASSERT_TRUE(store->HasFetches(&any).ok());
   EXPECT_FALSE(any);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun({"t", "", "", ""}, &run).ok());
+  ASSERT_TRUE(store->BeginRun(RunStartedAt("t"), &run).ok());
   ASSERT_TRUE(store->HasFetches(&any).ok());
   EXPECT_FALSE(any) << "a run without fetches is still an empty crawl";
   ASSERT_TRUE(
@@ -296,13 +378,13 @@ TEST_F(CrawlStoreTest, NotModifiedReusesThePreviousBody) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
   std::int64_t run1 = 0, run2 = 0;
-  ASSERT_TRUE(store->BeginRun({"t1", "", "", ""}, &run1).ok());
+  ASSERT_TRUE(store->BeginRun(RunStartedAt("t1"), &run1).ok());
   ASSERT_TRUE(
       store->AppendFetches(run1, std::vector{Success("a.test", "rules")}).ok());
   std::optional<PreviousFetch> previous;
   ASSERT_TRUE(store->FindLatestFetch("a.test", &previous).ok());
   ASSERT_TRUE(previous.has_value());
-  ASSERT_TRUE(store->BeginRun({"t2", "", "", ""}, &run2).ok());
+  ASSERT_TRUE(store->BeginRun(RunStartedAt("t2"), &run2).ok());
   FetchRecord r = Success("a.test", "");
   r.http_status = 304;
   r.not_modified = true;
@@ -390,7 +472,7 @@ TEST_F(CrawlStoreTest, ReaderSeesCommittedBatchesOfAConcurrentWriter) {
   ASSERT_TRUE(reader->FindLatestFetch("a.test", &previous).ok());
   EXPECT_FALSE(previous.has_value());
   std::int64_t run = 0;
-  ASSERT_TRUE(writer->BeginRun({"t", "", "", ""}, &run).ok());
+  ASSERT_TRUE(writer->BeginRun(RunStartedAt("t"), &run).ok());
   ASSERT_TRUE(
       writer->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
   ASSERT_TRUE(reader->FindLatestFetch("a.test", &previous).ok());
@@ -405,6 +487,24 @@ TEST_F(CrawlStoreTest, RejectsARecordWithoutAccessClass) {
   r.access = "";
   EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
             Status::Code::kInvalidArgument);
+  r.access = "allowed";
+  EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
+            Status::Code::kInvalidArgument);
+}
+
+// Error classes come from the one name table (fetch_classes.h).
+TEST_F(CrawlStoreTest, RejectsAnUnknownErrorClass) {
+  std::int64_t run = 0;
+  auto store = OpenStoreWithRun(&run);
+  ASSERT_NE(store, nullptr);
+  FetchRecord r = Success("a.test", "x");
+  r.access = "unreachable";
+  r.error_class = "nxdomain";
+  const Status s = store->AppendFetches(run, std::vector{r});
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("nxdomain"), std::string::npos) << s.message();
+  r.error_class = "dns_nxdomain";
+  EXPECT_TRUE(store->AppendFetches(run, std::vector{r}).ok());
 }
 
 }  // namespace

@@ -18,6 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+RunInfo RunStartedAt(std::string started_at) {
+  RunInfo info;
+  info.started_at = std::move(started_at);
+  return info;
+}
+
 FetchRecord Fetch(std::string domain, int status, std::string body,
                   std::string fetched_at) {
   FetchRecord r;
@@ -46,7 +52,7 @@ class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
     auto store = CrawlStore::Open(path_, options);
     ASSERT_TRUE(store.ok()) << store.status().message();
     std::int64_t run = 0;
-    ASSERT_TRUE(store.value()->BeginRun({"t1", "", "", ""}, &run).ok());
+    ASSERT_TRUE(store.value()->BeginRun(RunStartedAt("t1"), &run).ok());
     ASSERT_TRUE(
         store.value()
             ->AppendFetches(
@@ -54,7 +60,7 @@ class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
                                               Fetch("a.test", 200, "a1", "1"),
                                               Fetch("b.test", 200, "b1", "1")})
             .ok());
-    ASSERT_TRUE(store.value()->BeginRun({"t2", "", "", ""}, &run).ok());
+    ASSERT_TRUE(store.value()->BeginRun(RunStartedAt("t2"), &run).ok());
     ASSERT_TRUE(
         store.value()
             ->AppendFetches(

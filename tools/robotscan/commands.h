@@ -20,6 +20,7 @@ void AddCheckCommand(CLI::App& app, int* exit_code);
 void AddLintCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddReportCommand(CLI::App& app, int* exit_code);
+void AddTopListCommand(CLI::App& app, int* exit_code);
 
 }  // namespace robotscan::cli
 

@@ -5,12 +5,15 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "commands.h"
@@ -67,15 +70,36 @@ struct CrawlFlags {
   std::string log_json;
 };
 
-// More concurrent transfers need more descriptors than the usual soft
-// limit of 1024; the hard limit is ours to use.
-void RaiseOpenFileLimit() {
+// Every transfer in flight holds a socket: raises the soft RLIMIT_NOFILE
+// as far as the hard limit allows (the usual soft limit is 1024) and
+// refuses to start a crawl that could not have its descriptors, which would
+// otherwise fail transfers with "too many open files" mid-crawl.
+bool RaiseOpenFileLimit(const crawler::CrawlOptions& o) {
+  const std::int64_t needed = crawler::DescriptorsNeeded(o);
   rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
-      limit.rlim_cur < limit.rlim_max) {
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return true;  // Cannot tell.
+  if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
   }
+  if (limit.rlim_cur == RLIM_INFINITY ||
+      static_cast<std::int64_t>(limit.rlim_cur) >= needed) {
+    return true;
+  }
+  std::fprintf(stderr,
+               "robotscan crawl: --concurrency %d needs about %lld file "
+               "descriptors, but this process may open %lld (hard limit "
+               "%lld). Lower --concurrency to %lld, or raise the limit "
+               "(ulimit -Hn %lld as root, or LimitNOFILE= in a systemd "
+               "unit).\n",
+               o.concurrency, static_cast<long long>(needed),
+               static_cast<long long>(limit.rlim_cur),
+               static_cast<long long>(limit.rlim_max),
+               static_cast<long long>(std::max<std::int64_t>(
+                   1, static_cast<std::int64_t>(limit.rlim_cur) -
+                          (needed - o.concurrency))),
+               static_cast<long long>(needed));
+  return false;
 }
 
 std::string FormatSeconds(double seconds) {
@@ -91,6 +115,17 @@ std::string FormatSeconds(double seconds) {
   return text;
 }
 
+// "35 waiting to retry, next in 12 s": a crawl's tail is mostly retries
+// waiting out their delays, which must not look like a hang.
+std::string WaitingRetries(const crawler::CrawlProgress& p) {
+  if (p.waiting_retries == 0) return "";
+  char text[96];
+  std::snprintf(text, sizeof(text), " | %lld waiting to retry, next in %.0f s",
+                static_cast<long long>(p.waiting_retries),
+                std::max(0.0, p.next_retry_in_seconds));
+  return text;
+}
+
 void PrintProgressLine(const crawler::CrawlProgress& p) {
   const double rate = p.elapsed_seconds > 0
                           ? static_cast<double>(p.fetched) / p.elapsed_seconds
@@ -100,7 +135,7 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
   std::fprintf(
       stderr,
       "\r\033[K%lld/%lld (%.1f%%) %.0f/s ETA %s | success %lld "
-      "unavailable %lld unreachable %lld | in flight %lld",
+      "unavailable %lld unreachable %lld | in flight %lld%s",
       static_cast<long long>(p.done), static_cast<long long>(p.total),
       p.total > 0
           ? 100.0 * static_cast<double>(p.done) / static_cast<double>(p.total)
@@ -108,7 +143,7 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
       rate, FormatSeconds(eta).c_str(), static_cast<long long>(p.success),
       static_cast<long long>(p.unavailable),
       static_cast<long long>(p.unreachable),
-      static_cast<long long>(p.in_flight));
+      static_cast<long long>(p.in_flight), WaitingRetries(p).c_str());
   std::fflush(stderr);
 }
 
@@ -146,6 +181,69 @@ nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
           {"malformed_lines", p.malformed_lines},
           {"elapsed_seconds", p.elapsed_seconds}};
 }
+
+std::string DescribeHolder(const storage::CrawlHolder& h) {
+  std::string text = "pid " + std::to_string(h.pid) + " on host " +
+                     (h.host.empty() ? "?" : h.host) + ", started " +
+                     (h.started_at.empty() ? "?" : h.started_at);
+  if (h.run_id > 0) text += " (crawl_run " + std::to_string(h.run_id) + ")";
+  return text;
+}
+
+// A second crawl on one database would fetch every domain again; say who
+// holds it and what to do instead.
+void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
+  std::fprintf(stderr,
+               "robotscan crawl: %s is being written by another crawl: %s.\n"
+               "  One live crawl per database (a second one would fetch every "
+               "domain again). Wait for it, stop it (kill %lld; rerunning "
+               "resumes), or scale out instead: --loops 0 uses every core of "
+               "this machine in one crawl, and further machines or processes "
+               "crawl other parts of the list (--skip/--top) into databases "
+               "of their own.\n",
+               db.c_str(), DescribeHolder(h).c_str(),
+               static_cast<long long>(h.pid));
+}
+
+// SIGINT and SIGTERM stop the crawl through its handle: they are blocked
+// in every thread (set before the crawl's threads exist, which inherit the
+// mask) and taken by this waiter with sigtimedwait, which then calls
+// Cancel() from an ordinary thread.
+class StopOnSignals {
+ public:
+  explicit StopOnSignals(crawler::CrawlHandle* handle) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+    waiter_ = std::thread([this, handle] {
+      const timespec tick{0, 100 * 1000 * 1000};
+      while (!done_) {
+        const int sig = sigtimedwait(&set_, nullptr, &tick);
+        if (sig == SIGINT || sig == SIGTERM) {
+          received_ = sig;
+          handle->Cancel();
+          return;
+        }
+      }
+    });
+  }
+  ~StopOnSignals() {
+    done_ = true;
+    waiter_.join();
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+  int received() const { return received_; }
+
+ private:
+  sigset_t set_{};
+  sigset_t previous_{};
+  std::atomic<bool> done_{false};
+  std::atomic<int> received_{0};
+  std::thread waiter_;
+};
 
 int RunCrawlCommand(CrawlFlags& flags) {
   crawler::CrawlOptions& o = flags.options;
@@ -210,7 +308,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
     std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
     return kExitCrawlFailed;
   }
-  RaiseOpenFileLimit();
+  if (!RaiseOpenFileLimit(o)) return kExitUsage;
 
   JsonLog log;
   if (!flags.log_json.empty() && !log.Open(flags.log_json)) {
@@ -228,6 +326,18 @@ int RunCrawlCommand(CrawlFlags& flags) {
       PrintProgressLine(p);
     };
   }
+  callbacks.on_stale_lock = [&](const storage::CrawlHolder& h) {
+    log.Write({{"event", "stale_lock"},
+               {"pid", h.pid},
+               {"host", h.host},
+               {"started_at", h.started_at},
+               {"run_id", h.run_id}});
+    if (flags.quiet) return;
+    std::fprintf(stderr,
+                 "robotscan crawl: took over the hold of a crawl that ended "
+                 "without releasing it (%s); resuming\n",
+                 DescribeHolder(h).c_str());
+  };
   callbacks.on_malformed_line = [&](const crawler::MalformedLine& bad) {
     log.Write({{"event", "malformed_line"},
                {"line", bad.line},
@@ -273,14 +383,21 @@ int RunCrawlCommand(CrawlFlags& flags) {
              {"db", o.db_path},
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
-  const crawler::CrawlStatus status = crawler::RunCrawl(o, callbacks, &summary);
+  crawler::CrawlHandle handle;
+  crawler::CrawlStatus status;
+  int signal = 0;
+  {
+    StopOnSignals stop_on_signals(&handle);
+    status = crawler::RunCrawl(o, callbacks, &summary, &handle);
+    signal = stop_on_signals.received();
+  }
   if (live) std::fprintf(stderr, "\r\033[K");
 
   const crawler::CrawlProgress& p = summary.progress;
   nlohmann::json end = ProgressJson(p);
   end["event"] = "summary";
   end["run_id"] = summary.run_id;
-  end["signal"] = summary.signal;
+  end["signal"] = signal;
   end["error"] = status.message();
   log.Write(end);
   const double rate = p.elapsed_seconds > 0
@@ -299,15 +416,19 @@ int RunCrawlCommand(CrawlFlags& flags) {
       static_cast<long long>(p.duplicates),
       static_cast<long long>(p.malformed_lines));
   std::fflush(stdout);
+  if (status.code() == crawler::CrawlStatus::Code::kDatabaseLocked) {
+    PrintLockedMessage(o.db_path, *status.locked_by());
+    return kExitUsage;
+  }
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
     return kExitCrawlFailed;
   }
-  if (summary.signal == SIGINT) {
+  if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
     return kExitSigint;
   }
-  if (summary.signal == SIGTERM) {
+  if (signal == SIGTERM) {
     std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
     return kExitSigterm;
   }

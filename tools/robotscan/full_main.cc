@@ -1,6 +1,6 @@
 // robotscan-full: the `robotscan` command line with every subcommand. It is
 // installed in libexec and run by bin/robotscan (main.cc) for every command
-// line that program does not handle itself (crawl, report, --help, errors),
+// line that program does not handle itself (toplist, crawl, report, --help, errors),
 // with the same argv, so it prints and exits exactly as `robotscan` would.
 #include <CLI/CLI.hpp>
 
@@ -14,5 +14,6 @@ int main(int argc, char** argv) {
   robotscan::cli::AddLintCommand(*app, &exit_code);
   robotscan::cli::AddCrawlCommand(*app, &exit_code);
   robotscan::cli::AddReportCommand(*app, &exit_code);
+  robotscan::cli::AddTopListCommand(*app, &exit_code);
   return robotscan::cli::ParseAndRun(*app, argc, argv, exit_code);
 }

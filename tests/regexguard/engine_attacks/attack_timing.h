@@ -1,10 +1,10 @@
 // Test helper: does an attack prefix + pump*n + suffix take super-linear
 // time in a real engine? The corpus's own rule (../shared/redos-corpus
 // README), in CPU time of the calling thread: grow n until one run costs
-// 5 ms (or the input reaches 4 MB), by halves while far below that and by
+// 3 ms (or the input reaches 4 MB), by halves while far below that and by
 // eighths near it, then compare with n/2: super-linear when doubling the
 // input multiplies the time by 2.8 or more (local exponent >= 1.5).
-// Anything else is measured once more at 25 ms a run, where a quadratic
+// Anything else is measured once more at 15 ms a run, where a quadratic
 // with a large linear term shows its exponent and a run disturbed by the
 // machine's load is measured afresh. Each time is the least of three runs,
 // so a busy machine can slow a run down but not fake growth.
@@ -68,11 +68,11 @@ TimedAttack MeasureAttackGrowth(const std::string& prefix,
   };
   TimedAttack result;
   double seconds = 0;
-  double target = 0.005;
+  double target = 0.003;
   std::size_t n = grow_until(1, target, &seconds);
   double ratio = n >= 2 ? seconds / std::max(time(n / 2), 1e-9) : 0;
   if (!(seconds >= target && ratio >= 2.8)) {
-    target = 0.025;
+    target = 0.015;
     n = grow_until(n, target, &seconds);
     ratio = n >= 2 ? seconds / std::max(time(n / 2), 1e-9) : 0;
   }

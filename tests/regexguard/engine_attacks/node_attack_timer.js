@@ -1,9 +1,9 @@
 // node_attack_timer: times attacks on V8's irregexp, the way JavaScript code
 // meets them (new RegExp(pattern, flags); exec for a search, String.replace
 // with the g flag for all matches), in process CPU time. The growth rule is
-// attack_timing.h's, written again here: grow n until one run costs 5 ms
+// attack_timing.h's, written again here: grow n until one run costs 3 ms
 // (or the input reaches 4 MB), compare with n/2, super-linear at a ratio of
-// 2.8; anything else is measured once more at 25 ms a run.
+// 2.8; anything else is measured once more at 15 ms a run.
 //
 // Reads JSON lines {"id", "pattern", "flags", "attack"} on standard input and
 // writes one JSON line per input.
@@ -56,11 +56,11 @@ function timeOne(row) {
     }
     return [n, seconds];
   };
-  let target = 0.005;
+  let target = 0.003;
   let [n, seconds] = growUntil(1, target);
   let ratio = n >= 2 ? seconds / Math.max(time(Math.floor(n / 2)), 1e-9) : 0;
   if (!(seconds >= target && ratio >= 2.8)) {
-    target = 0.025;
+    target = 0.015;
     [n, seconds] = growUntil(n, target);
     ratio = n >= 2 ? seconds / Math.max(time(Math.floor(n / 2)), 1e-9) : 0;
   }

@@ -19,6 +19,11 @@
 // multi handle and resolver; the list is partitioned among them by a hash of
 // the domain, and the per-IP cap, the rate limit and the writer are shared.
 //
+// One live crawl per database: RunCrawl holds the database (storage's
+// CrawlStore::LockForCrawl) from start to end; a second RunCrawl on it fails
+// with CrawlStatus::Code::kDatabaseLocked naming the holder. The hold of a
+// crawl that died (kill -9) is taken over, reported by on_stale_lock.
+//
 // Resume: a domain is skipped when the database already has a fetch of it
 // (newer than recrawl_older_than when set), so rerunning the same command
 // continues a crawl after a crash or a signal; each (crawl, domain) has at
@@ -26,8 +31,9 @@
 // "done" state are one SQLite row committed atomically.
 //
 // Thread-safety: RunCrawl may be called from any thread; it blocks until
-// the crawl ends, reporting progress and handling signals on that thread.
-// Callbacks run on the calling thread or an event loop's, one at a time.
+// the crawl ends, reporting progress on that thread. Callbacks run on the
+// calling thread or an event loop's, one at a time. The library installs no
+// signal handlers: the caller stops a crawl with CrawlHandle::Cancel.
 //
 // Usage:
 //   CrawlOptions options;
@@ -41,6 +47,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,9 +112,6 @@ struct CrawlOptions {
   std::optional<std::chrono::seconds> recrawl_older_than;
 
   bool compress_bodies = false;
-  // Stop on SIGINT/SIGTERM: admit nothing new, abandon transfers in flight
-  // (a rerun fetches them), flush, and report the signal in the summary.
-  bool handle_signals = true;
   std::chrono::milliseconds progress_interval{250};
   // Commit a batch after this many records or this long, whichever first.
   int batch_size = 500;
@@ -125,6 +129,10 @@ struct CrawlProgress {
   std::int64_t success = 0, unavailable = 0, unreachable = 0;
   std::int64_t committed = 0;
   std::int64_t malformed_lines = 0;
+  // Domains waiting for a retry, and when the soonest is due (-1: none):
+  // a crawl's tail is mostly these.
+  std::int64_t waiting_retries = 0;
+  double next_retry_in_seconds = -1;
   double elapsed_seconds = 0;
 };
 
@@ -132,31 +140,90 @@ struct CrawlCallbacks {
   std::function<void(const CrawlProgress&)> on_progress;
   std::function<void(const storage::FetchRecord&)> on_fetch;
   std::function<void(const MalformedLine&)> on_malformed_line;
+  // Once, before the crawl starts, when it took over the hold of a crawl
+  // that died holding the database (see storage/crawl_lock.h).
+  std::function<void(const storage::CrawlHolder&)> on_stale_lock;
 };
 
 struct CrawlSummary {
   CrawlProgress progress;
   std::int64_t run_id = 0;
-  int signal = 0;  // SIGINT or SIGTERM when stopped by one; else 0.
+  bool cancelled = false;  // Stopped by CrawlHandle::Cancel.
+};
+
+// Stops a running crawl from another thread: RunCrawl then admits nothing
+// new, abandons the transfers in flight (a rerun fetches them, none is
+// half-recorded), commits what finished, marks the run "interrupted" and
+// returns with CrawlSummary::cancelled. A Cancel() before RunCrawl starts
+// stops it as soon as it does.
+//
+// Thread-safe. Not async-signal-safe: to stop on a signal, wait for it on
+// a thread (sigwait) and call Cancel() there, as `robotscan crawl` does.
+class CrawlHandle {
+ public:
+  CrawlHandle() = default;
+  CrawlHandle(const CrawlHandle&) = delete;
+  CrawlHandle& operator=(const CrawlHandle&) = delete;
+
+  void Cancel();
+  bool cancelled() const;
+
+  // For RunCrawl: `stop` runs on the next Cancel() (at once if cancelled
+  // already), under the handle's lock, so it must not call the handle;
+  // nullptr clears it, and once that returns no Cancel() is still running
+  // the previous `stop`.
+  void OnCancel(std::function<void()> stop);
+
+ private:
+  mutable std::mutex mutex_;
+  bool cancelled_ = false;
+  std::function<void()> stop_;
 };
 
 class [[nodiscard]] CrawlStatus {
  public:
+  enum class Code : std::uint8_t {
+    kOk,
+    kFailed,          // Options, list, storage or network setup failed.
+    kDatabaseLocked,  // Another live crawl writes the database.
+  };
   CrawlStatus() = default;
-  explicit CrawlStatus(std::string message) : message_(std::move(message)) {}
-  bool ok() const { return message_.empty(); }
+  explicit CrawlStatus(std::string message)
+      : code_(Code::kFailed), message_(std::move(message)) {}
+  static CrawlStatus Locked(const storage::CrawlHolder& holder) {
+    CrawlStatus status("the database is being written by another crawl");
+    status.code_ = Code::kDatabaseLocked;
+    status.locked_by_ = holder;
+    return status;
+  }
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
   const std::string& message() const { return message_; }
+  // For kDatabaseLocked: the crawl holding the database.
+  const std::optional<storage::CrawlHolder>& locked_by() const {
+    return locked_by_;
+  }
 
  private:
+  Code code_ = Code::kOk;
   std::string message_;
+  std::optional<storage::CrawlHolder> locked_by_;
 };
 
 // Checks options (syntax of --connect-to, --resolve, --dns-server, schemes)
 // without touching the network or the database.
 CrawlStatus ValidateCrawlOptions(const CrawlOptions& options);
 
+// File descriptors a crawl with these options needs at most: one socket
+// per transfer in flight plus a fixed reserve (database and list files,
+// each loop's epoll, timer and resolver descriptors, stdio). The caller
+// owns the process's RLIMIT_NOFILE and checks it against this.
+std::int64_t DescriptorsNeeded(const CrawlOptions& options);
+
+// Runs a crawl to its end (or a Cancel() on `handle`, or a fatal error).
 CrawlStatus RunCrawl(const CrawlOptions& options,
-                     const CrawlCallbacks& callbacks, CrawlSummary* summary);
+                     const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                     CrawlHandle* handle = nullptr);
 
 // Initializes libcurl and c-ares process-wide; construct one in main
 // before any crawl and keep it alive until the end.

@@ -116,6 +116,9 @@ struct ConfigVerdict {
   EngineMeasurement measurement;          // of `attack` (or the last tried)
   SearchCoverage coverage = SearchCoverage::kOtherAttack;
   std::size_t shapes_measured = 0;  // full growth measurements made
+  // JIT only: not searched because the interpreter's exhausted search found
+  // nothing, which covers the JIT (its early fail only removes work).
+  bool implied_by_interpreter = false;
   bool Explodes() const {
     return growth == Growth::kExponential || growth == Growth::kPolynomial;
   }

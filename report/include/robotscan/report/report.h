@@ -348,6 +348,8 @@ struct Comparison {
 
 struct Report {
   std::int64_t domains = 0;
+  // The crawl_run rows, for the top list each crawl read (its provenance).
+  std::vector<storage::RunRecord> runs;
   // Oldest and newest fetched_at of the rows (ISO 8601 UTC); empty if none.
   std::string first_fetched_at, last_fetched_at;
   robots::Compat compat = robots::Compat::kRfc9309;

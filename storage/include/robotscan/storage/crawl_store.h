@@ -47,11 +47,12 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/storage/crawl_lock.h"
 #include "robotscan/storage/status.h"
 
 namespace robotscan::storage {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 // One HTTP request made while fetching a domain's robots.txt.
 struct FetchStep {
@@ -104,11 +105,33 @@ struct PreviousFetch {
   bool has_body = false;
 };
 
+// Where a crawl's top list came from (crawl_run.list_*). Empty fields are
+// stored as NULL.
+struct ListProvenance {
+  std::string source;        // "tranco", "umbrella", "majestic" or "file".
+  std::string list_id;       // Tranco's list ID, when known.
+  std::string date;          // YYYY-MM-DD the list was published or fetched.
+  std::string url;           // Where it was downloaded from.
+  std::string sha256;        // Lower-case hex of the file as read.
+  std::int64_t entries = 0;  // Entries selected for the crawl (--top/--skip).
+};
+
 struct RunInfo {
   std::string started_at;  // ISO 8601 UTC.
   std::string tool_version;
   std::string input;         // The list's path.
   std::string options_json;  // The crawl options, for provenance.
+  std::string host;          // Machine that ran the crawl.
+  std::int64_t pid = 0;
+  ListProvenance list;
+};
+
+// A crawl_run row, as ReadRuns returns it.
+struct RunRecord {
+  std::int64_t id = 0;
+  std::string started_at, finished_at, status, tool_version, input, host;
+  std::int64_t pid = 0;
+  ListProvenance list;
 };
 
 struct StoreOptions {
@@ -173,6 +196,13 @@ class CrawlStore {
 
   // Whether any fetch is recorded at all (constant time, unlike CountRows).
   virtual Status HasFetches(bool* any) = 0;
+
+  // Every crawl_run row, oldest first.
+  virtual Status ReadRuns(std::vector<RunRecord>* runs) = 0;
+
+  // Takes the database's one-live-crawl hold (crawl_lock.h) for `me`. Not
+  // for read-only stores.
+  virtual Status LockForCrawl(const CrawlHolder& me, LockAttempt* attempt) = 0;
 };
 
 }  // namespace robotscan::storage

@@ -87,6 +87,9 @@ class LatestFetchReader {
       std::string_view path, const LatestFetchQuery& query = {});
   virtual ~LatestFetchReader() = default;
 
+  // Every crawl_run row, oldest first (with each run's list provenance).
+  virtual Status ReadRuns(std::vector<RunRecord>* runs) = 0;
+
   // Number of rows in latest_fetch (one per domain).
   virtual Status CountRows(std::int64_t* rows) = 0;
 
