@@ -77,6 +77,11 @@ TEST(Lint, FileWideFindings) {
   std::string huge = "User-agent: *\n";
   while (huge.size() <= kMinParseLimitBytes) huge += "Disallow: /x\n";
   EXPECT_TRUE(Codes(huge).count({0, "size-limit"}));
+  LintOptions whole;
+  whole.max_body_bytes = kNoParseLimit;
+  for (const Diagnostic& d : LintRobotsTxt(huge, whole)) {
+    EXPECT_NE(d.code, "size-limit") << d.message;
+  }
   const std::string long_line = "User-agent: *\nDisallow: /" +
                                 std::string(kMaxLineBytes + 10, 'a') + "\n";
   EXPECT_TRUE(Codes(long_line).count({2, "line-too-long"}));

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "reference_matcher.h"
 
 namespace robotscan::robots {
 namespace {
@@ -150,6 +153,49 @@ TEST(RobotsTxt, ParseLimitIgnoresTheTailAtALineBoundary) {
   options.max_body_bytes = 2 * kMinParseLimitBytes;
   EXPECT_FALSE(RobotsTxt::Parse(body, options)
                    .IsAllowedFor("x", "/private-but-past-the-limit"));
+}
+
+// A body whose deciding rule lies past the first 500 KiB.
+std::string BodyWithARulePastTheLimit() {
+  std::string body = "User-agent: *\n";
+  while (body.size() < kMinParseLimitBytes + 1000) body += "Allow: /keep\n";
+  body += "Disallow: /late\n";
+  return body;
+}
+
+// The decided default (robots.h, ParseOptions::max_body_bytes): google mode
+// cuts at 500 KiB like Google's crawler, where Google's open-source parser
+// (the streaming reference) reads on; kNoParseLimit gives its answers.
+TEST(RobotsTxt, GoogleModeCutsAt500KiBLikeGooglesCrawlerUnlessToldNot) {
+  const std::string body = BodyWithARulePastTheLimit();
+  ParseOptions google;
+  google.compat = Compat::kGoogle;
+  const RobotsTxt cut = RobotsTxt::Parse(body, google);
+  EXPECT_GT(cut.ignored_bytes(), 1000u);
+  EXPECT_TRUE(cut.IsAllowedFor("x", "/late"));
+  EXPECT_FALSE(testing::ReferenceAllowedGoogle(body, "x", "/late"));
+
+  google.max_body_bytes = kNoParseLimit;
+  const RobotsTxt whole = RobotsTxt::Parse(body, google);
+  EXPECT_EQ(whole.ignored_bytes(), 0u);
+  EXPECT_EQ(whole.body_bytes(), body.size());
+  for (const char* url : {"/late", "/later", "/keep", "/x", "/robots.txt"}) {
+    EXPECT_EQ(whole.IsAllowedFor("x", url),
+              testing::ReferenceAllowedGoogle(body, "x", url))
+        << url;
+  }
+  EXPECT_EQ(whole.Check("x", "/late").line,
+            std::count(body.begin(), body.end(), '\n'));
+}
+
+TEST(RobotsTxt, NoParseLimitReadsEverythingInRfcModeToo) {
+  const std::string body = BodyWithARulePastTheLimit();
+  EXPECT_TRUE(RobotsTxt::Parse(body).IsAllowedFor("x", "/late"));
+  ParseOptions options;
+  options.max_body_bytes = kNoParseLimit;
+  const RobotsTxt robots = RobotsTxt::Parse(body, options);
+  EXPECT_EQ(robots.ignored_bytes(), 0u);
+  EXPECT_FALSE(robots.IsAllowedFor("x", "/late"));
 }
 
 TEST(RobotsTxt, PoliciesAllowOrDisallowEverything) {

@@ -212,6 +212,81 @@ class LintTest(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("cannot open", err)
 
+class MaxBytesTest(unittest.TestCase):
+    """check/lint --max-bytes N: the parse limit; 0 reads everything. The
+    default is 512000 bytes in both --compat modes (README, "RFC 9309 vs
+    Google")."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.big = os.path.join(self.tmp.name, "big.txt")
+        # 624,030 bytes; the last line (48,002) is past 512,000.
+        with open(self.big, "wb") as f:
+            f.write(b"User-agent: *\n" + b"Allow: /keep\n" * 48000 +
+                    b"Disallow: /late\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check(self, *extra):
+        return run("check", "--robots-file", self.big, "--user-agent", "Bot",
+                   *extra, "/late")
+
+    def test_default_cuts_in_both_modes(self):
+        for compat in ("rfc", "google"):
+            rc, out, err = self.check("--compat", compat)
+            self.assertEqual((rc, out), (0, "allowed\t/late\t0\tno-matching-rule\n"),
+                             compat)
+            self.assertIn("112037 bytes past the parse limit", err)
+
+    def test_zero_reads_everything(self):
+        for compat in ("rfc", "google"):
+            rc, out, err = self.check("--compat", compat, "--max-bytes", "0")
+            self.assertEqual((rc, out, err),
+                             (1, "disallowed\t/late\t48002\tdisallow: /late\n", ""),
+                             compat)
+
+    def test_a_larger_limit_reads_more_and_a_smaller_one_is_raised(self):
+        rc, out, _ = self.check("--max-bytes", "700000")
+        self.assertEqual(rc, 1)
+        self.assertTrue(out.startswith("disallowed\t/late\t48002\t"))
+        # Below the RFC 9309 minimum: raised to 512000, so /late stays cut
+        # and /keep (line 2) still decides.
+        rc, out, _ = run("check", "--robots-file", self.big, "--user-agent", "Bot",
+                         "--max-bytes", "10", "/keep", "/late")
+        self.assertEqual(rc, 0)
+        self.assertEqual([l.split("\t")[2] for l in out.splitlines()], ["2", "0"])
+
+    def test_lint_limit(self):
+        rc, out, _ = run("lint", self.big)
+        self.assertEqual(rc, 1)
+        self.assertIn(":0: error: file is 624030 bytes; the 112037 bytes past "
+                      "the parse limit of 512000 bytes are ignored", out)
+        self.assertIn("[size-limit]", out)
+        rc, out, _ = run("lint", "--max-bytes", "0", self.big)
+        self.assertEqual((rc, out), (0, ""))
+        rc, out, _ = run("lint", "--max-bytes", "600000", self.big)
+        self.assertEqual(rc, 1)
+        self.assertIn("parse limit of 600000 bytes", out)
+
+    def test_urllib_mode_reads_everything_and_refuses_a_limit(self):
+        rc, out, _ = self.check("--compat", "urllib")
+        self.assertEqual(rc, 1)
+        self.assertTrue(out.startswith("disallowed\t/late\t"), out)
+        rc, out, _ = self.check("--compat", "urllib", "--max-bytes", "0")
+        self.assertEqual(rc, 1)
+        rc, out, err = self.check("--compat", "urllib", "--max-bytes", "600000")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertIn("--max-bytes does not apply to --compat urllib", err)
+
+    def test_bad_values_are_usage_errors(self):
+        for value in ("-1", "x", "1e6", ""):
+            for cmd in (["check", "--robots-file", self.big, "--user-agent", "a"],
+                        ["lint"]):
+                rc, out, err = run(*cmd, "--max-bytes", value, self.big)
+                self.assertEqual((rc, out), (2, ""), (cmd[0], value))
+                self.assertIn("--max-bytes", err)
+
 
 if __name__ == "__main__":
     ROBOTSCAN = sys.argv.pop(1)

@@ -2,7 +2,7 @@
 //
 //   robotscan check --robots-file FILE --user-agent TOKEN
 //                   [--compat rfc|google|urllib]
-//                   [--json] [--urls-file FILE|-] [URL...]
+//                   [--json] [--urls-file FILE|-] [--max-bytes N] [URL...]
 //
 // One line per URL on stdout:
 //   allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE
@@ -32,6 +32,8 @@ struct CheckOptions {
   std::string urls_file;
   std::vector<std::string> urls;
   bool json = false;
+  std::size_t max_bytes = robots::kMinParseLimitBytes;
+  bool max_bytes_given = false;
 };
 
 std::string RuleText(const robots::MatchResult& result) {
@@ -60,6 +62,7 @@ std::vector<std::string> SplitLines(const std::string& text) {
 
 int RunCheck(const CheckOptions& options) {
   robots::ParseOptions parse;
+  parse.max_body_bytes = ParseLimitFromFlag(options.max_bytes);
   if (!robots::ParseCompatName(options.compat, &parse.compat)) {
     std::fprintf(stderr,
                  "robotscan check: --compat must be 'rfc', 'google' or "
@@ -67,6 +70,12 @@ int RunCheck(const CheckOptions& options) {
     return kExitUsage;
   }
   const bool urllib = parse.compat == robots::Compat::kUrllib;
+  if (urllib && options.max_bytes != 0 && options.max_bytes_given) {
+    std::fprintf(stderr,
+                 "robotscan check: --max-bytes does not apply to --compat "
+                 "urllib, which reads the whole file as CPython does\n");
+    return kExitUsage;
+  }
   // CPython takes any user agent and URL string: in urllib mode nothing is
   // refused up front, and what CPython raises on is reported per URL.
   if (!urllib && !robots::IsValidUserAgentToObey(options.user_agent)) {
@@ -197,8 +206,14 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                   "file with one URL per line ('-' for standard input)");
   cmd->add_flag("--json", options->json,
                 "print one JSON object per URL instead of TAB-separated text");
+  CLI::Option* max_bytes =
+      cmd->add_option("--max-bytes", options->max_bytes, kMaxBytesHelp)
+          ->check(MaxBytesValidator());
   cmd->add_option("urls", options->urls, "URLs (absolute or paths) to check");
-  cmd->callback([options, exit_code] { *exit_code = RunCheck(*options); });
+  cmd->callback([options, exit_code, max_bytes] {
+    options->max_bytes_given = max_bytes->count() > 0;
+    *exit_code = RunCheck(*options);
+  });
 }
 
 }  // namespace robotscan::cli

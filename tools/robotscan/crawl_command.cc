@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/storage/database_location.h"
 #include "robotscan/storage/shared_frontier.h"

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/storage/database_location.h"
 

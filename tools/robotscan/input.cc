@@ -5,6 +5,8 @@
 #include <cstring>
 #include <memory>
 
+#include "robotscan/robots/robots.h"
+
 namespace robotscan::cli {
 
 std::optional<std::string> ReadWholeFile(const std::string& path,
@@ -28,6 +30,22 @@ std::optional<std::string> ReadWholeFile(const std::string& path,
     return std::nullopt;
   }
   return contents;
+}
+
+std::size_t ParseLimitFromFlag(std::size_t max_bytes) {
+  return max_bytes == 0 ? robots::kNoParseLimit : max_bytes;
+}
+
+CLI::Validator MaxBytesValidator() {
+  return CLI::Validator(
+      [](const std::string& value) -> std::string {
+        if (value.empty() ||
+            value.find_first_not_of("0123456789") != std::string::npos) {
+          return "must be a number of bytes (0: no limit), not '" + value + "'";
+        }
+        return "";
+      },
+      "BYTES");
 }
 
 }  // namespace robotscan::cli

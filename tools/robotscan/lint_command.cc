@@ -36,7 +36,7 @@ int RunLint(const LintCommandOptions& options) {
       continue;
     }
     robots::LintOptions lint;
-    lint.max_body_bytes = options.max_bytes;
+    lint.max_body_bytes = ParseLimitFromFlag(options.max_bytes);
     const std::vector<robots::Diagnostic> diagnostics =
         robots::LintRobotsTxt(*body, lint);
     any_error = any_error || robots::HasErrors(diagnostics);
@@ -75,9 +75,8 @@ void AddLintCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_flag("--json", options->json,
                 "print one JSON object per diagnostic");
-  cmd->add_option("--max-bytes", options->max_bytes,
-                  "parse limit in bytes (at least 512000, the RFC 9309 "
-                  "minimum; the default)");
+  cmd->add_option("--max-bytes", options->max_bytes, kMaxBytesHelp)
+      ->check(MaxBytesValidator());
   cmd->callback([options, exit_code] { *exit_code = RunLint(*options); });
 }
 

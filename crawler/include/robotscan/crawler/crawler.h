@@ -40,7 +40,7 @@
 //   options.list_path = "top-1m.csv";
 //   options.db_path = "crawl.sqlite";
 //   CrawlSummary summary;
-//   Status status = RunCrawl(options, {}, &summary);
+//   CrawlStatus status = RunCrawl(options, {}, &summary);
 #ifndef ROBOTSCAN_CRAWLER_CRAWLER_H_
 #define ROBOTSCAN_CRAWLER_CRAWLER_H_
 

@@ -13,6 +13,7 @@
 // PCRE2 configuration that models the dialect's engine; static suspicions
 // without a confirmed attack are kUnknown, never claimed.
 //
+// Usage:
 //   AnalyzeOptions options;
 //   options.parse.dialect = Dialect::kPython;
 //   AnalysisReport report = AnalyzePattern(R"(^(\w+\s?)+$)", options);

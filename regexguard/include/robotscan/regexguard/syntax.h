@@ -6,6 +6,7 @@
 // folding, `.` and the shorthand classes are resolved at parse time into
 // explicit sets of code points, so later stages never look at flags again.
 //
+// Usage:
 //   Result<ParsedPattern> parsed = ParsePattern("^(a+)+$", {});
 //   if (!parsed) { /* parsed.error().code, .message, .span */ }
 //   const Node& root = *parsed->root;

@@ -63,6 +63,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,6 +74,11 @@ namespace robotscan::robots {
 
 // RFC 9309 §2.5: crawlers MUST parse at least the first 500 KiB.
 inline constexpr std::size_t kMinParseLimitBytes = 500 * 1024;
+
+// A parse limit that reads the whole body, as Google's open-source parser
+// does (`robotscan check --max-bytes 0`). Parsing stays linear in the body.
+inline constexpr std::size_t kNoParseLimit =
+    std::numeric_limits<std::size_t>::max();
 
 // Stack buffer for normalising a URL path in RFC mode (a byte can become
 // three: %XX), so paths up to a third of it never touch the heap.
@@ -94,9 +100,16 @@ struct ParseOptions {
   Compat compat = Compat::kRfc9309;
   // Bytes of the body that are parsed; the rest is ignored and reported by
   // RobotsTxt::ignored_bytes(). Values below kMinParseLimitBytes are raised
-  // to it. (kUrllib reads the whole body, as CPython does.) The cut is moved
-  // back to the last line end before the limit so that a rule is never
-  // half-read (a half-read "Disallow: /private" would become "Disallow: /p").
+  // to it. (kUrllib reads the whole body, as CPython does, and ignores this.)
+  // The cut is moved back to the last line end before the limit so that a
+  // rule is never half-read (a half-read "Disallow: /private" would become
+  // "Disallow: /p").
+  //
+  // The default is 500 KiB in kRfc9309 and kGoogle alike. kGoogle reproduces
+  // the answers of Google's open-source parser, which reads everything, but
+  // Google's crawler ignores what follows the first 500 KiB (its robots.txt
+  // documentation), and a check is asked what a crawler will do;
+  // kNoParseLimit gives the open-source parser's reading of longer files.
   std::size_t max_body_bytes = kMinParseLimitBytes;
 };
 
