@@ -23,7 +23,7 @@ CREATE TEMP TABLE IF NOT EXISTS staged_fetch (
   dns_ms double precision, connect_ms double precision,
   tls_ms double precision, first_byte_ms double precision,
   total_ms double precision, fetched_at text,
-  batch_id bigint, generation bigint
+  batch_id bigint, generation bigint, domain_id bigint
 ) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE IF NOT EXISTS staged_step (
   ord integer NOT NULL, seq integer NOT NULL, url text, http_status integer,
@@ -60,9 +60,17 @@ SELECT DISTINCT domain FROM staged_fetch ORDER BY domain
 ON CONFLICT (name) DO NOTHING
 )sql";
 
+// Each staged record's domain id, looked up once (by the unique index on
+// domain.name) for the statements that follow.
+constexpr char kResolveDomains[] = R"sql(
+UPDATE staged_fetch s SET domain_id = d.id FROM domain d WHERE d.name = s.domain
+)sql";
+
 // One statement for the fetches, their steps and the domains' newest
 // fetch. A 304 (body_from_fetch_id) keeps the earlier fetch's body, as the
-// SQLite store does; only 2xx bodies were staged with a hash.
+// SQLite store does (a subquery, so that it is an index lookup for the
+// few 304s instead of a join with the whole fetch table); only 2xx bodies
+// were staged with a hash.
 constexpr char kInsertFetches[] = R"sql(
 WITH ins AS (
   INSERT INTO "fetch" (run_id, domain_id, rank, url, final_url, strategy,
@@ -71,17 +79,18 @@ WITH ins AS (
     content_length, cache_control, expires, last_modified, etag,
     retry_after, ip, dns_ms, connect_ms, tls_ms, first_byte_ms, total_ms,
     fetched_at)
-  SELECT $1::int8, d.id, s.rank, s.url, s.final_url, s.strategy,
+  SELECT $1::int8, s.domain_id, s.rank, s.url, s.final_url, s.strategy,
     s.http_status, s.access, s.error_class, s.error_message, s.redirects,
     s.attempts, s.bytes, s.truncated, s.not_modified,
-    CASE WHEN s.body_from_fetch_id IS NOT NULL THEN pf.body_id ELSE b.id END,
+    CASE WHEN s.body_from_fetch_id IS NOT NULL
+         THEN (SELECT pf.body_id FROM "fetch" pf
+               WHERE pf.id = s.body_from_fetch_id)
+         ELSE b.id END,
     s.content_type, s.content_encoding, s.content_length, s.cache_control,
     s.expires, s.last_modified, s.etag, s.retry_after, s.ip, s.dns_ms,
     s.connect_ms, s.tls_ms, s.first_byte_ms, s.total_ms, s.fetched_at
   FROM staged_fetch s
-  JOIN domain d ON d.name = s.domain
   LEFT JOIN body b ON b.sha256 = s.body_sha256
-  LEFT JOIN "fetch" pf ON pf.id = s.body_from_fetch_id
   ORDER BY s.ord
   RETURNING id, domain_id
 ), steps AS (
@@ -91,8 +100,7 @@ WITH ins AS (
     st.error_class, st.error_message, st.ip, st.total_ms
   FROM staged_step st
   JOIN staged_fetch s ON s.ord = st.ord
-  JOIN domain d ON d.name = s.domain
-  JOIN ins ON ins.domain_id = d.id
+  JOIN ins ON ins.domain_id = s.domain_id
 ), latest AS (
   UPDATE domain d SET latest_fetch_id = ins.id
   FROM ins
@@ -104,10 +112,10 @@ SELECT count(*)::int8 FROM ins
 
 constexpr char kMarkFrontierDone[] = R"sql(
 UPDATE crawl_frontier f SET state = 'done', fetch_id = fe.id
-FROM "fetch" fe JOIN domain d ON d.id = fe.domain_id
-JOIN staged_fetch s ON s.domain = d.name
-WHERE fe.run_id = $1::int8 AND f.run_id = $1::int8 AND f.domain = d.name
-  AND f.state = 'leased'
+FROM staged_fetch s JOIN "fetch" fe
+  ON fe.run_id = $1::int8 AND fe.domain_id = s.domain_id
+WHERE f.run_id = $1::int8 AND f.domain = s.domain AND f.state = 'leased'
+  AND f.batch_id = s.batch_id
 )sql";
 
 }  // namespace
@@ -237,6 +245,10 @@ Status PgFetchWriter::InsertStaged(PGconn* conn, std::int64_t run_id,
     return s;
   }
   if (Status s = ExecPgSimple(conn, kInsertDomains, "insert domains");
+      !s.ok()) {
+    return s;
+  }
+  if (Status s = ExecPgSimple(conn, kResolveDomains, "look up domains");
       !s.ok()) {
     return s;
   }

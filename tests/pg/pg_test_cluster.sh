@@ -13,6 +13,18 @@
 # skips with that message (counted as skipped by ctest), never passes.
 set -uo pipefail
 
+# PG_CLUSTER_DURABLE=1 (the benchmarks): fsync and full-page writes on,
+# commits flushed by the WAL writer (synchronous_commit=off, the durability
+# of SQLite's WAL with synchronous=NORMAL: a crash of the process loses
+# nothing committed, a power cut the last moments), 256 MB shared buffers.
+if [ "${PG_CLUSTER_DURABLE:-0}" = 1 ]; then
+  durability="-c synchronous_commit=off"
+  shared_buffers=256MB
+else
+  durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  shared_buffers=32MB
+fi
+
 cmd=${1:?usage: pg_test_cluster.sh start|stop DIR}
 dir=${2:?usage: pg_test_cluster.sh start|stop DIR}
 
@@ -74,7 +86,7 @@ case "$cmd" in
       exit 0
     fi
     if ! as_owner "$bindir/pg_ctl" -D "$sock/data" -l "$sock/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $sock -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB" \
+        -o "-c listen_addresses='' -k $sock $durability -c max_connections=200 -c shared_buffers=$shared_buffers ${PG_CLUSTER_OPTIONS:-}" \
         start >"$dir/pg_ctl.log" 2>&1; then
       echo "pg_ctl start failed: $(tail -n 3 "$sock/server.log" 2>/dev/null | tr '\n' ' ')" >"$dir/skip"
       cat "$dir/skip"

@@ -17,13 +17,18 @@
 //
 // Thread-safety: one SharedFrontier per thread (each holds a connection).
 //
-// Usage (a worker; see crawler's worker mode for the whole loop):
-//   auto frontier = SharedFrontier::Open(uri, {});
+// Usage (a worker; crawler's RunCrawlWorker is the whole loop):
+//   auto frontier = SharedFrontier::Open("postgresql://host/crawls", {});
+//   if (!frontier.ok()) return frontier.status();
 //   CrawlToJoin crawl;
-//   s = frontier.value()->FindCrawl(0, &crawl);
-//   s = frontier.value()->RegisterWorker(crawl.run_id, me, &worker_id);
-//   s = frontier.value()->ClaimBatch(crawl.run_id, worker_id,
-//                                    crawl.settings, &claim);
+//   Status s = frontier.value()->FindCrawl(0, &crawl);
+//   std::int64_t worker_id = 0;
+//   if (s.ok()) s = frontier.value()->RegisterWorker(crawl.run_id, me, &worker_id);
+//   ClaimResult claim;
+//   if (s.ok()) {
+//     s = frontier.value()->ClaimBatch(crawl.run_id, worker_id, crawl.settings,
+//                                      &claim);
+//   }
 #ifndef ROBOTSCAN_STORAGE_SHARED_FRONTIER_H_
 #define ROBOTSCAN_STORAGE_SHARED_FRONTIER_H_
 
