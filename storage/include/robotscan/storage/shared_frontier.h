@@ -17,7 +17,9 @@
 //
 // Thread-safety: one SharedFrontier per thread (each holds a connection).
 //
-// Usage (a worker; crawler's RunCrawlWorker is the whole loop):
+// A worker's first steps (crawler's RunCrawlWorker is the whole loop).
+//
+// Usage:
 //   auto frontier = SharedFrontier::Open("postgresql://host/crawls", {});
 //   if (!frontier.ok()) return frontier.status();
 //   CrawlToJoin crawl;
