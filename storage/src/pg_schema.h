@@ -264,16 +264,18 @@ BEGIN
   END LOOP;
   INSERT INTO crawl_batch (run_id, worker_id, expires_at)
   VALUES (p_run, p_worker, v_expires) RETURNING id INTO v_batch;
+  -- The picked domains as an array first, then updated through the
+  -- primary key: a join with the subquery let the planner hash the whole
+  -- frontier on every claim (a cost growing with the list).
   RETURN QUERY
-    WITH picked AS (
-      SELECT f.domain FROM crawl_frontier f
-       WHERE f.run_id = p_run AND f.state = 'pending'
-       ORDER BY f.position LIMIT p_size
-       FOR UPDATE SKIP LOCKED)
     UPDATE crawl_frontier f
        SET state = 'leased', batch_id = v_batch, leases = f.leases + 1
-      FROM picked
-     WHERE f.run_id = p_run AND f.domain = picked.domain
+     WHERE f.run_id = p_run
+       AND f.domain = ANY (ARRAY(
+         SELECT p.domain FROM crawl_frontier p
+          WHERE p.run_id = p_run AND p.state = 'pending'
+          ORDER BY p.position LIMIT p_size
+          FOR UPDATE SKIP LOCKED))
     RETURNING f.batch_id, 1, f.domain, f.rank, f.position, false;
   IF NOT FOUND THEN
     DELETE FROM crawl_batch b WHERE b.id = v_batch;
