@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dialect_features.h"
 #include "pcre2_text.h"
 #include "robotscan/regexguard/syntax.h"
 #include "unicode.h"
@@ -20,6 +21,7 @@ namespace {
 
 using internal::AppendUtf8;
 using internal::DecodeUtf8;
+using internal::Feature;
 
 struct InlineFlags {
   bool case_insensitive = false;
@@ -59,7 +61,10 @@ struct ClassBuilder {
 class Parser {
  public:
   Parser(std::string_view pattern, const ParseOptions& options)
-      : pattern_(pattern), options_(options), dialect_(options.dialect) {}
+      : pattern_(pattern),
+        options_(options),
+        dialect_(options.dialect),
+        features_(internal::SyntaxFeaturesOf(options.dialect, options.flags)) {}
 
   Result<ParsedPattern> Parse() {
     // Decode once so that every later step works on code points with byte
@@ -154,14 +159,8 @@ class Parser {
     return nullptr;
   }
 
-  bool IsJs() const { return dialect_ == Dialect::kJavaScript; }
-  bool IsPython() const { return dialect_ == Dialect::kPython; }
-  bool IsGo() const { return dialect_ == Dialect::kGo; }
-  bool AllowsPossessive() const {
-    return dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava ||
-           dialect_ == Dialect::kRuby || dialect_ == Dialect::kPython;
-  }
-  bool AllowsAtomic() const { return !IsJs() && !IsGo(); }
+  // Whether the dialect (with its flags) has the syntax `feature`.
+  bool Has(Feature feature) const { return features_.Has(feature); }
 
   std::unique_ptr<Node> MakeNode(NodeKind kind, std::size_t first,
                                  std::size_t last) const {
@@ -221,7 +220,10 @@ class Parser {
       if (c == '[') {
         in_class = true;
         if (i + 1 < chars_.size() && chars_[i + 1] == '^') ++i;
-        if (i + 1 < chars_.size() && chars_[i + 1] == ']' && !IsJs()) ++i;
+        if (i + 1 < chars_.size() && chars_[i + 1] == ']' &&
+            Has(Feature::kLeadingBracketIsLiteral)) {
+          ++i;
+        }
         continue;
       }
       if (c != '(') continue;
@@ -318,7 +320,8 @@ class Parser {
         return atom;
       }
       if (atom->kind == NodeKind::kRepeat &&
-          !(chars_[quantifier_start] == '{' && dialect_ == Dialect::kJava)) {
+          !(chars_[quantifier_start] == '{' &&
+            Has(Feature::kRepeatOfCountedRepeat))) {
         // `a**` is an error everywhere; Java reads `a{2}{3}` as a repeat of
         // a repeat.
         return FailNull(ErrorCode::kInvalidPattern,
@@ -329,7 +332,7 @@ class Parser {
           (atom->assertion == AssertionKind::kStartOfText ||
            atom->assertion == AssertionKind::kStartOfLine ||
            atom->assertion == AssertionKind::kWordBoundary) &&
-          (IsJs() || IsPython())) {
+          Has(Feature::kAnchorsNotRepeatable)) {
         return FailNull(ErrorCode::kInvalidPattern, "nothing to repeat",
                         quantifier_start, pos_);
       }
@@ -337,7 +340,8 @@ class Parser {
       if (!AtEnd() && Peek() == '?') {
         greediness = Greediness::kLazy;
         ++pos_;
-      } else if (!AtEnd() && Peek() == '+' && AllowsPossessive()) {
+      } else if (!AtEnd() && Peek() == '+' &&
+                 Has(Feature::kPossessiveQuantifiers)) {
         greediness = Greediness::kPossessive;
         ++pos_;
       }
@@ -383,11 +387,13 @@ class Parser {
       high = low;
     }
     if (i >= chars_.size() || chars_[i] != '}') return false;
-    if (!has_low && !(has_comma && IsPython() && high != kUnbounded)) {
+    if (!has_low && !(has_comma && Has(Feature::kOmittedMinimumCount) &&
+                      high != kUnbounded)) {
       return false;  // `{,5}` is a literal outside Python
     }
     // RE2 (Go) refuses counts above 1000.
-    const std::int64_t limit = IsGo() ? 1000 : options_.max_repeat_count;
+    const std::int64_t limit =
+        Has(Feature::kCountLimit1000) ? 1000 : options_.max_repeat_count;
     if (low > limit || high > limit) {
       Fail(ErrorCode::kInvalidPattern,
            "number too big in {} quantifier (limit " + std::to_string(limit) +
@@ -425,9 +431,10 @@ class Parser {
       case '^': {
         ++pos_;
         auto node = MakeNode(NodeKind::kAssertion, start, pos_);
-        node->assertion = (flags->multiline || dialect_ == Dialect::kRuby)
-                              ? AssertionKind::kStartOfLine
-                              : AssertionKind::kStartOfText;
+        node->assertion =
+            (flags->multiline || Has(Feature::kAnchorsMatchAtLines))
+                ? AssertionKind::kStartOfLine
+                : AssertionKind::kStartOfText;
         if (node->assertion == AssertionKind::kStartOfLine) {
           node->chars = internal::LineTerminatorSet(dialect_);
         }
@@ -436,10 +443,10 @@ class Parser {
       case '$': {
         ++pos_;
         auto node = MakeNode(NodeKind::kAssertion, start, pos_);
-        if (flags->multiline || dialect_ == Dialect::kRuby) {
+        if (flags->multiline || Has(Feature::kAnchorsMatchAtLines)) {
           node->assertion = AssertionKind::kEndOfLine;
           node->chars = internal::LineTerminatorSet(dialect_);
-        } else if (IsJs() || IsGo()) {
+        } else if (Has(Feature::kDollarIsEndOfText)) {
           node->assertion = AssertionKind::kEndOfText;
         } else {
           node->assertion = AssertionKind::kEndOfTextOrFinalNewline;
@@ -459,14 +466,14 @@ class Parser {
         const std::size_t saved = pos_;
         if (ParseCountedQuantifier(&min, &max)) {
           if (error_) return nullptr;
-          if (!IsJs() || options_.flags.unicode) {
+          if (!Has(Feature::kLiteralQuantifierBraces)) {
             return FailNull(ErrorCode::kInvalidPattern,
                             "quantifier does not follow a repeatable item",
                             saved, pos_);
           }
           pos_ = saved;
         }
-        if (IsJs() && options_.flags.unicode) {
+        if (Has(Feature::kStrictBraces)) {
           return FailNull(ErrorCode::kInvalidPattern, "lone '{'", pos_,
                           pos_ + 1);
         }
@@ -475,7 +482,7 @@ class Parser {
       }
       case ']':
       case '}':
-        if (IsJs() && options_.flags.unicode) {
+        if (Has(Feature::kStrictBraces)) {
           return FailNull(ErrorCode::kInvalidPattern, "lone bracket", pos_,
                           pos_ + 1);
         }
@@ -519,27 +526,26 @@ class Parser {
       } else if (c == 'i') {
         flags.case_insensitive = on;
       } else if (c == 'm') {
-        if (dialect_ == Dialect::kRuby) {
+        if (Has(Feature::kMIsDotAll)) {
           flags.dot_all = on;  // Ruby's m is dot-all
         } else {
           flags.multiline = on;
         }
       } else if (c == 's') {
         flags.dot_all = on;
-      } else if (c == 'x' && !IsGo()) {
+      } else if (c == 'x' && Has(Feature::kExtendedFlag)) {
         flags.extended = on;
-      } else if (c == 'u' &&
-                 (dialect_ == Dialect::kJava || dialect_ == Dialect::kPython)) {
+      } else if (c == 'u' && Has(Feature::kInlineUnicodeFlag)) {
         // Java (?u): UNICODE_CASE; Python (?u): Unicode matching.
         flags.unicode = on;
         if (on) flags.ascii = false;
-      } else if (c == 'a' && dialect_ == Dialect::kPython) {
+      } else if (c == 'a' && Has(Feature::kInlineAsciiFlag)) {
         flags.ascii = on;
       } else if (c == 'u' || c == 'a' || c == 'L' || c == 'U' || c == 'n' ||
                  c == 'J' || c == 'd') {
         // Unicode/ASCII/locale/ungreedy/no-capture modes. Ungreedy changes
         // backtracking order: refuse it rather than analyse the wrong thing.
-        if (c == 'U' && dialect_ != Dialect::kPython) return false;
+        if (c == 'U' && !Has(Feature::kUFlagIsUnicode)) return false;
         if (c == 'n' || c == 'J') return false;
       } else {
         return false;
@@ -563,7 +569,7 @@ class Parser {
     GroupKind group_kind = GroupKind::kCapturing;
     bool lookbehind = false, negated = false;
     std::string name;
-    if (Peek() == '*' && !IsJs()) {
+    if (Peek() == '*' && Has(Feature::kBacktrackingVerbs)) {
       return FailNull(ErrorCode::kUnsupportedSyntax,
                       "backtracking control verbs like (*SKIP)", start,
                       pos_ + 1);
@@ -574,11 +580,11 @@ class Parser {
       if (k == ':') {
         ++pos_;
         group_kind = GroupKind::kNonCapturing;
-      } else if (k == '>' && AllowsAtomic()) {
+      } else if (k == '>' && Has(Feature::kAtomicGroups)) {
         ++pos_;
         group_kind = GroupKind::kAtomic;
       } else if (k == '=' || k == '!') {
-        if (IsGo()) {
+        if (!Has(Feature::kLookaround)) {
           return FailNull(ErrorCode::kInvalidPattern,
                           "lookahead is not supported by Go", start, pos_ + 1);
         }
@@ -586,7 +592,7 @@ class Parser {
         kind = NodeKind::kLookaround;
         negated = k == '!';
       } else if (k == '<' && (Peek(1) == '=' || Peek(1) == '!')) {
-        if (IsGo()) {
+        if (!Has(Feature::kLookaround)) {
           return FailNull(ErrorCode::kInvalidPattern,
                           "lookbehind is not supported by Go", start, pos_);
         }
@@ -594,8 +600,9 @@ class Parser {
         lookbehind = true;
         negated = Peek(1) == '!';
         pos_ += 2;
-      } else if (k == '<' || (k == '\'' && !IsJs() && !IsPython()) ||
-                 (k == 'P' && Peek(1) == '<' && !IsJs())) {
+      } else if (k == '<' || (k == '\'' && Has(Feature::kQuotedGroupNames)) ||
+                 (k == 'P' && Peek(1) == '<' &&
+                  Has(Feature::kPythonGroupNames))) {
         if (k == 'P') ++pos_;
         const char32_t terminator = Peek() == '\'' ? '\'' : '>';
         ++pos_;
@@ -605,7 +612,8 @@ class Parser {
                           pos_);
         }
         name = *read;
-      } else if (k == 'P' && Peek(1) == '=' && !IsJs() && !IsGo()) {
+      } else if (k == 'P' && Peek(1) == '=' &&
+                 Has(Feature::kPythonNamedBackrefs)) {
         pos_ += 2;
         std::optional<std::string> read = ReadName(')');
         if (!read) {
@@ -616,7 +624,7 @@ class Parser {
         auto node = MakeNode(NodeKind::kBackReference, start, pos_);
         pending_named_references_.emplace_back(node.get(), *read);
         return node;
-      } else if (k == '#' && !IsJs() && !IsGo()) {
+      } else if (k == '#' && Has(Feature::kInlineComments)) {
         while (!AtEnd() && Peek() != ')') ++pos_;
         if (AtEnd()) {
           return FailNull(ErrorCode::kInvalidPattern, "missing ) after comment",
@@ -637,8 +645,9 @@ class Parser {
       } else {
         bool scoped = false;
         if (!ParseFlagLettersInline(&flags, &scoped)) {
-          return FailNull(IsJs() ? ErrorCode::kInvalidPattern
-                                 : ErrorCode::kUnsupportedSyntax,
+          return FailNull(Has(Feature::kUnknownGroupIsInvalid)
+                              ? ErrorCode::kInvalidPattern
+                              : ErrorCode::kUnsupportedSyntax,
                           "unrecognised group syntax after (?", start,
                           std::min(pos_ + 1, chars_.size()));
         }
@@ -655,7 +664,8 @@ class Parser {
     if (kind == NodeKind::kGroup && group_kind == GroupKind::kCapturing) {
       capture_index = ++captures_seen_;
       if (!name.empty()) {
-        if (group_names_.count(name) != 0 && dialect_ != Dialect::kPcre) {
+        if (group_names_.count(name) != 0 &&
+            !Has(Feature::kDuplicateGroupNames)) {
           return FailNull(ErrorCode::kInvalidPattern,
                           "duplicate group name '" + name + "'", start, pos_);
         }
@@ -731,13 +741,13 @@ class Parser {
       case 'f':
         return single('\f');
       case 'a':
-        if (IsJs()) break;
+        if (!Has(Feature::kEscapeBell)) break;
         return single('\a');
       case 'e':
-        if (IsJs() || IsPython() || IsGo()) break;
+        if (!Has(Feature::kEscapeEscape)) break;
         return single(0x1B);
       case 'v':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava) break;
+        if (!Has(Feature::kEscapeVerticalTab)) break;
         return single('\v');
       case 'b':
         if (in_class) return single('\b');
@@ -755,11 +765,11 @@ class Parser {
       case 'x': {
         ++pos_;
         std::optional<char32_t> value;
-        if (Peek() == '{' && !IsJs() && !IsPython()) {
+        if (Peek() == '{' && Has(Feature::kBracedHex)) {
           value = ReadBracedHex();
-        } else if (IsJs() || IsPython()) {
+        } else if (Has(Feature::kTwoDigitHex)) {
           value = ReadHex(2, 2);
-          if (!value && IsJs() && !options_.flags.unicode) {
+          if (!value && Has(Feature::kIdentityEscapes)) {
             return {true, 'x'};  // Annex B identity escape
           }
         } else {
@@ -772,9 +782,8 @@ class Parser {
         return {true, *value};
       }
       case 'u': {
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kGo ||
-            dialect_ == Dialect::kRuby) {
-          if (dialect_ == Dialect::kRuby) break;
+        if (!Has(Feature::kEscapeU)) {
+          if (!Has(Feature::kEscapeUIsError)) break;
           Fail(ErrorCode::kInvalidPattern,
                "\\u is not supported in this dialect (use \\x{...})", start,
                pos_ + 1);
@@ -782,7 +791,7 @@ class Parser {
         }
         ++pos_;
         std::optional<char32_t> value;
-        if (Peek() == '{' && IsJs() && options_.flags.unicode) {
+        if (Peek() == '{' && Has(Feature::kBracedUnicodeEscape)) {
           value = ReadBracedHex();
         } else {
           value = ReadHex(4, 4);
@@ -800,7 +809,7 @@ class Parser {
           }
         }
         if (!value) {
-          if (IsJs() && !options_.flags.unicode) return {true, 'u'};
+          if (Has(Feature::kIdentityEscapes)) return {true, 'u'};
           Fail(ErrorCode::kInvalidPattern, "bad \\u escape", start, pos_);
           return {};
         }
@@ -812,7 +821,7 @@ class Parser {
         return {true, *value};
       }
       case 'U':
-        if (!IsPython()) break;
+        if (!Has(Feature::kEscapeLongU)) break;
         {
           ++pos_;
           std::optional<char32_t> value = ReadHex(8, 8);
@@ -823,17 +832,17 @@ class Parser {
           return {true, *value};
         }
       case 'c':
-        if (IsPython() || IsGo()) break;
+        if (!Has(Feature::kControlEscape)) break;
         if (HasAhead(1) && IsAsciiLetter(Peek(1))) {
           const char32_t letter = Peek(1);
           pos_ += 2;
           return {true, static_cast<char32_t>(letter & 0x1F)};
         }
-        if (IsJs()) return {true, '\\'};
+        if (Has(Feature::kBadControlEscapeIsBackslash)) return {true, '\\'};
         Fail(ErrorCode::kInvalidPattern, "bad \\c escape", start, pos_ + 1);
         return {};
       case 'o':
-        if (dialect_ != Dialect::kPcre) break;
+        if (!Has(Feature::kOctalBraces)) break;
         if (Peek(1) == '{') {
           pos_ += 2;
           std::uint32_t value = 0;
@@ -853,7 +862,7 @@ class Parser {
         }
         break;
       case 'N':
-        if (IsPython() && Peek(1) == '{') {
+        if (Has(Feature::kNamedCharacters) && Peek(1) == '{') {
           Fail(ErrorCode::kUnsupportedSyntax, "named characters \\N{...}",
                start, pos_ + 1);
           return {};
@@ -862,7 +871,7 @@ class Parser {
       default:
         break;
     }
-    if (c >= '1' && c <= '7' && in_class && !IsJs()) {
+    if (c >= '1' && c <= '7' && in_class && Has(Feature::kOctalInClass)) {
       // Octal in classes (PCRE, Python); back references are not allowed.
       std::uint32_t value = 0;
       for (int i = 0; i < 3 && !AtEnd() && Peek() >= '0' && Peek() <= '7';
@@ -908,18 +917,18 @@ class Parser {
         negate = true;
         break;
       case 'h':
-        if (dialect_ == Dialect::kRuby) {
+        if (Has(Feature::kHIsHexDigit)) {
           set = internal::PosixClass("xdigit").value();
           break;
         }
-        if (dialect_ != Dialect::kPcre && dialect_ != Dialect::kJava) {
+        if (!Has(Feature::kSpaceByDirection)) {
           *handled = false;
           return true;
         }
         set = internal::HorizontalSpaceSet();
         break;
       case 'H':
-        if (dialect_ != Dialect::kPcre && dialect_ != Dialect::kJava) {
+        if (!Has(Feature::kSpaceByDirection)) {
           *handled = false;
           return true;
         }
@@ -927,14 +936,14 @@ class Parser {
         negate = true;
         break;
       case 'v':
-        if (dialect_ != Dialect::kPcre && dialect_ != Dialect::kJava) {
+        if (!Has(Feature::kSpaceByDirection)) {
           *handled = false;
           return true;
         }
         set = internal::VerticalSpaceSet();
         break;
       case 'V':
-        if (dialect_ != Dialect::kPcre && dialect_ != Dialect::kJava) {
+        if (!Has(Feature::kSpaceByDirection)) {
           *handled = false;
           return true;
         }
@@ -943,8 +952,8 @@ class Parser {
         break;
       case 'p':
       case 'P': {
-        if (IsPython() || (IsJs() && !options_.flags.unicode)) {
-          if (IsJs()) {  // Annex B: \p is just 'p'
+        if (!Has(Feature::kUnicodeProperties)) {
+          if (Has(Feature::kIdentityEscapes)) {  // Annex B: \p is just 'p'
             *handled = false;
             return true;
           }
@@ -1029,35 +1038,34 @@ class Parser {
       case 'B':
         return assertion(AssertionKind::kNotWordBoundary);
       case 'A':
-        if (IsJs()) break;
+        if (!Has(Feature::kEscapeStartOfText)) break;
         return assertion(AssertionKind::kStartOfText);
       case 'z':
-        if (IsJs() || IsPython()) break;
+        if (!Has(Feature::kEscapeEndOfText)) break;
         return assertion(AssertionKind::kEndOfText);
       case 'Z':
-        if (IsJs() || IsGo()) break;
+        if (!Has(Feature::kEscapeEndOfTextOrNewline)) break;
         // Python's \Z is the true end of text.
-        return assertion(IsPython() ? AssertionKind::kEndOfText
-                                    : AssertionKind::kEndOfTextOrFinalNewline);
+        return assertion(Has(Feature::kUpperZIsEndOfText)
+                             ? AssertionKind::kEndOfText
+                             : AssertionKind::kEndOfTextOrFinalNewline);
       case 'G':
-        if (IsJs() || IsPython() || IsGo()) break;
+        if (!Has(Feature::kEscapeStartOfSearch)) break;
         return assertion(AssertionKind::kStartOfSearch);
       case 'K':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kRuby) {
+        if (Has(Feature::kResetMatchStart)) {
           return FailNull(ErrorCode::kUnsupportedSyntax,
                           "\\K (reset match start)", start, pos_ + 1);
         }
         break;
       case 'X':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava ||
-            dialect_ == Dialect::kRuby) {
+        if (Has(Feature::kGraphemeClusters)) {
           return FailNull(ErrorCode::kUnsupportedSyntax,
                           "extended grapheme clusters \\X", start, pos_ + 1);
         }
         break;
       case 'R':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava ||
-            dialect_ == Dialect::kRuby) {
+        if (Has(Feature::kNewlineSequence)) {
           // A newline sequence; only \r\n is two characters, the set below
           // covers every single-character alternative.
           ++pos_;
@@ -1069,13 +1077,10 @@ class Parser {
         }
         break;
       case 'Q':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava ||
-            IsGo()) {
-          return ParseQuotedLiteral(flags);
-        }
+        if (Has(Feature::kQuotedLiterals)) return ParseQuotedLiteral(flags);
         break;
       case 'E':
-        if (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava) {
+        if (Has(Feature::kIgnoresStrayEndQuote)) {
           ++pos_;  // a stray \E is ignored
           return nullptr;
         }
@@ -1085,7 +1090,7 @@ class Parser {
     }
     // Back references.
     if ((c == 'k' && (Peek(1) == '<' || Peek(1) == '{' || Peek(1) == '\'')) &&
-        !IsPython() && !IsGo()) {
+        Has(Feature::kNamedBackrefK)) {
       const char32_t open = Peek(1);
       const char32_t close = open == '<' ? '>' : open == '{' ? '}' : '\'';
       pos_ += 2;
@@ -1098,7 +1103,7 @@ class Parser {
       pending_named_references_.emplace_back(node.get(), *name);
       return node;
     }
-    if (c == 'g' && dialect_ == Dialect::kPcre) {
+    if (c == 'g' && Has(Feature::kBackrefG)) {
       ++pos_;
       bool braced = Peek() == '{';
       if (braced) ++pos_;
@@ -1143,7 +1148,7 @@ class Parser {
       return node;
     }
     if (c >= '1' && c <= '9') {
-      if (IsGo()) {
+      if (!Has(Feature::kBackReferences)) {
         return FailNull(ErrorCode::kInvalidPattern,
                         "back references are not supported by Go", start,
                         pos_ + 1);
@@ -1161,13 +1166,16 @@ class Parser {
         const int next = number * 10 + static_cast<int>(chars_[i] - '0');
         // JavaScript drops digits until the number names a group; PCRE,
         // Python and Java read the whole number.
-        if (IsJs() && used > 0 && next > total_captures_) break;
+        if (Has(Feature::kJavaScriptBackrefDigits) && used > 0 &&
+            next > total_captures_) {
+          break;
+        }
         number = next;
         ++used;
       }
       if (number <= total_captures_ || number < 10) {
         if (number > total_captures_) {
-          if (IsJs() && !options_.flags.unicode) {
+          if (Has(Feature::kIdentityEscapes)) {
             // Annex B: \8 is '8', \1 without groups is octal \x01.
             ++pos_;
             if (c >= '8') return MakeLiteral(c, Fold(flags), start, pos_);
@@ -1210,7 +1218,7 @@ class Parser {
     if (escaped.is_character) {
       return MakeLiteral(escaped.value, Fold(flags), start, pos_);
     }
-    if (IsJs() && !options_.flags.unicode) {
+    if (Has(Feature::kIdentityEscapes)) {
       // Annex B identity escape: \q is 'q'.
       ++pos_;
       return MakeLiteral(c, Fold(flags), start, pos_);
@@ -1255,13 +1263,14 @@ class Parser {
                         start, pos_);
       }
       const char32_t c = Peek();
-      if (c == ']' && !(first && !IsJs())) {
+      if (c == ']' && !(first && Has(Feature::kLeadingBracketIsLiteral))) {
         ++pos_;
         break;
       }
       first = false;
-      if (c == '[' && Peek(1) == ':' && !IsJs()) {
-        // POSIX class [:name:] or [:^name:].
+      // POSIX class [:name:] or [:^name:]; without them (JavaScript,
+      // Python) "[[:alpha:]]" is a plain set of characters.
+      if (c == '[' && Peek(1) == ':' && Has(Feature::kPosixClasses)) {
         std::size_t end = pos_ + 2;
         while (end < chars_.size() && chars_[end] != ':' &&
                chars_[end] != ']') {
@@ -1269,38 +1278,32 @@ class Parser {
         }
         if (end + 1 < chars_.size() && chars_[end] == ':' &&
             chars_[end + 1] == ']') {
-          if (IsPython()) {
-            // Python reads "[[:alpha:]]" as a plain set of characters.
-          } else {
-            std::string name;
-            bool posix_negated = false;
-            for (std::size_t i = pos_ + 2; i < end; ++i) {
-              if (i == pos_ + 2 && chars_[i] == '^') {
-                posix_negated = true;
-                continue;
-              }
-              AppendUtf8(chars_[i], &name);
+          std::string name;
+          bool posix_negated = false;
+          for (std::size_t i = pos_ + 2; i < end; ++i) {
+            if (i == pos_ + 2 && chars_[i] == '^') {
+              posix_negated = true;
+              continue;
             }
-            std::optional<CodePointSet> set = internal::PosixClass(name);
-            if (!set) {
-              return FailNull(ErrorCode::kInvalidPattern,
-                              "unknown POSIX class name '" + name + "'", pos_,
-                              end + 2);
-            }
-            cls.set.Add(posix_negated ? set->Complement() : *set);
-            pos_ = end + 2;
-            previous.reset();
-            continue;
+            AppendUtf8(chars_[i], &name);
           }
+          std::optional<CodePointSet> set = internal::PosixClass(name);
+          if (!set) {
+            return FailNull(ErrorCode::kInvalidPattern,
+                            "unknown POSIX class name '" + name + "'", pos_,
+                            end + 2);
+          }
+          cls.set.Add(posix_negated ? set->Complement() : *set);
+          pos_ = end + 2;
+          previous.reset();
+          continue;
         }
       }
-      if (c == '[' &&
-          (dialect_ == Dialect::kJava || dialect_ == Dialect::kRuby)) {
+      if (c == '[' && Has(Feature::kClassSetOperations)) {
         return FailNull(ErrorCode::kUnsupportedSyntax,
                         "nested character classes", pos_, pos_ + 1);
       }
-      if (c == '&' && Peek(1) == '&' &&
-          (dialect_ == Dialect::kJava || dialect_ == Dialect::kRuby)) {
+      if (c == '&' && Peek(1) == '&' && Has(Feature::kClassSetOperations)) {
         return FailNull(ErrorCode::kUnsupportedSyntax, "class intersection &&",
                         pos_, pos_ + 2);
       }
@@ -1313,8 +1316,7 @@ class Parser {
           return FailNull(ErrorCode::kInvalidPattern, "pattern ends with \\",
                           item_start, pos_);
         }
-        if ((Peek() == 'Q') &&
-            (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava)) {
+        if (Peek() == 'Q' && Has(Feature::kQuotedLiteralsInClass)) {
           ++pos_;
           while (!AtEnd() && !(Peek() == '\\' && Peek(1) == 'E')) {
             cls.set.Add(Peek(), Peek());
@@ -1324,8 +1326,7 @@ class Parser {
           previous.reset();
           continue;
         }
-        if (Peek() == 'E' &&
-            (dialect_ == Dialect::kPcre || dialect_ == Dialect::kJava)) {
+        if (Peek() == 'E' && Has(Feature::kQuotedLiteralsInClass)) {
           ++pos_;
           continue;
         }
@@ -1333,8 +1334,8 @@ class Parser {
         if (!ParseClassEscape(&cls, &handled)) return nullptr;
         if (handled) {
           previous.reset();
-          if (Peek() == '-' && Peek(1) != ']' && !IsJs() &&
-              dialect_ == Dialect::kPcre) {
+          if (Peek() == '-' && Peek(1) != ']' &&
+              Has(Feature::kRangeFromShorthandIsError)) {
             return FailNull(ErrorCode::kInvalidPattern,
                             "invalid range in character class", item_start,
                             pos_ + 1);
@@ -1344,7 +1345,7 @@ class Parser {
         const EscapedCharacter escaped = ParseCharacterEscape(true);
         if (error_) return nullptr;
         if (!escaped.is_character) {
-          if (IsJs() && !options_.flags.unicode) {
+          if (Has(Feature::kIdentityEscapes)) {
             item = Peek();
             ++pos_;
           } else {
@@ -1372,8 +1373,7 @@ class Parser {
           if (!ParseClassEscape(&probe, &handled)) return nullptr;
           if (handled) {
             // "a-\d": a literal '-' in most engines; PCRE rejects it.
-            if (dialect_ == Dialect::kPcre || IsPython() ||
-                (IsJs() && options_.flags.unicode)) {
+            if (Has(Feature::kRangeToShorthandIsError)) {
               return FailNull(ErrorCode::kInvalidPattern,
                               "invalid range in character class", item_start,
                               pos_);
@@ -1387,7 +1387,7 @@ class Parser {
           const EscapedCharacter escaped = ParseCharacterEscape(true);
           if (error_) return nullptr;
           if (!escaped.is_character) {
-            if (IsJs() && !options_.flags.unicode) {
+            if (Has(Feature::kIdentityEscapes)) {
               last = Peek();
               ++pos_;
             } else {
@@ -1398,7 +1398,8 @@ class Parser {
           } else {
             last = escaped.value;
           }
-        } else if (Peek() == '[' && Peek(1) == ':' && !IsJs() && !IsPython()) {
+        } else if (Peek() == '[' && Peek(1) == ':' &&
+                   Has(Feature::kPosixClasses)) {
           return FailNull(ErrorCode::kInvalidPattern,
                           "invalid range in character class", item_start, pos_);
         } else {
@@ -1437,7 +1438,10 @@ class Parser {
           if (!IsZeroWidth(*child)) return false;
           // A lookaround before the anchor still runs at every start
           // position of a search.
-          if (child->kind == NodeKind::kLookaround && !IsJs()) return false;
+          if (child->kind == NodeKind::kLookaround &&
+              !Has(Feature::kAnchorLooksThroughLookaround)) {
+            return false;
+          }
         }
         return false;
       case NodeKind::kAlternation:
@@ -1498,7 +1502,7 @@ class Parser {
   // length; Python needs one length for the whole body. JavaScript, Java and
   // .NET accept variable-length lookbehind.
   bool LookbehindLengthAllowed(const Node& body) const {
-    if (dialect_ == Dialect::kPcre) {
+    if (Has(Feature::kLookbehindBranchesFixed)) {
       if (body.kind == NodeKind::kAlternation) {
         return std::all_of(
             body.children.begin(), body.children.end(),
@@ -1506,7 +1510,9 @@ class Parser {
       }
       return FixedLength(body).has_value();
     }
-    if (IsPython()) return FixedLength(body).has_value();
+    if (Has(Feature::kLookbehindFixedLength)) {
+      return FixedLength(body).has_value();
+    }
     return true;
   }
 
@@ -1554,6 +1560,7 @@ class Parser {
   std::string_view pattern_;
   ParseOptions options_;
   Dialect dialect_;
+  internal::FeatureSet features_;
   std::vector<char32_t> chars_;
   std::vector<std::size_t> offsets_;  // byte offset of each code point
   std::size_t pos_ = 0;
