@@ -70,7 +70,11 @@ class CodeLexer {
   // Pushes source_[pos_] as a one-character punctuator and moves past it.
   void PushPunct();
   void Push(CodeTokenKind kind, std::string text, std::size_t offset) {
-    tokens_.push_back({kind, std::move(text), offset, true, ""});
+    PushToken({kind, std::move(text), offset, true, ""});
+  }
+  // Every token goes through here (C++ joins adjacent string literals).
+  virtual void PushToken(CodeToken token) {
+    tokens_.push_back(std::move(token));
   }
 
   std::string_view source_;
