@@ -292,6 +292,7 @@ class Lexer {
       }
       case CodeTokenKind::kNumber:
       case CodeTokenKind::kString:
+      case CodeTokenKind::kTemplate:
       case CodeTokenKind::kRegex:
         return false;
       case CodeTokenKind::kPunct:
