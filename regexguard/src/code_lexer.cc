@@ -40,6 +40,20 @@ bool CodeLexer::SkipBlockComment(bool nested) {
   return false;
 }
 
+bool CodeLexer::SkipCommentOrSpace(std::string_view spaces, bool nested,
+                                   bool* ok) {
+  if (AtLineComment()) {
+    SkipToLineEnd();
+  } else if (AtBlockComment()) {
+    *ok = SkipBlockComment(nested);
+  } else if (spaces.find(source_[pos_]) != std::string_view::npos) {
+    ++pos_;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::size_t CodeLexer::QuotedRunEnd(std::size_t open) const {
   const char quote = source_[open];
   std::size_t i = open + 1;
@@ -78,6 +92,18 @@ void CodeLexer::PushWord(std::size_t begin) {
 void CodeLexer::PushPunct() {
   Push(CodeTokenKind::kPunct, std::string(1, source_[pos_]), pos_);
   ++pos_;
+}
+
+std::string DecodeSingleQuoted(std::string_view body) {
+  std::string out;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size() &&
+        (body[i + 1] == '\\' || body[i + 1] == '\'')) {
+      ++i;
+    }
+    out.push_back(body[i]);
+  }
+  return out;
 }
 
 bool ReadHexDigits(std::string_view body, std::size_t begin, std::size_t count,

@@ -28,13 +28,14 @@ class CodeLexer {
   CodeLexer& operator=(const CodeLexer&) = delete;
   virtual ~CodeLexer() = default;
 
+  // Languages inherit this constructor (`using CodeLexer::CodeLexer`).
+  explicit CodeLexer(std::string_view source) : source_(source) {}
+
   // The tokens of the whole source. An unterminated construct (string,
   // comment, ...) stops the lexing: the rest of the source is skipped.
   std::vector<CodeToken> Run();
 
  protected:
-  explicit CodeLexer(std::string_view source) : source_(source) {}
-
   // Where lexing starts (PHP skips inline HTML); false: no tokens at all.
   virtual bool Begin() { return true; }
   // Lexes or skips one construct at pos_ (pos_ < size); false when it is
@@ -52,6 +53,10 @@ class CodeLexer {
   // At "/*": moves past the closing "*/"; with `nested`, "/*" inside opens
   // another level (Rust, Kotlin). False when unterminated.
   bool SkipBlockComment(bool nested);
+  // At a // or /* comment or a byte among `spaces`: skips it and returns
+  // true, with *ok false when the comment is unterminated. Elsewhere
+  // returns false and does nothing.
+  bool SkipCommentOrSpace(std::string_view spaces, bool nested, bool* ok);
 
   // The index of the quote that closes the quoted run opening at `open`
   // (the same character as source_[open]) on the same line, skipping
@@ -103,6 +108,12 @@ std::string DecodeBackslashEscapes(std::string_view body,
   }
   return out;
 }
+
+// Single-quoted strings of PHP and Ruby know only \\ and \'.
+std::string DecodeSingleQuoted(std::string_view body);
+
+// The white space of most C-family languages: C's isspace in the "C" locale.
+inline constexpr std::string_view kAsciiSpaces = " \t\n\r\f\v";
 
 // Exactly `count` hex digits at body[begin...] into *value; false (value
 // unspecified) when fewer follow.

@@ -86,10 +86,8 @@ bool IsStringPrefix(std::string_view name, bool* raw) {
 }
 
 class Lexer : public CodeLexer {
- public:
-  explicit Lexer(std::string_view source) : CodeLexer(source) {}
+  using CodeLexer::CodeLexer;
 
- private:
   bool Step() override {
     const char c = source_[pos_];
     if (AtLineComment()) {
@@ -100,10 +98,10 @@ class Lexer : public CodeLexer {
       }
       return true;
     }
-    if (AtBlockComment()) return SkipBlockComment(/*nested=*/false);
-    if (IsAsciiSpace(c) || c == '\\') {
-      ++pos_;  // a backslash outside literals is a line splice
-      return true;
+    // A backslash outside literals is a line splice.
+    bool ok = true;
+    if (SkipCommentOrSpace(" \t\n\r\f\v\\", /*nested=*/false, &ok)) {
+      return ok;
     }
     if (c == '"') return LexQuoted(pos_, pos_);
     if (c == '\'') {

@@ -94,10 +94,8 @@ std::string RawStringValue(std::string_view content) {
 }
 
 class Lexer : public CodeLexer {
- public:
-  explicit Lexer(std::string_view source) : CodeLexer(source) {}
+  using CodeLexer::CodeLexer;
 
- private:
   bool AtLineStart() const {
     std::size_t i = pos_;
     while (i > 0 && IsLineSpace(source_[i - 1])) --i;
@@ -112,11 +110,8 @@ class Lexer : public CodeLexer {
       SkipToLineEnd();
       return true;
     }
-    if (AtBlockComment()) return SkipBlockComment(/*nested=*/false);
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     if (c == '"' || ((c == '@' || c == '$') &&
                      (next == '"' || next == '@' || next == '$'))) {
       CodeToken token;

@@ -41,19 +41,13 @@ std::string DecodeEscapes(std::string_view body) {
 }
 
 class Lexer : public CodeLexer {
- public:
-  explicit Lexer(std::string_view source) : CodeLexer(source) {}
+  using CodeLexer::CodeLexer;
 
- private:
   bool Step() override {
+    bool ok = true;
+    if (SkipCommentOrSpace(" \t\n\r", /*nested=*/false, &ok)) return ok;
     const char c = source_[pos_];
-    if (AtLineComment()) {
-      SkipToLineEnd();
-    } else if (AtBlockComment()) {
-      return SkipBlockComment(/*nested=*/false);
-    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      ++pos_;
-    } else if (c == '`') {
+    if (c == '`') {
       const std::size_t end = source_.find('`', pos_ + 1);
       if (end == std::string_view::npos) return false;
       std::string text;

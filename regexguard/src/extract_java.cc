@@ -105,17 +105,10 @@ class Lexer : public CodeLexer {
 
  private:
   bool Step() override {
-    const char c = source_[pos_];
-    if (AtLineComment()) {
-      SkipToLineEnd();
-      return true;
-    }
     // Block comments nest in Kotlin, not in Java.
-    if (AtBlockComment()) return SkipBlockComment(/*nested=*/kotlin_);
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-      ++pos_;
-      return true;
-    }
+    bool ok = true;
+    if (SkipCommentOrSpace(" \t\n\r\f", /*nested=*/kotlin_, &ok)) return ok;
+    const char c = source_[pos_];
     if (c == '"') {
       CodeToken token;
       token.kind = CodeTokenKind::kString;

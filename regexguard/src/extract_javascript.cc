@@ -151,10 +151,8 @@ bool RegexAllowedAfter(const std::vector<CodeToken>& tokens) {
 }
 
 class Lexer : public CodeLexer {
- public:
-  explicit Lexer(std::string_view source) : CodeLexer(source) {}
+  using CodeLexer::CodeLexer;
 
- private:
   // Scans template characters from pos_ until the closing backtick (token
   // done) or a `${` (code resumes; the `}` at this brace depth returns
   // here). Returns false if unterminated.
@@ -195,17 +193,10 @@ class Lexer : public CodeLexer {
   }
 
   bool Step() override {
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     const char c = source_[pos_];
     const char next = Peek(1);
-    if (AtLineComment()) {
-      SkipToLineEnd();
-      return true;
-    }
-    if (AtBlockComment()) return SkipBlockComment(/*nested=*/false);
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
     if (c == '\'' || c == '"') return LexString();
     if (c == '`') {
       ++pos_;

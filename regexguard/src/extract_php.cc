@@ -65,24 +65,9 @@ std::string DecodeDoubleQuoted(std::string_view body) {
       });
 }
 
-// Single-quoted strings know only \\ and \'.
-std::string DecodeSingleQuoted(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '\\' && i + 1 < body.size() &&
-        (body[i + 1] == '\\' || body[i + 1] == '\'')) {
-      ++i;
-    }
-    out.push_back(body[i]);
-  }
-  return out;
-}
-
 class Lexer : public CodeLexer {
- public:
-  explicit Lexer(std::string_view source) : CodeLexer(source) {}
+  using CodeLexer::CodeLexer;
 
- private:
   bool Begin() override { return SkipHtml(); }
 
   // Inline HTML up to the next opening tag (<?php, <?=, or <?).
@@ -109,11 +94,8 @@ class Lexer : public CodeLexer {
       }
       return true;
     }
-    if (AtBlockComment()) return SkipBlockComment(/*nested=*/false);
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     if (c == '\'' || c == '"' || c == '`') return LexString(c);
     if (c == '<' && source_.substr(pos_, 3) == "<<<") return SkipHeredoc();
     if (IsIdentifierByte(c) || c == '$') {

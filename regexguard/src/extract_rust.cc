@@ -68,21 +68,12 @@ std::size_t Utf8Length(char lead) {
 }
 
 class Lexer : public CodeLexer {
- public:
-  explicit Lexer(std::string_view source) : CodeLexer(source) {}
+  using CodeLexer::CodeLexer;
 
- private:
   bool Step() override {
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/true, &ok)) return ok;
     const char c = source_[pos_];
-    if (AtLineComment()) {
-      SkipToLineEnd();
-      return true;
-    }
-    if (AtBlockComment()) return SkipBlockComment(/*nested=*/true);
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
     if (c == '"') return LexString(pos_, pos_);
     if (c == '\'') {
       LexCharacterOrLifetime();
