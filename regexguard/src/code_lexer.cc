@@ -117,6 +117,15 @@ bool ReadHexDigits(std::string_view body, std::size_t begin, std::size_t count,
   return true;
 }
 
+bool AppendHexEscape(std::string_view text, std::size_t* i, std::size_t digits,
+                     std::string* out) {
+  char32_t value = 0;
+  if (!ReadHexDigits(text, *i + 1, digits, &value)) return false;
+  AppendUtf8(value, out);
+  *i += digits;
+  return true;
+}
+
 std::size_t ReadOctalDigits(std::string_view body, std::size_t begin,
                             std::size_t max_digits, char32_t* value) {
   *value = 0;

@@ -66,6 +66,18 @@ class CodeLexer {
   // it has no closing quote on its line.
   bool LexCharacterLiteral();
 
+  // Pushes the string token that `scan(&token)` reads at pos_ (moving
+  // pos_ past it); false when the string is unterminated.
+  template <typename Scan>
+  bool LexStringToken(const Scan& scan) {
+    CodeToken token;
+    token.kind = CodeTokenKind::kString;
+    token.offset = pos_;
+    if (!scan(&token)) return false;
+    PushToken(std::move(token));
+    return true;
+  }
+
   // The end of the run of identifier bytes (and bytes among `extra`) that
   // starts at `from`.
   std::size_t WordEnd(std::size_t from, std::string_view extra = {}) const;
@@ -86,6 +98,29 @@ class CodeLexer {
   std::size_t pos_ = 0;
   std::vector<CodeToken> tokens_;
 };
+
+// What a nested-string skipper says about the position it is shown.
+enum class NestedString { kNone, kSkipped, kFailed };
+
+// The '}' closing the interpolation hole ("${...}", "#{...}") of `source`
+// whose opening is at `open`, at brace depth 0, with `skip_string(&i)`
+// stepping over each nested string (kSkipped, i past it) or failing on one
+// (kFailed); npos when unterminated or a nested string fails.
+template <typename SkipString>
+std::size_t InterpolationEnd(std::string_view source, std::size_t open,
+                             const SkipString& skip_string) {
+  int braces = 0;
+  std::size_t i = open + 1;
+  while (i < source.size()) {
+    const NestedString nested = skip_string(&i);
+    if (nested == NestedString::kFailed) return std::string_view::npos;
+    if (nested == NestedString::kSkipped) continue;
+    if (source[i] == '{') ++braces;
+    if (source[i] == '}' && --braces == 0) return i;
+    ++i;
+  }
+  return std::string_view::npos;
+}
 
 // Decodes the backslash escapes of a string body: `escape(body, &i, &out)`
 // is called with body[i] the character after a backslash; it appends the
@@ -119,6 +154,11 @@ inline constexpr std::string_view kAsciiSpaces = " \t\n\r\f\v";
 // unspecified) when fewer follow.
 bool ReadHexDigits(std::string_view body, std::size_t begin, std::size_t count,
                    char32_t* value);
+// The escape at text[*i] (its letter) followed by exactly `digits` hex
+// digits: appends that code point in UTF-8, leaves *i on the last digit
+// and returns true; false, changing nothing, when fewer digits follow.
+bool AppendHexEscape(std::string_view text, std::size_t* i, std::size_t digits,
+                     std::string* out);
 // Up to `max_digits` octal digits at body[begin...] into *value; the number
 // of digits read (0 when none).
 std::size_t ReadOctalDigits(std::string_view body, std::size_t begin,

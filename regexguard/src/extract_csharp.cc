@@ -114,12 +114,8 @@ class Lexer : public CodeLexer {
     if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     if (c == '"' || ((c == '@' || c == '$') &&
                      (next == '"' || next == '@' || next == '$'))) {
-      CodeToken token;
-      token.kind = CodeTokenKind::kString;
-      token.offset = pos_;
-      if (!ScanString(&pos_, &token, 0)) return false;
-      tokens_.push_back(std::move(token));
-      return true;
+      return LexStringToken(
+          [&](CodeToken* token) { return ScanString(&pos_, token, 0); });
     }
     if (c == '\'') return LexCharacterLiteral();
     if (IsIdentifierByte(c) || (c == '@' && IsIdentifierByte(next))) {

@@ -23,14 +23,9 @@ std::string DecodeEscapes(std::string_view body) {
       return true;
     }
     const std::size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+    // \xhh is one byte in Go; as a pattern it means that code point.
+    if (digits > 0) return AppendHexEscape(text, i, digits, out);
     char32_t value = 0;
-    if (digits > 0) {
-      if (!ReadHexDigits(text, *i + 1, digits, &value)) return false;
-      // \xhh is one byte in Go; as a pattern it means that code point.
-      AppendUtf8(value, out);
-      *i += digits;
-      return true;
-    }
     if (c >= '0' && c <= '7' && ReadOctalDigits(text, *i, 3, &value) == 3) {
       AppendUtf8(value, out);
       *i += 2;

@@ -110,12 +110,8 @@ class Lexer : public CodeLexer {
     if (SkipCommentOrSpace(" \t\n\r\f", /*nested=*/kotlin_, &ok)) return ok;
     const char c = source_[pos_];
     if (c == '"') {
-      CodeToken token;
-      token.kind = CodeTokenKind::kString;
-      token.offset = pos_;
-      if (!ScanString(&pos_, &token, 0)) return false;
-      tokens_.push_back(std::move(token));
-      return true;
+      return LexStringToken(
+          [&](CodeToken* token) { return ScanString(&pos_, token, 0); });
     }
     if (c == '\'') return LexCharacterLiteral();
     if (c == '`' && kotlin_) {  // `quoted name`
@@ -201,23 +197,16 @@ class Lexer : public CodeLexer {
   // left on the `}`.
   bool SkipTemplateExpression(std::size_t* pos, int depth) {
     if (depth >= kMaxTemplateDepth) return false;
-    int braces = 0;
-    std::size_t i = *pos + 1;
-    while (i < source_.size()) {
-      const char c = source_[i];
-      if (c == '"') {
-        CodeToken nested;
-        if (!ScanString(&i, &nested, depth + 1)) return false;
-        continue;
-      }
-      if (c == '{') ++braces;
-      if (c == '}' && --braces == 0) {
-        *pos = i;
-        return true;
-      }
-      ++i;
-    }
-    return false;
+    const std::size_t close =
+        InterpolationEnd(source_, *pos, [&](std::size_t* i) {
+          if (source_[*i] != '"') return NestedString::kNone;
+          CodeToken nested;
+          return ScanString(i, &nested, depth + 1) ? NestedString::kSkipped
+                                                   : NestedString::kFailed;
+        });
+    if (close == std::string_view::npos) return false;
+    *pos = close;
+    return true;
   }
 
   bool kotlin_ = false;

@@ -326,8 +326,8 @@ bool IsGlobalCallArgument(const std::vector<CodeToken>& tokens, std::size_t i) {
 }  // namespace
 
 std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
-  const std::vector<CodeToken> tokens = Lexer(source).Run();
   std::vector<RegexLiteral> literals;
+  const std::vector<CodeToken> tokens = Lexer(source).Run();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     RegexLiteral literal;
     literal.dialect = Dialect::kJavaScript;

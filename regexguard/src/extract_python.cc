@@ -44,21 +44,11 @@ std::string DecodeEscapes(std::string_view body, bool bytes) {
             out->push_back(c);
             return true;
           case 'x':
-            if (!ReadHexDigits(text, *i + 1, 2, &value)) return false;
-            AppendUtf8(value, out);
-            *i += 2;
-            return true;
+            return AppendHexEscape(text, i, 2, out);
           case 'u':
-          case 'U': {
+          case 'U':
             // \u and \U are text escapes: bytes literals keep them.
-            const std::size_t digits = c == 'u' ? 4 : 8;
-            if (bytes || !ReadHexDigits(text, *i + 1, digits, &value)) {
-              return false;
-            }
-            AppendUtf8(value, out);
-            *i += digits;
-            return true;
-          }
+            return !bytes && AppendHexEscape(text, i, c == 'u' ? 4 : 8, out);
           default:
             // Unknown escapes, and \N{NAME} (which `re` resolves itself to the
             // same character), stay as written.

@@ -74,10 +74,7 @@ std::string DecodeDoubleQuoted(std::string_view body) {
               *i = close;
               return true;
             }
-            if (!ReadHexDigits(text, *i + 1, 4, &value)) return false;
-            AppendUtf8(value, out);
-            *i += 4;
-            return true;
+            return AppendHexEscape(text, i, 4, out);
           }
           default:
             if (c >= '0' && c <= '7') {
@@ -303,27 +300,21 @@ class Lexer {
   // From `#{` at *pos to just past its `}`, skipping nested strings.
   bool SkipInterpolation(std::size_t* pos, int depth) {
     if (depth >= kMaxInterpolationDepth) return false;
-    int braces = 0;
-    std::size_t i = *pos + 1;
-    while (i < source_.size()) {
-      const char c = source_[i];
-      if (c == '"' || c == '\'') {
-        std::size_t end = 0;
-        bool constant = true;
-        if (!ScanDelimited(i + 1, c, c, &end, &constant, depth + 1)) {
-          return false;
-        }
-        i = end + 1;
-        continue;
-      }
-      if (c == '{') ++braces;
-      if (c == '}' && --braces == 0) {
-        *pos = i + 1;
-        return true;
-      }
-      ++i;
-    }
-    return false;
+    const std::size_t close =
+        InterpolationEnd(source_, *pos, [&](std::size_t* i) {
+          const char c = source_[*i];
+          if (c != '"' && c != '\'') return NestedString::kNone;
+          std::size_t end = 0;
+          bool constant = true;
+          if (!ScanDelimited(*i + 1, c, c, &end, &constant, depth + 1)) {
+            return NestedString::kFailed;
+          }
+          *i = end + 1;
+          return NestedString::kSkipped;
+        });
+    if (close == std::string_view::npos) return false;
+    *pos = close + 1;
+    return true;
   }
 
   // A regex whose body starts at `body` and ends at `close`; flags follow.

@@ -37,10 +37,7 @@ std::string DecodeEscapes(std::string_view body) {
             out->push_back(c);
             return true;
           case 'x':
-            if (!ReadHexDigits(text, *i + 1, 2, &value)) return false;
-            AppendUtf8(value, out);
-            *i += 2;
-            return true;
+            return AppendHexEscape(text, i, 2, out);
           case 'u': {
             std::size_t close = 0;
             if (*i + 1 >= text.size() || text[*i + 1] != '{' ||
