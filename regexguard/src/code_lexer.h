@@ -122,13 +122,15 @@ std::size_t InterpolationEnd(std::string_view source, std::size_t open,
   return std::string_view::npos;
 }
 
-// Decodes the backslash escapes of a string body: `escape(body, &i, &out)`
-// is called with body[i] the character after a backslash; it appends the
-// escape's value, leaves i on the escape's last character and returns
-// true, or returns false to keep the backslash and the character as
-// written. A backslash at the very end is kept.
+// Decodes the backslash escapes of a string body. A backslash before one
+// of `self_escaping` (such as \\ \" \') gives that character; otherwise
+// `escape(body, &i, &out)` is called with body[i] the character after the
+// backslash: it appends the escape's value, leaves i on the escape's last
+// character and returns true, or returns false to keep the backslash and
+// the character as written. A backslash at the very end is kept.
 template <typename Escape>
 std::string DecodeBackslashEscapes(std::string_view body,
+                                   std::string_view self_escaping,
                                    const Escape& escape) {
   std::string out;
   for (std::size_t i = 0; i < body.size(); ++i) {
@@ -137,6 +139,10 @@ std::string DecodeBackslashEscapes(std::string_view body,
       continue;
     }
     ++i;
+    if (self_escaping.find(body[i]) != std::string_view::npos) {
+      out.push_back(body[i]);
+      continue;
+    }
     if (escape(body, &i, &out)) continue;
     out.push_back('\\');
     out.push_back(body[i]);

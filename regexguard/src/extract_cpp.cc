@@ -29,53 +29,56 @@ std::size_t SpliceLength(std::string_view source, std::size_t i) {
 // Unknown escapes such as "\d" are conditionally supported: both compilers
 // warn and keep the character without its backslash, so "\d" is `d`.
 std::string DecodeEscapes(std::string_view body) {
-  return DecodeBackslashEscapes(body, [](std::string_view text, std::size_t* i,
-                                         std::string* out) {
-    const char c = text[*i];
-    if (AppendControlEscape(c, "abfnrtv", out)) return true;
-    char32_t value = 0;
-    switch (c) {
-      case 'e':
-      case 'E':
-        out->push_back('\x1b');  // GNU extension
-        return true;
-      case 'x': {
-        // As many hex digits as follow; the value is one code unit, taken
-        // as that code point in the (UTF-8) pattern.
-        std::size_t k = *i + 1;
-        while (k < text.size() && IsHexDigit(text[k]) && value <= 0x10FFFF) {
-          value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
-          ++k;
+  return DecodeBackslashEscapes(
+      body, "\\\"'?",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
+        char32_t value = 0;
+        switch (c) {
+          case 'e':
+          case 'E':
+            out->push_back('\x1b');  // GNU extension
+            return true;
+          case 'x': {
+            // As many hex digits as follow; the value is one code unit, taken
+            // as that code point in the (UTF-8) pattern.
+            std::size_t k = *i + 1;
+            while (k < text.size() && IsHexDigit(text[k]) &&
+                   value <= 0x10FFFF) {
+              value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
+              ++k;
+            }
+            if (k == *i + 1 || value > 0x10FFFF) {
+              out->push_back('x');  // an error in C++; keep something visible
+              return true;
+            }
+            AppendUtf8(value, out);
+            *i = k - 1;
+            return true;
+          }
+          case 'u':
+          case 'U': {
+            const std::size_t digits = c == 'u' ? 4 : 8;
+            if (ReadHexDigits(text, *i + 1, digits, &value) &&
+                value <= 0x10FFFF) {
+              AppendUtf8(value, out);
+              *i += digits;
+            } else {
+              out->push_back(c);
+            }
+            return true;
+          }
+          default:
+            if (c >= '0' && c <= '7') {
+              *i += ReadOctalDigits(text, *i, 3, &value) - 1;
+              AppendUtf8(value, out);
+            } else {
+              out->push_back(c);  // unknown escapes
+            }
+            return true;
         }
-        if (k == *i + 1 || value > 0x10FFFF) {
-          out->push_back('x');  // an error in C++; keep something visible
-          return true;
-        }
-        AppendUtf8(value, out);
-        *i = k - 1;
-        return true;
-      }
-      case 'u':
-      case 'U': {
-        const std::size_t digits = c == 'u' ? 4 : 8;
-        if (ReadHexDigits(text, *i + 1, digits, &value) && value <= 0x10FFFF) {
-          AppendUtf8(value, out);
-          *i += digits;
-        } else {
-          out->push_back(c);
-        }
-        return true;
-      }
-      default:
-        if (c >= '0' && c <= '7') {
-          *i += ReadOctalDigits(text, *i, 3, &value) - 1;
-          AppendUtf8(value, out);
-        } else {
-          out->push_back(c);  // \\ \" \' \? and unknown escapes
-        }
-        return true;
-    }
-  });
+      });
 }
 
 bool IsStringPrefix(std::string_view name, bool* raw) {

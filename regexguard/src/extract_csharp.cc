@@ -24,45 +24,42 @@ bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 // Regular string escapes (C# specification, 6.4.5.5); \x takes one to four
 // hex digits. Unknown escapes are compile errors, kept as written.
 std::string DecodeEscapes(std::string_view body) {
-  return DecodeBackslashEscapes(body, [](std::string_view text, std::size_t* i,
-                                         std::string* out) {
-    const char c = text[*i];
-    if (AppendControlEscape(c, "abfnrtv", out)) return true;
-    switch (c) {
-      case '\'':
-      case '"':
-      case '\\':
-        out->push_back(c);
+  return DecodeBackslashEscapes(
+      body, "'\"\\",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
+        switch (c) {
+          case '0':
+            out->push_back('\0');
+            return true;
+          case 'e':
+            out->push_back('\x1b');
+            return true;
+          case 'x':
+          case 'u':
+          case 'U':
+            break;
+          default:
+            return false;
+        }
+        // \x takes one to four digits, \u exactly four, \U exactly eight.
+        const std::size_t max_digits = c == 'U' ? 8 : 4;
+        std::size_t k = 0;
+        char32_t value = 0;
+        while (k < max_digits && *i + 1 + k < text.size() &&
+               IsHexDigit(text[*i + 1 + k])) {
+          value =
+              value * 16 + static_cast<char32_t>(HexValue(text[*i + 1 + k]));
+          ++k;
+        }
+        if (k == 0 || (c != 'x' && k != max_digits) || value > 0x10FFFF) {
+          return false;
+        }
+        AppendUtf8(value, out);
+        *i += k;
         return true;
-      case '0':
-        out->push_back('\0');
-        return true;
-      case 'e':
-        out->push_back('\x1b');
-        return true;
-      case 'x':
-      case 'u':
-      case 'U':
-        break;
-      default:
-        return false;
-    }
-    // \x takes one to four digits, \u exactly four, \U exactly eight.
-    const std::size_t max_digits = c == 'U' ? 8 : 4;
-    std::size_t k = 0;
-    char32_t value = 0;
-    while (k < max_digits && *i + 1 + k < text.size() &&
-           IsHexDigit(text[*i + 1 + k])) {
-      value = value * 16 + static_cast<char32_t>(HexValue(text[*i + 1 + k]));
-      ++k;
-    }
-    if (k == 0 || (c != 'x' && k != max_digits) || value > 0x10FFFF) {
-      return false;
-    }
-    AppendUtf8(value, out);
-    *i += k;
-    return true;
-  });
+      });
 }
 
 // The value of a multi-line raw string literal: the lines between the

@@ -14,25 +14,26 @@ namespace {
 // Interpreted string literal escapes per the Go specification; anything
 // else is a compile error in Go and is kept as written.
 std::string DecodeEscapes(std::string_view body) {
-  return DecodeBackslashEscapes(body, [](std::string_view text, std::size_t* i,
-                                         std::string* out) {
-    const char c = text[*i];
-    if (AppendControlEscape(c, "abfnrtv", out)) return true;
-    if (c == '\\' || c == '"') {
-      out->push_back(c);
-      return true;
-    }
-    const std::size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
-    // \xhh is one byte in Go; as a pattern it means that code point.
-    if (digits > 0) return AppendHexEscape(text, i, digits, out);
-    char32_t value = 0;
-    if (c >= '0' && c <= '7' && ReadOctalDigits(text, *i, 3, &value) == 3) {
-      AppendUtf8(value, out);
-      *i += 2;
-      return true;
-    }
-    return false;
-  });
+  return DecodeBackslashEscapes(
+      body, "\\\"",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
+
+        const std::size_t digits = c == 'x'   ? 2
+                                   : c == 'u' ? 4
+                                   : c == 'U' ? 8
+                                              : 0;
+        // \xhh is one byte in Go; as a pattern it means that code point.
+        if (digits > 0) return AppendHexEscape(text, i, digits, out);
+        char32_t value = 0;
+        if (c >= '0' && c <= '7' && ReadOctalDigits(text, *i, 3, &value) == 3) {
+          AppendUtf8(value, out);
+          *i += 2;
+          return true;
+        }
+        return false;
+      });
 }
 
 class Lexer : public CodeLexer {

@@ -28,7 +28,8 @@ bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 // are compile errors and are kept as written.
 std::string DecodeEscapes(std::string_view body) {
   return DecodeBackslashEscapes(
-      body, [](std::string_view text, std::size_t* i, std::string* out) {
+      body, "\"'\\$",
+      [](std::string_view text, std::size_t* i, std::string* out) {
         const char c = text[*i];
         if (AppendControlEscape(c, "btnfr", out)) return true;
         char32_t value = 0;
@@ -38,12 +39,7 @@ std::string DecodeEscapes(std::string_view body) {
           case 's':
             out->push_back(' ');
             return true;
-          case '"':
-          case '\'':
-          case '\\':
-          case '$':  // Kotlin
-            out->push_back(c);
-            return true;
+
           case 'u': {
             std::size_t k = *i;
             while (k < text.size() && text[k] == 'u')

@@ -135,19 +135,14 @@ bool IsKeywordBeforeExpression(std::string_view name) {
 bool RegexAllowedAfter(const std::vector<CodeToken>& tokens) {
   if (tokens.empty()) return true;
   const CodeToken& prev = tokens.back();
-  switch (prev.kind) {
-    case CodeTokenKind::kName:
-      return IsKeywordBeforeExpression(prev.text);
-    case CodeTokenKind::kNumber:
-    case CodeTokenKind::kString:
-    case CodeTokenKind::kTemplate:
-    case CodeTokenKind::kRegex:
-      return false;
-    case CodeTokenKind::kPunct:
-      return prev.text != ")" && prev.text != "]" && prev.text != "++" &&
-             prev.text != "--";
+  if (prev.kind == CodeTokenKind::kName) {
+    return IsKeywordBeforeExpression(prev.text);
   }
-  return true;
+  if (prev.kind == CodeTokenKind::kPunct) {
+    return prev.text != ")" && prev.text != "]" && prev.text != "++" &&
+           prev.text != "--";
+  }
+  return false;  // a number, string, template or regex ends an operand
 }
 
 class Lexer : public CodeLexer {

@@ -18,7 +18,8 @@ namespace {
 // backslash ("\d" stays `\d`), as PHP does.
 std::string DecodeDoubleQuoted(std::string_view body) {
   return DecodeBackslashEscapes(
-      body, [](std::string_view text, std::size_t* i, std::string* out) {
+      body, "\\$\"",
+      [](std::string_view text, std::size_t* i, std::string* out) {
         const char c = text[*i];
         if (AppendControlEscape(c, "ntrv", out)) return true;
         char32_t value = 0;
@@ -29,11 +30,7 @@ std::string DecodeDoubleQuoted(std::string_view body) {
           case 'f':
             out->push_back('\f');
             return true;
-          case '\\':
-          case '$':
-          case '"':
-            out->push_back(c);
-            return true;
+
           case 'x': {
             if (*i + 1 >= text.size() || !IsHexDigit(text[*i + 1]))
               return false;

@@ -28,23 +28,20 @@ struct Token {
 // (which CPython warns about) keep their backslash, as CPython does.
 std::string DecodeEscapes(std::string_view body, bool bytes) {
   return DecodeBackslashEscapes(
-      body, [bytes](std::string_view text, std::size_t* i, std::string* out) {
+      body, "\\'\"",
+      [bytes](std::string_view text, std::size_t* i, std::string* out) {
         const char c = text[*i];
         if (AppendControlEscape(c, "abfnrtv", out)) return true;
         char32_t value = 0;
         switch (c) {
+          case 'x':
+            return AppendHexEscape(text, i, 2, out);
           case '\n':
             return true;  // line continuation inside the string
           case '\r':
             if (*i + 1 < text.size() && text[*i + 1] == '\n') ++*i;
             return true;
-          case '\\':
-          case '\'':
-          case '"':
-            out->push_back(c);
-            return true;
-          case 'x':
-            return AppendHexEscape(text, i, 2, out);
+
           case 'u':
           case 'U':
             // \u and \U are text escapes: bytes literals keep them.

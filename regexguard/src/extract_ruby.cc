@@ -24,7 +24,7 @@ constexpr int kMaxInterpolationDepth = 32;
 // ("\d" is "d"), as in Ruby.
 std::string DecodeDoubleQuoted(std::string_view body) {
   return DecodeBackslashEscapes(
-      body, [](std::string_view text, std::size_t* i, std::string* out) {
+      body, "", [](std::string_view text, std::size_t* i, std::string* out) {
         const char c = text[*i];
         if (AppendControlEscape(c, "abfnrtv", out)) return true;
         char32_t value = 0;

@@ -19,7 +19,8 @@ namespace {
 // else is a compile error and is kept as written.
 std::string DecodeEscapes(std::string_view body) {
   return DecodeBackslashEscapes(
-      body, [](std::string_view text, std::size_t* i, std::string* out) {
+      body, "\\'\"",
+      [](std::string_view text, std::size_t* i, std::string* out) {
         const char c = text[*i];
         if (AppendControlEscape(c, "nrt", out)) return true;
         char32_t value = 0;
@@ -31,11 +32,7 @@ std::string DecodeEscapes(std::string_view body) {
           case '0':
             out->push_back('\0');
             return true;
-          case '\\':
-          case '\'':
-          case '"':
-            out->push_back(c);
-            return true;
+
           case 'x':
             return AppendHexEscape(text, i, 2, out);
           case 'u': {
