@@ -4,22 +4,33 @@
 # exactly those (cmake/RobotscanInstall.cmake writes them).
 
 # Every component, in an order where each comes after those it links.
-set(ROBOTSCAN_ALL_COMPONENTS robots storage crawler report regexguard)
+set(ROBOTSCAN_ALL_COMPONENTS base robots storage crawler report regexguard)
+# Header-only components: no archive, so their .pc files have no -l.
+set(ROBOTSCAN_HEADER_ONLY_COMPONENTS base)
 
 # The robotscan libraries each component links, directly or not (the
 # component's CMakeLists.txt links the direct ones; this table must agree,
 # which tests/install checks by building a consumer of each).
+# robots uses base only while it is built (its headers and archive need
+# nothing of it), so an installed robots needs no other component: the
+# build-only links are listed apart.
+set(ROBOTSCAN_COMPONENT_LINKS_base "")
 set(ROBOTSCAN_COMPONENT_LINKS_robots "")
-set(ROBOTSCAN_COMPONENT_LINKS_storage "")
-set(ROBOTSCAN_COMPONENT_LINKS_crawler robots storage)
-set(ROBOTSCAN_COMPONENT_LINKS_report robots storage)
-set(ROBOTSCAN_COMPONENT_LINKS_regexguard "")
+set(ROBOTSCAN_COMPONENT_BUILD_LINKS_robots base)
+set(ROBOTSCAN_COMPONENT_LINKS_storage base robots)
+set(ROBOTSCAN_COMPONENT_LINKS_crawler base robots storage)
+set(ROBOTSCAN_COMPONENT_LINKS_report base robots storage)
+set(ROBOTSCAN_COMPONENT_LINKS_regexguard base)
 # Of those, the ones whose headers the component's public headers include
 # (pkg-config Requires rather than Requires.private).
-set(ROBOTSCAN_COMPONENT_PUBLIC_LINKS_crawler storage)
-set(ROBOTSCAN_COMPONENT_PUBLIC_LINKS_report robots storage)
+set(ROBOTSCAN_COMPONENT_PUBLIC_LINKS_storage base robots)
+set(ROBOTSCAN_COMPONENT_PUBLIC_LINKS_crawler base storage)
+set(ROBOTSCAN_COMPONENT_PUBLIC_LINKS_report base robots storage)
+set(ROBOTSCAN_COMPONENT_PUBLIC_LINKS_regexguard base)
 
 # One line each, for the pkg-config files.
+set(ROBOTSCAN_COMPONENT_DESCRIPTION_base
+  "robotscan base: Status/Result, ASCII helpers, version (header-only)")
 set(ROBOTSCAN_COMPONENT_DESCRIPTION_robots
   "RFC 9309 robots.txt parser and matcher (C++ and C API)")
 set(ROBOTSCAN_COMPONENT_DESCRIPTION_storage
@@ -40,7 +51,8 @@ function(robotscan_resolve_components)
       message(FATAL_ERROR "ROBOTSCAN_COMPONENTS: unknown component "
         "'${component}' (known: ${ROBOTSCAN_ALL_COMPONENTS})")
     endif()
-    list(APPEND wanted ${component} ${ROBOTSCAN_COMPONENT_LINKS_${component}})
+    list(APPEND wanted ${component} ${ROBOTSCAN_COMPONENT_LINKS_${component}}
+         ${ROBOTSCAN_COMPONENT_BUILD_LINKS_${component}})
   endforeach()
   set(built "")
   foreach(component IN LISTS ROBOTSCAN_ALL_COMPONENTS)

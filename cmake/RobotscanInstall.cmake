@@ -32,6 +32,11 @@ foreach(component IN LISTS ROBOTSCAN_BUILT_COMPONENTS)
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${component}/include/robotscan/${component}
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/robotscan COMPONENT dev)
+  # Generated headers (base's version.h).
+  if(IS_DIRECTORY ${PROJECT_BINARY_DIR}/${component}/include/robotscan/${component})
+    install(DIRECTORY ${PROJECT_BINARY_DIR}/${component}/include/robotscan/${component}
+      DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/robotscan COMPONENT dev)
+  endif()
   install(EXPORT robotscan-${component}-targets
     NAMESPACE robotscan::
     FILE robotscan-${component}-targets.cmake
@@ -73,7 +78,13 @@ ${dependencies}" @ONLY)
   list(APPEND requires_private ${modules})
   get_property(libs_private GLOBAL PROPERTY
     ROBOTSCAN_PC_LIBS_PRIVATE_${component})
-  set(libs ${pc_libs})
+  if(component IN_LIST ROBOTSCAN_HEADER_ONLY_COMPONENTS)
+    set(pc_own_lib "")
+    set(libs "")
+  else()
+    set(pc_own_lib "-lrobotscan_${component}")
+    set(libs ${pc_libs})
+  endif()
   if(NOT BUILD_SHARED_LIBS)
     list(APPEND requires ${requires_private})
     set(requires_private "")

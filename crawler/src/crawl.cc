@@ -25,6 +25,7 @@
 #include "crawl_loop.h"
 #include "domain_admission.h"
 #include "endpoint_rules.h"
+#include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/crawler/top_list_download.h"
 #include "time_format.h"

@@ -30,16 +30,23 @@ namespace py = pybind11;
   using Code = storage::Status::Code;
   switch (status.code()) {
     case Code::kInvalidArgument:
+    case Code::kInvalidInput:
+    case Code::kUnsupported:
     case Code::kCorrupt:
     case Code::kSchemaTooNew:
       throw py::value_error(status.message());
+    case Code::kNotFound:
     case Code::kIoError:
     case Code::kDiskFull:
-    case Code::kBusy: {
+    case Code::kBusy:
+    case Code::kLocked:
+    case Code::kNetwork: {
       PyErr_SetString(PyExc_OSError, status.message().c_str());
       throw py::error_already_set();
     }
     case Code::kOk:
+    case Code::kBudgetExceeded:
+    case Code::kCancelled:
     case Code::kInternal:
       break;
   }

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.h"
+#include "robotscan/base/version.h"
 
 PYBIND11_MODULE(_robotscan, m) {
   m.doc() =

@@ -21,9 +21,9 @@
 #include "explain.h"
 #include "growth.h"
 #include "nfa.h"
-#include "parallel_for.h"
 #include "pcre2_engine.h"
 #include "re2_engine.h"
+#include "robotscan/base/parallel_for.h"
 #include "unicode.h"
 
 namespace robotscan::regexguard {
@@ -473,7 +473,7 @@ std::vector<AnalysisReport> AnalyzePatterns(
     const std::vector<std::string>& patterns,
     const std::vector<AnalyzeOptions>& options, unsigned jobs) {
   std::vector<AnalysisReport> reports(patterns.size());
-  internal::ParallelFor(patterns.size(), jobs, [&](std::size_t i) {
+  ParallelFor(patterns.size(), jobs, [&](std::size_t i) {
     reports[i] = AnalyzePattern(patterns[i], options[i]);
   });
   return reports;

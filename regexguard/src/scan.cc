@@ -19,7 +19,8 @@
 
 #include "analysis_cache.h"
 #include "baseline.h"
-#include "parallel_for.h"
+#include "robotscan/base/parallel_for.h"
+#include "robotscan/base/version.h"
 #include "scan_config.h"
 #include "source_files.h"
 
@@ -105,8 +106,8 @@ struct AnalysisKey {
   std::string CacheText(double timeout_seconds) const {
     char budget[32];
     std::snprintf(budget, sizeof(budget), "%.17g", timeout_seconds);
-    return std::string("regexguard " ROBOTSCAN_VERSION_STRING) + '\0' +
-           BuildIdentity() + '\0' + pattern + '\0' + flags + '\0' +
+    return std::string("regexguard ") + kVersion + '\0' + BuildIdentity() +
+           '\0' + pattern + '\0' + flags + '\0' +
            std::string(DialectName(dialect)) + '\0' +
            (anchored ? "anchored" : "search") + '\0' + budget;
   }
@@ -191,7 +192,7 @@ Result<std::vector<std::vector<RegexLiteral>>> ExtractAll(
     const std::vector<SourceFile>& files, const ScanConfig& config,
     unsigned jobs) {
   std::vector<std::optional<std::vector<RegexLiteral>>> extracted(files.size());
-  internal::ParallelFor(files.size(), jobs, [&](std::size_t i) {
+  ParallelFor(files.size(), jobs, [&](std::size_t i) {
     std::optional<std::string> source = internal::ReadSourceFile(files[i]);
     if (!source) return;
     extracted[i].emplace();
@@ -228,7 +229,7 @@ std::vector<PatternVerdict> AnalyseAll(const std::vector<AnalysisKey>& keys,
                                 : fs::path(options.cache_dir));
   std::vector<PatternVerdict> verdicts(keys.size());
   std::atomic<std::size_t> hits{0};
-  internal::ParallelFor(keys.size(), options.jobs, [&](std::size_t i) {
+  ParallelFor(keys.size(), options.jobs, [&](std::size_t i) {
     const std::string cache_key = keys[i].CacheText(timeout_seconds);
     if (std::optional<PatternVerdict> cached = cache.Lookup(cache_key)) {
       verdicts[i] = std::move(*cached);

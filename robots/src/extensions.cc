@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::robots::internal {
 namespace {

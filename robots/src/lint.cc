@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 #include "extensions.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 #include "python_text.h"
 
 namespace robotscan::robots::internal::python {

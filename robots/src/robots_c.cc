@@ -5,6 +5,7 @@
 #include <new>
 #include <string_view>
 
+#include "robotscan/base/version.h"
 #include "robotscan/robots/access_policy.h"
 #include "robotscan/robots/robots.h"
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 #include "extensions.h"
 #include "normalize.h"
 #include "pattern.h"

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::robots {
 namespace {

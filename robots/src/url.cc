@@ -1,6 +1,6 @@
 #include "robotscan/robots/url.h"
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 #include "normalize.h"
 
 namespace robotscan::robots {

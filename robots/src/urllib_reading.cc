@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "ascii.h"
+#include "robotscan/base/ascii.h"
 #include "python_text.h"
 #include "python_urlparse.h"
 

@@ -28,6 +28,14 @@ import tempfile
 # example; "returns": the function's return type (default void);
 # "epilogue": statements after it (a return for non-void functions).
 CONTEXTS = {
+    "base/include/robotscan/base/status.h": {
+        "prelude": "auto Use = [](int) {};",
+        "returns": "Status",
+        "epilogue": "return Status();",
+    },
+    "base/include/robotscan/base/parallel_for.h": {
+        "prelude": "std::vector<int> values{1, 2, 3};",
+    },
     "robots/include/robotscan/robots/robots.h": {
         "includes": ["<cstdio>"],
         "prelude": 'std::string_view body = "User-agent: *\\nDisallow: /x\\n";',

@@ -39,7 +39,7 @@ cc -std=c99 -Wall -Werror "$consumer/consumer.c" $flags -o "$work/c-consumer"
 "$work/c-consumer"
 
 echo "-- C++ consumer (pkg-config, every library)"
-modules="robotscan-robots robotscan-storage robotscan-crawler robotscan-report robotscan-regexguard"
+modules="robotscan-base robotscan-robots robotscan-storage robotscan-crawler robotscan-report robotscan-regexguard"
 for module in $modules; do
   pkg-config --exists --print-errors "$module"
 done

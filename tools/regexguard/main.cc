@@ -24,6 +24,8 @@
 
 #include "input.h"
 #include "output.h"
+#include "robotscan/base/exit_codes.h"
+#include "robotscan/base/version.h"
 #include "robotscan/regexguard/analyzer.h"
 #include "scan_command.h"
 
@@ -31,9 +33,9 @@ namespace {
 
 namespace rg = robotscan::regexguard;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFindings = 1;
-constexpr int kExitUsage = 2;
+using robotscan::kExitFindings;
+using robotscan::kExitOk;
+using robotscan::kExitUsage;
 
 struct CheckFlags {
   std::string pattern;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "robotscan/base/version.h"
+
 namespace robotscan::regexguard::cli {
 namespace {
 

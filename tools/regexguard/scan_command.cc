@@ -10,14 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "output.h"
+#include "robotscan/base/exit_codes.h"
 #include "robotscan/regexguard/pre_commit_hook.h"
 
 namespace robotscan::regexguard::cli {
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitFindings = 1;
-constexpr int kExitUsage = 2;
+using robotscan::kExitFindings;
+using robotscan::kExitOk;
+using robotscan::kExitUsage;
 
 // Compiler-style: "PATH:LINE:COLUMN: severity: message [rule]", then the
 // attack as a note on the same location.

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "commands.h"
+#include "robotscan/base/version.h"
 
 namespace robotscan::cli {
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 
 namespace robotscan::cli {

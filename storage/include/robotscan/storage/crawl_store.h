@@ -145,21 +145,6 @@ struct StoreOptions {
   std::int64_t max_page_count = 0;
 };
 
-template <typename T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
-  Result(Status status) : status_(std::move(status)) {}  // NOLINT
-  bool ok() const { return status_.ok(); }
-  const Status& status() const { return status_; }
-  T& value() { return *value_; }
-  const T& value() const { return *value_; }
-
- private:
-  Status status_;
-  std::optional<T> value_;
-};
-
 class CrawlStore {
  public:
   // Opens (creating if needed) and migrates the database at `path`.

@@ -1,42 +1,26 @@
-// Error values returned by the storage library (no exceptions cross its API).
+// Error values returned by the storage library (no exceptions cross its
+// API): robotscan's one Status (robotscan/base/status.h), whose codes
+// storage uses as follows:
+//   kInvalidArgument  a caller error (bad option, unknown run id);
+//   kIoError          the operating system refused a read or write;
+//   kDiskFull         SQLITE_FULL: the transaction was rolled back;
+//   kBusy             another process holds the write lock;
+//   kCorrupt          the file is not a (healthy) SQLite database, or a
+//                     stored body does not decode;
+//   kSchemaTooNew     written by a newer robotscan; never downgraded;
+//   kInternal         any other SQLite failure.
 //
 // Thread-safety: Status is a plain value type.
 #ifndef ROBOTSCAN_STORAGE_STATUS_H_
 #define ROBOTSCAN_STORAGE_STATUS_H_
 
-#include <cstdint>
-#include <string>
-#include <string_view>
-#include <utility>
+#include "robotscan/base/status.h"
 
 namespace robotscan::storage {
 
-class [[nodiscard]] Status {
- public:
-  enum class Code : std::uint8_t {
-    kOk,
-    kInvalidArgument,  // A caller error (bad option, unknown run id).
-    kIoError,          // The operating system refused a read or write.
-    kDiskFull,         // SQLITE_FULL: the transaction was rolled back.
-    kBusy,             // Another process holds the write lock.
-    kCorrupt,          // The file is not a (healthy) SQLite database.
-    kSchemaTooNew,     // Written by a newer robotscan; never downgraded.
-    kInternal,         // Any other SQLite failure.
-  };
-
-  Status() = default;
-  Status(Code code, std::string message)
-      : code_(code), message_(std::move(message)) {}
-  static Status Ok() { return Status(); }
-
-  bool ok() const { return code_ == Code::kOk; }
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
-
- private:
-  Code code_ = Code::kOk;
-  std::string message_;
-};
+using Status = ::robotscan::Status;
+template <typename T>
+using Result = ::robotscan::Result<T>;
 
 }  // namespace robotscan::storage
 

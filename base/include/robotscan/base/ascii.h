@@ -1,12 +1,17 @@
-// Locale-independent ASCII helpers (the C library's are locale-dependent and
-// take int). Private to the robots library.
-#ifndef ROBOTSCAN_ROBOTS_SRC_ASCII_H_
-#define ROBOTSCAN_ROBOTS_SRC_ASCII_H_
+// Locale-independent ASCII helpers, for every robotscan library: the C
+// library's <cctype> functions depend on the process's locale (a report run
+// under tr_TR would lowercase 'I' to a dotless i) and take an int that must
+// be an unsigned char, so robotscan never calls them on text.
+//
+// Thread-safety: pure functions.
+#ifndef ROBOTSCAN_BASE_ASCII_H_
+#define ROBOTSCAN_BASE_ASCII_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
-namespace robotscan::robots {
+namespace robotscan {
 
 constexpr bool IsAsciiSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
@@ -16,6 +21,13 @@ constexpr bool IsAsciiAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 constexpr bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool IsAsciiAlnum(char c) {
+  return IsAsciiAlpha(c) || IsAsciiDigit(c);
+}
+// Space, tab and form feed: the blanks inside a line.
+constexpr bool IsAsciiLineSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\f';
+}
 constexpr bool IsAsciiHexDigit(char c) {
   return IsAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -25,10 +37,18 @@ constexpr char ToAsciiLower(char c) {
 constexpr char ToAsciiUpper(char c) {
   return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
 }
+// The value of a hex digit (IsAsciiHexDigit(c) must hold).
 constexpr int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return c - 'A' + 10;
+}
+
+// `text` with A-Z turned into a-z; every other byte (UTF-8 included) kept.
+inline std::string ToAsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = ToAsciiLower(c);
+  return out;
 }
 
 inline std::string_view StripAsciiWhitespace(std::string_view s) {
@@ -65,6 +85,6 @@ inline int CompareIgnoreAsciiCase(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : 1;
 }
 
-}  // namespace robotscan::robots
+}  // namespace robotscan
 
-#endif  // ROBOTSCAN_ROBOTS_SRC_ASCII_H_
+#endif  // ROBOTSCAN_BASE_ASCII_H_
