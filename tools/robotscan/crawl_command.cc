@@ -7,8 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,11 +24,6 @@
 
 namespace robotscan::cli {
 namespace {
-
-// Exit codes of `robotscan crawl` beyond the shared ones (docs/crawler.md).
-constexpr int kExitCrawlFailed = 3;          // Storage or list I/O failure.
-constexpr int kExitSigint = 128 + SIGINT;    // 130
-constexpr int kExitSigterm = 128 + SIGTERM;  // 143
 
 // "24h", "30s", "500ms", "2m", "7d"; a bare number is seconds.
 std::optional<std::chrono::milliseconds> ParseDuration(const std::string& s) {
@@ -298,16 +295,23 @@ int RunCrawlCommand(CrawlFlags& flags) {
     start = end + 1;
   }
   o.tool_version = ROBOTSCAN_VERSION_STRING;
-  if (const crawler::CrawlStatus valid = crawler::ValidateCrawlOptions(o);
-      !valid.ok()) {
+  if (const Status valid = crawler::ValidateCrawlOptions(o); !valid.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", valid.message().c_str());
+    return ExitCodeFor(valid);
+  }
+
+  // The list named on the command line: unreadable is a usage error (2),
+  // told apart from a read failing mid-crawl (3).
+  if (access(o.list_path.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
+                 o.list_path.c_str(), std::strerror(errno));
     return kExitUsage;
   }
 
   crawler::NetworkLibraries libraries;
   if (!libraries.ok()) {
     std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
-    return kExitCrawlFailed;
+    return kExitNetworkSetup;
   }
   if (!RaiseOpenFileLimit(o)) return kExitUsage;
 
@@ -385,7 +389,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
   crawler::CrawlHandle handle;
-  crawler::CrawlStatus status;
+  Status status;
   int signal = 0;
   {
     StopOnSignals stop_on_signals(&handle);
@@ -417,21 +421,21 @@ int RunCrawlCommand(CrawlFlags& flags) {
       static_cast<long long>(p.duplicates),
       static_cast<long long>(p.malformed_lines));
   std::fflush(stdout);
-  if (status.code() == crawler::CrawlStatus::Code::kDatabaseLocked) {
-    PrintLockedMessage(o.db_path, *status.locked_by());
-    return kExitUsage;
+  if (status.code() == StatusCode::kLocked && summary.locked_by) {
+    PrintLockedMessage(o.db_path, *summary.locked_by);
+    return ExitCodeFor(status);
   }
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
-    return kExitCrawlFailed;
+    return ExitCodeFor(status);
   }
   if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
-    return kExitSigint;
+    return kExitSignalBase + SIGINT;
   }
   if (signal == SIGTERM) {
     std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
-    return kExitSigterm;
+    return kExitSignalBase + SIGTERM;
   }
   return kExitOk;
 }
