@@ -145,25 +145,31 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
   std::fflush(stderr);
 }
 
+// --log-json: one JSON object a line, appended. Owns its FILE (closed
+// once, so neither copyable nor reopened over a live one).
 class JsonLog {
  public:
+  JsonLog() = default;
+  JsonLog(const JsonLog&) = delete;
+  JsonLog& operator=(const JsonLog&) = delete;
+
   bool Open(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "a");
+    file_.reset(std::fopen(path.c_str(), "a"));
     return file_ != nullptr;
-  }
-  ~JsonLog() {
-    if (file_ != nullptr) std::fclose(file_);
   }
   void Write(const nlohmann::json& event) {
     if (file_ == nullptr) return;
     // Crawled headers and list lines may not be UTF-8: replace, never throw.
     const std::string line =
         event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::fprintf(file_, "%s\n", line.c_str());
+    std::fprintf(file_.get(), "%s\n", line.c_str());
   }
 
  private:
-  std::FILE* file_ = nullptr;
+  struct CloseFile {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::unique_ptr<std::FILE, CloseFile> file_;
 };
 
 nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
