@@ -24,10 +24,10 @@ namespace robotscan::crawler {
 class BatchWriter {
  public:
   // Called on the writer thread after each commit with the committed
-  // domains, and once with a failure message if a commit fails (after which
-  // nothing more is written).
+  // domains, and once with the storage failure if a commit fails (after
+  // which nothing more is written).
   using CommittedHandler = std::function<void(std::vector<std::string>)>;
-  using FailureHandler = std::function<void(const std::string&)>;
+  using FailureHandler = std::function<void(const Status&)>;
 
   BatchWriter(storage::CrawlStore* store, std::int64_t run_id, int batch_size,
               std::chrono::milliseconds interval, CommittedHandler committed,
@@ -40,9 +40,9 @@ class BatchWriter {
   void Push(storage::FetchRecord record);
   std::size_t backlog() const;
   bool failed() const { return failed_.load(); }
-  // Writes everything queued, stops the thread; returns the failure message
-  // (empty on success).
-  std::string Finish();
+  // Writes everything queued, stops the thread; returns the storage
+  // failure that stopped the writing, its code kept (kDiskFull, kBusy, ...).
+  Status Finish();
 
  private:
   void Loop();
@@ -59,7 +59,7 @@ class BatchWriter {
   std::deque<storage::FetchRecord> queue_;
   bool stopping_ = false;
   std::atomic<bool> failed_{false};
-  std::string failure_;
+  Status failure_;
   std::thread thread_;
 };
 

@@ -20,7 +20,8 @@ const char* RobotscanVersionText() {
 
 std::unique_ptr<CLI::App> MakeRobotscanApp() {
   auto app = std::make_unique<CLI::App>(
-      "robotscan: RFC 9309 robots.txt toolkit (check, lint, toplist, crawl, report)");
+      "robotscan: RFC 9309 robots.txt toolkit (check, lint, toplist, crawl, "
+      "report)");
   app->set_version_flag("--version", RobotscanVersionText());
   app->require_subcommand(1);
   return app;

@@ -7,8 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,11 +24,6 @@
 
 namespace robotscan::cli {
 namespace {
-
-// Exit codes of `robotscan crawl` beyond the shared ones (docs/crawler.md).
-constexpr int kExitCrawlFailed = 3;          // Storage or list I/O failure.
-constexpr int kExitSigint = 128 + SIGINT;    // 130
-constexpr int kExitSigterm = 128 + SIGTERM;  // 143
 
 // "24h", "30s", "500ms", "2m", "7d"; a bare number is seconds.
 std::optional<std::chrono::milliseconds> ParseDuration(const std::string& s) {
@@ -148,25 +145,31 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
   std::fflush(stderr);
 }
 
+// --log-json: one JSON object a line, appended. Owns its FILE (closed
+// once, so neither copyable nor reopened over a live one).
 class JsonLog {
  public:
+  JsonLog() = default;
+  JsonLog(const JsonLog&) = delete;
+  JsonLog& operator=(const JsonLog&) = delete;
+
   bool Open(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "a");
+    file_.reset(std::fopen(path.c_str(), "a"));
     return file_ != nullptr;
-  }
-  ~JsonLog() {
-    if (file_ != nullptr) std::fclose(file_);
   }
   void Write(const nlohmann::json& event) {
     if (file_ == nullptr) return;
     // Crawled headers and list lines may not be UTF-8: replace, never throw.
     const std::string line =
         event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::fprintf(file_, "%s\n", line.c_str());
+    std::fprintf(file_.get(), "%s\n", line.c_str());
   }
 
  private:
-  std::FILE* file_ = nullptr;
+  struct CloseFile {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::unique_ptr<std::FILE, CloseFile> file_;
 };
 
 nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
@@ -298,16 +301,23 @@ int RunCrawlCommand(CrawlFlags& flags) {
     start = end + 1;
   }
   o.tool_version = ROBOTSCAN_VERSION_STRING;
-  if (const crawler::CrawlStatus valid = crawler::ValidateCrawlOptions(o);
-      !valid.ok()) {
+  if (const Status valid = crawler::ValidateCrawlOptions(o); !valid.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", valid.message().c_str());
+    return ExitCodeFor(valid);
+  }
+
+  // The list named on the command line: unreadable is a usage error (2),
+  // told apart from a read failing mid-crawl (3).
+  if (access(o.list_path.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
+                 o.list_path.c_str(), std::strerror(errno));
     return kExitUsage;
   }
 
   crawler::NetworkLibraries libraries;
   if (!libraries.ok()) {
     std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
-    return kExitCrawlFailed;
+    return kExitNetworkSetup;
   }
   if (!RaiseOpenFileLimit(o)) return kExitUsage;
 
@@ -385,7 +395,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
   crawler::CrawlHandle handle;
-  crawler::CrawlStatus status;
+  Status status;
   int signal = 0;
   {
     StopOnSignals stop_on_signals(&handle);
@@ -417,21 +427,21 @@ int RunCrawlCommand(CrawlFlags& flags) {
       static_cast<long long>(p.duplicates),
       static_cast<long long>(p.malformed_lines));
   std::fflush(stdout);
-  if (status.code() == crawler::CrawlStatus::Code::kDatabaseLocked) {
-    PrintLockedMessage(o.db_path, *status.locked_by());
-    return kExitUsage;
+  if (status.code() == StatusCode::kLocked && summary.locked_by) {
+    PrintLockedMessage(o.db_path, *summary.locked_by);
+    return ExitCodeFor(status);
   }
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
-    return kExitCrawlFailed;
+    return ExitCodeFor(status);
   }
   if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
-    return kExitSigint;
+    return kExitSignalBase + SIGINT;
   }
   if (signal == SIGTERM) {
     std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
-    return kExitSigterm;
+    return kExitSignalBase + SIGTERM;
   }
   return kExitOk;
 }
