@@ -14,7 +14,8 @@ BatchWriter::BatchWriter(WriteBatch write, int batch_size,
       on_failure_(std::move(failed)) {}
 
 BatchWriter::~BatchWriter() {
-  if (thread_.joinable()) Finish();
+  // The owner has read Finish()'s answer already if it wanted it.
+  if (thread_.joinable()) (void)Finish();
 }
 
 void BatchWriter::Start() {
@@ -37,7 +38,7 @@ std::size_t BatchWriter::backlog() const {
   return queue_.size();
 }
 
-std::string BatchWriter::Finish() {
+Status BatchWriter::Finish() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -70,11 +71,11 @@ void BatchWriter::Loop() {
       if (!status.ok()) {
         {
           std::lock_guard lock(mutex_);
-          failure_ = status.message();
+          failure_ = status;
           queue_.clear();
         }
         failed_ = true;
-        if (on_failure_) on_failure_(status.message());
+        if (on_failure_) on_failure_(status);
         return;
       }
       if (committed_) {

@@ -27,10 +27,10 @@ namespace robotscan::crawler {
 class BatchWriter {
  public:
   // Called on the writer thread after each commit with the committed
-  // domains, and once with a failure message if a commit fails (after which
-  // nothing more is written).
+  // domains, and once with the storage failure if a commit fails (after
+  // which nothing more is written).
   using CommittedHandler = std::function<void(std::vector<std::string>)>;
-  using FailureHandler = std::function<void(const std::string&)>;
+  using FailureHandler = std::function<void(const Status&)>;
   // Commits one batch, all or nothing (called on the writer thread).
   using WriteBatch =
       std::function<storage::Status(std::span<const storage::FetchRecord>)>;
@@ -46,9 +46,9 @@ class BatchWriter {
   void Push(storage::FetchRecord record);
   std::size_t backlog() const;
   bool failed() const { return failed_.load(); }
-  // Writes everything queued, stops the thread; returns the failure message
-  // (empty on success).
-  std::string Finish();
+  // Writes everything queued, stops the thread; returns the storage
+  // failure that stopped the writing, its code kept (kDiskFull, kBusy, ...).
+  Status Finish();
 
  private:
   void Loop();
@@ -64,7 +64,7 @@ class BatchWriter {
   std::deque<storage::FetchRecord> queue_;
   bool stopping_ = false;
   std::atomic<bool> failed_{false};
-  std::string failure_;
+  Status failure_;
   std::thread thread_;
 };
 

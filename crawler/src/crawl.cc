@@ -93,34 +93,37 @@ std::string DefaultUserAgent() {
          "+https://github.com/robotscan/robotscan)";
 }
 
-CrawlStatus ValidateCrawlOptions(const CrawlOptions& options) {
-  if (options.list_path.empty()) return CrawlStatus("no list given");
-  if (options.db_path.empty()) return CrawlStatus("no database given");
-  if (options.schemes.empty()) return CrawlStatus("no scheme to try");
+Status ValidateCrawlOptions(const CrawlOptions& options) {
+  const auto invalid = [](std::string message) {
+    return Status(StatusCode::kInvalidArgument, std::move(message));
+  };
+  if (options.list_path.empty()) return invalid("no list given");
+  if (options.db_path.empty()) return invalid("no database given");
+  if (options.schemes.empty()) return invalid("no scheme to try");
   for (const std::string& scheme : options.schemes) {
     if (scheme != "https" && scheme != "http") {
-      return CrawlStatus("scheme '" + scheme + "' is not http or https");
+      return invalid("scheme '" + scheme + "' is not http or https");
     }
   }
-  if (options.concurrency < 1) return CrawlStatus("concurrency must be >= 1");
+  if (options.concurrency < 1) return invalid("concurrency must be >= 1");
   if (options.top < 0 || options.skip < 0) {
-    return CrawlStatus("--top and --skip must not be negative");
+    return invalid("--top and --skip must not be negative");
   }
   std::string error;
   for (const std::string& text : options.connect_to) {
     ConnectToRule rule;
-    if (!ParseConnectToRule(text, &rule, &error)) return CrawlStatus(error);
+    if (!ParseConnectToRule(text, &rule, &error)) return invalid(error);
   }
   for (const std::string& text : options.resolve) {
     ResolveRule rule;
-    if (!ParseResolveRule(text, &rule, &error)) return CrawlStatus(error);
+    if (!ParseResolveRule(text, &rule, &error)) return invalid(error);
   }
   for (const std::string& server : options.dns_servers) {
     if (server.empty() || server.find(',') != std::string::npos) {
-      return CrawlStatus("invalid --dns-server '" + server + "'");
+      return invalid("invalid --dns-server '" + server + "'");
     }
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 namespace {
@@ -128,24 +131,25 @@ namespace {
 // Counts the entries --top/--skip select, for progress and ETA. A second
 // pass over the file; cheap next to the crawl (about a second per million
 // lines, gzip included).
-CrawlStatus CountSelectedEntries(const CrawlOptions& options,
-                                 std::int64_t* total) {
-  std::string error;
-  auto reader = TopListReader::Open(options.list_path, &error);
-  if (!reader) return CrawlStatus(error);
+Status CountSelectedEntries(const CrawlOptions& options, std::int64_t* total) {
+  Result<std::unique_ptr<TopListReader>> reader =
+      TopListReader::Open(options.list_path);
+  if (!reader.ok()) return reader.status();
   std::int64_t entries = 0;
   TopListEntry entry;
   MalformedLine bad;
   for (;;) {
-    const ReadOutcome outcome = reader->Next(&entry, &bad);
+    const ReadOutcome outcome = (*reader)->Next(&entry, &bad);
     if (outcome == ReadOutcome::kEnd) break;
-    if (outcome == ReadOutcome::kError) return CrawlStatus(reader->error());
+    if (outcome == ReadOutcome::kError) {
+      return Status(StatusCode::kIoError, (*reader)->error());
+    }
     if (outcome == ReadOutcome::kEntry) ++entries;
   }
   entries = std::max<std::int64_t>(0, entries - options.skip);
   if (options.top > 0) entries = std::min(entries, options.top);
   *total = entries;
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 }  // namespace
@@ -276,17 +280,16 @@ std::int64_t DescriptorsNeeded(const CrawlOptions& options) {
   return static_cast<std::int64_t>(options.concurrency) + 64 + 16 * loops;
 }
 
-CrawlStatus RunCrawl(const CrawlOptions& options,
-                     const CrawlCallbacks& callbacks, CrawlSummary* summary,
-                     CrawlHandle* handle) {
-  if (CrawlStatus valid = ValidateCrawlOptions(options); !valid.ok()) {
+Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
+                CrawlSummary* summary, CrawlHandle* handle) {
+  if (Status valid = ValidateCrawlOptions(options); !valid.ok()) {
     return valid;
   }
   const Clock::time_point started = Clock::now();
   storage::StoreOptions write_options;
   write_options.compress_bodies = options.compress_bodies;
   auto writer = storage::CrawlStore::Open(options.db_path, write_options);
-  if (!writer.ok()) return CrawlStatus(writer.status().message());
+  if (!writer.ok()) return writer.status();
 
   // One live crawl per database, held until this function returns.
   storage::CrawlHolder me;
@@ -294,25 +297,24 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   me.host = HostName();
   me.started_at = FormatIso8601(std::chrono::system_clock::now());
   storage::LockAttempt hold;
-  if (storage::Status s = writer.value()->LockForCrawl(me, &hold); !s.ok()) {
-    return CrawlStatus(s.message());
+  if (Status s = writer.value()->LockForCrawl(me, &hold); !s.ok()) return s;
+  if (!hold.lock) {
+    summary->locked_by = *hold.held_by;
+    return Status(StatusCode::kLocked,
+                  "the database is being written by another crawl");
   }
-  if (!hold.lock) return CrawlStatus::Locked(*hold.held_by);
   if (hold.stale && callbacks.on_stale_lock) {
     callbacks.on_stale_lock(*hold.stale);
   }
   // Counted once the hold is ours: a refused crawl is refused at once,
   // not after a pass over a million-line list.
   std::int64_t total = 0;
-  if (CrawlStatus counted = CountSelectedEntries(options, &total);
-      !counted.ok()) {
+  if (Status counted = CountSelectedEntries(options, &total); !counted.ok()) {
     return counted;
   }
 
   bool any_fetch = true;
-  if (storage::Status s = writer.value()->HasFetches(&any_fetch); !s.ok()) {
-    return CrawlStatus(s.message());
-  }
+  if (Status s = writer.value()->HasFetches(&any_fetch); !s.ok()) return s;
   const bool database_was_empty = !any_fetch;
 
   const std::size_t loop_count = LoopCount(options);
@@ -323,16 +325,16 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   std::vector<std::unique_ptr<DomainAdmission>> sources;
   std::vector<std::unique_ptr<CrawlLoop>> loops;
   for (std::size_t i = 0; i < loop_count; ++i) {
-    std::string error;
-    auto list = TopListReader::Open(options.list_path, &error);
-    if (!list) return CrawlStatus(error);
+    Result<std::unique_ptr<TopListReader>> list =
+        TopListReader::Open(options.list_path);
+    if (!list.ok()) return list.status();
     storage::StoreOptions read_options;
     read_options.read_only = true;
     auto reader = storage::CrawlStore::Open(options.db_path, read_options);
-    if (!reader.ok()) return CrawlStatus(reader.status().message());
+    if (!reader.ok()) return reader.status();
     readers.push_back(std::move(reader.value()));
     sources.push_back(std::make_unique<DomainAdmission>(
-        options, i, loop_count, std::move(list), readers.back().get(),
+        options, i, loop_count, std::move(list).value(), readers.back().get(),
         database_was_empty, [&callbacks, &shared](const MalformedLine& bad) {
           if (!callbacks.on_malformed_line) return;
           std::lock_guard<std::mutex> lock(shared.callback_mutex);
@@ -340,7 +342,7 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
         }));
     loops.push_back(std::make_unique<CrawlLoop>(
         options, callbacks, &shared, loop_count, sources.back().get()));
-    if (CrawlStatus ready = loops.back()->CheckReady(); !ready.ok()) {
+    if (Status ready = loops.back()->CheckReady(); !ready.ok()) {
       return ready;
     }
     shared.loops.push_back(loops.back().get());
@@ -354,16 +356,14 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
   info.input = options.list_path;
   // Which list this is, for a paper's methods section: the provenance line
   // `robotscan toplist` wrote, or the file's own SHA-256.
-  if (CrawlStatus read = ReadListProvenance(options.list_path, &info.list);
+  if (Status read = ReadListProvenance(options.list_path, &info.list);
       !read.ok()) {
     return read;
   }
   info.list.entries = total;
   info.options_json = OptionsAsJson(options);
   std::int64_t run_id = 0;
-  if (storage::Status s = writer.value()->BeginRun(info, &run_id); !s.ok()) {
-    return CrawlStatus(s.message());
-  }
+  if (Status s = writer.value()->BeginRun(info, &run_id); !s.ok()) return s;
   summary->run_id = run_id;
   // Best effort: without it a refused crawl names us without the run id.
   if (!hold.lock->SetRunId(run_id).ok()) me.run_id = 0;
@@ -391,31 +391,31 @@ CrawlStatus RunCrawl(const CrawlOptions& options,
           }
         }
       },
-      [&shared](const std::string& message) {
-        shared.StopAll("storage failure: " + message);
+      [&shared](const Status& failure) {
+        shared.StopAll("storage failure: " + failure.message());
       });
   shared.writer = &batch_writer;
 
   const bool cancelled = RunLoops(options, callbacks, total, &shared, loops,
                                   &batch_writer, handle, nullptr, nullptr);
-  const std::string write_failure = batch_writer.Finish();
+  const Status write_failure = batch_writer.Finish();
   for (const auto& loop : loops) loop->DrainNotifications();
   summary->progress = SumProgress(loops, total, started);
   summary->cancelled = cancelled;
   if (callbacks.on_progress) callbacks.on_progress(summary->progress);
 
-  CrawlStatus status;
-  if (!write_failure.empty()) {
-    status = CrawlStatus("storage failure: " + write_failure);
+  Status status;
+  if (!write_failure.ok()) {
+    status = write_failure.WithContext("storage failure");
   } else if (std::string fatal = shared.fatal(); !fatal.empty()) {
-    status = CrawlStatus(fatal);
+    status = Status(StatusCode::kIoError, fatal);
   }
   const char* outcome = !status.ok()         ? "failed"
                         : summary->cancelled ? "interrupted"
                                              : "finished";
-  const storage::Status finished = writer.value()->FinishRun(
+  const Status finished = writer.value()->FinishRun(
       run_id, outcome, FormatIso8601(std::chrono::system_clock::now()));
-  if (status.ok() && !finished.ok()) return CrawlStatus(finished.message());
+  if (status.ok() && !finished.ok()) return finished;
   return status;
 }
 

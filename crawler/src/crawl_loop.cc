@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "fetch_errors.h"
+#include "robotscan/base/ascii.h"
 #include "time_format.h"
 #include "url_parts.h"
 
@@ -39,13 +40,7 @@ std::string TrimHeaderValue(std::string_view v) {
 }
 
 bool HeaderNameIs(std::string_view name, std::string_view wanted) {
-  if (name.size() != wanted.size()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != wanted[i]) return false;
-  }
-  return true;
+  return AsciiEqualsIgnoreCase(name, wanted);
 }
 
 double MicrosToMillis(curl_off_t us) { return static_cast<double>(us) / 1000; }
@@ -145,12 +140,14 @@ CrawlLoop::~CrawlLoop() {
   jobs_.clear();
 }
 
-CrawlStatus CrawlLoop::CheckReady() const {
-  if (!driver_.ok()) return CrawlStatus("curl_multi_init failed");
-  if (!resolver_.init_error().empty()) {
-    return CrawlStatus(resolver_.init_error());
+Status CrawlLoop::CheckReady() const {
+  if (!driver_.ok()) {
+    return Status(StatusCode::kNetwork, "curl_multi_init failed");
   }
-  return CrawlStatus();
+  if (!resolver_.init_error().empty()) {
+    return Status(StatusCode::kNetwork, resolver_.init_error());
+  }
+  return Status::Ok();
 }
 
 void CrawlLoop::Run() {

@@ -75,7 +75,7 @@ class CrawlLoop {
   CrawlLoop(const CrawlLoop&) = delete;
   CrawlLoop& operator=(const CrawlLoop&) = delete;
 
-  CrawlStatus CheckReady() const;
+  Status CheckReady() const;
   // Runs until this loop's share of the list is done or StopAll.
   void Run();
   // After the writer has finished: counts the commit notifications that

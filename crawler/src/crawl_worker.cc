@@ -129,8 +129,8 @@ class WorkerCoordinator {
     p->done += present_.load();
   }
 
-  // The first storage error the coordinator met (empty: none).
-  std::string failure() {
+  // The first storage error the coordinator met (ok: none).
+  Status failure() {
     std::lock_guard<std::mutex> lock(mutex_);
     return failure_;
   }
@@ -143,7 +143,7 @@ class WorkerCoordinator {
     if (status.ok() || status.code() == storage::Status::Code::kBusy) return;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (failure_.empty()) failure_ = status.message();
+      if (failure_.ok()) failure_ = status;
     }
     shared_->StopAll("shared frontier: " + status.message());
   }
@@ -334,7 +334,7 @@ class WorkerCoordinator {
   std::condition_variable wake_;
   bool draining_ = false;
   bool stopping_ = false;
-  std::string failure_;
+  Status failure_;
   std::thread thread_;
 
   std::mutex leases_mutex_;
@@ -389,38 +389,38 @@ class ListInput final : public storage::FrontierInput {
   std::string error_;
 };
 
-CrawlStatus FromStorage(const storage::Status& status) {
-  return CrawlStatus(status.message());
-}
-
 }  // namespace
 
-CrawlStatus EnqueueCrawl(
+Status EnqueueCrawl(
     const EnqueueOptions& options,
     const std::function<void(const MalformedLine&)>& on_malformed_line,
     storage::EnqueueSummary* summary) {
-  if (options.list_path.empty()) return CrawlStatus("no list given");
+  if (options.list_path.empty()) {
+    return Status(StatusCode::kInvalidArgument, "no list given");
+  }
   if (options.top < 0 || options.skip < 0) {
-    return CrawlStatus("--top and --skip must not be negative");
+    return Status(StatusCode::kInvalidArgument,
+                  "--top and --skip must not be negative");
   }
   if (options.settings.batch_size < 1) {
-    return CrawlStatus("--batch-size must be >= 1");
+    return Status(StatusCode::kInvalidArgument, "--batch-size must be >= 1");
   }
   if (options.settings.lease < std::chrono::milliseconds(100)) {
-    return CrawlStatus("--lease must be at least 100ms");
+    return Status(StatusCode::kInvalidArgument,
+                  "--lease must be at least 100ms");
   }
   auto frontier = storage::SharedFrontier::Open(options.db_path, {});
-  if (!frontier.ok()) return FromStorage(frontier.status());
-  std::string error;
-  auto list = TopListReader::Open(options.list_path, &error);
-  if (!list) return CrawlStatus(error);
+  if (!frontier.ok()) return frontier.status();
+  Result<std::unique_ptr<TopListReader>> list =
+      TopListReader::Open(options.list_path);
+  if (!list.ok()) return list.status();
   storage::RunInfo info;
   info.started_at = FormatIso8601(std::chrono::system_clock::now());
   info.host = HostName();
   info.pid = getpid();
   info.tool_version = options.tool_version;
   info.input = options.list_path;
-  if (CrawlStatus read = ReadListProvenance(options.list_path, &info.list);
+  if (Status read = ReadListProvenance(options.list_path, &info.list);
       !read.ok()) {
     return read;
   }
@@ -433,23 +433,23 @@ CrawlStatus EnqueueCrawl(
       ",\"rate_limit\":" + std::to_string(options.settings.rate_limit) +
       ",\"lease_ms\":" + std::to_string(options.settings.lease.count()) +
       ",\"batch_size\":" + std::to_string(options.settings.batch_size) + "}";
-  ListInput input(list.get(), options, on_malformed_line);
+  ListInput input(list.value().get(), options, on_malformed_line);
   const storage::Status s =
       frontier.value()->Enqueue(info, options.settings, &input, summary);
-  if (!s.ok()) return FromStorage(s);
-  return CrawlStatus();
+  return s;
 }
 
-CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
-                           const CrawlCallbacks& callbacks,
-                           CrawlSummary* summary, CrawlHandle* handle) {
+Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
+                      const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                      CrawlHandle* handle) {
   CrawlOptions checked = options;
   checked.list_path = "(the shared frontier)";
-  if (CrawlStatus valid = ValidateCrawlOptions(checked); !valid.ok()) {
+  if (Status valid = ValidateCrawlOptions(checked); !valid.ok()) {
     return valid;
   }
   if (!storage::IsPostgresUri(options.db_path)) {
-    return CrawlStatus(
+    return Status(
+        StatusCode::kInvalidArgument,
         "--worker needs a PostgreSQL database (--db postgresql://...): an "
         "SQLite file has one writer");
   }
@@ -458,11 +458,11 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   store_options.compress_bodies = options.compress_bodies;
   auto coordination =
       storage::SharedFrontier::Open(options.db_path, store_options);
-  if (!coordination.ok()) return FromStorage(coordination.status());
+  if (!coordination.ok()) return coordination.status();
   storage::CrawlToJoin crawl;
   if (storage::Status s = coordination.value()->FindCrawl(run_id, &crawl);
       !s.ok()) {
-    return FromStorage(s);
+    return s;
   }
   summary->run_id = crawl.run_id;
 
@@ -474,9 +474,13 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   storage::LockAttempt hold;
   if (storage::Status s = coordination.value()->LockForWorker(me, &hold);
       !s.ok()) {
-    return FromStorage(s);
+    return s;
   }
-  if (!hold.lock) return CrawlStatus::Locked(*hold.held_by);
+  if (!hold.lock) {
+    summary->locked_by = *hold.held_by;
+    return Status(StatusCode::kLocked,
+                  "the database is being written by a single-process crawl");
+  }
   if (hold.stale && callbacks.on_stale_lock) {
     callbacks.on_stale_lock(*hold.stale);
   }
@@ -486,11 +490,11 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   if (storage::Status s =
           coordination.value()->RegisterWorker(crawl.run_id, info, &worker_id);
       !s.ok()) {
-    return FromStorage(s);
+    return s;
   }
   // The writer thread commits on a connection of its own.
   auto commits = storage::SharedFrontier::Open(options.db_path, store_options);
-  if (!commits.ok()) return FromStorage(commits.status());
+  if (!commits.ok()) return commits.status();
 
   const std::size_t loop_count = LoopCount(options);
   SharedCrawlState shared(crawl.settings.per_ip_limit,
@@ -503,7 +507,7 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
     source_pointers.push_back(sources.back().get());
     loops.push_back(std::make_unique<CrawlLoop>(
         options, callbacks, &shared, loop_count, sources.back().get()));
-    if (CrawlStatus ready = loops.back()->CheckReady(); !ready.ok()) {
+    if (Status ready = loops.back()->CheckReady(); !ready.ok()) {
       return ready;
     }
     shared.loops.push_back(loops.back().get());
@@ -527,8 +531,8 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
         return s;
       },
       options.batch_size, options.batch_interval, nullptr,
-      [&shared](const std::string& message) {
-        shared.StopAll("storage failure: " + message);
+      [&shared](const Status& failure) {
+        shared.StopAll("storage failure: " + failure.message());
       });
   shared.writer = &batch_writer;
 
@@ -537,7 +541,7 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
       options, callbacks, 0, &shared, loops, &batch_writer, handle,
       [&coordinator] { coordinator.Drain(); },
       [&coordinator](CrawlProgress* p) { coordinator.Amend(p); });
-  const std::string write_failure = batch_writer.Finish();
+  const Status write_failure = batch_writer.Finish();
   coordinator.Stop();
   for (const auto& loop : loops) loop->DrainNotifications();
   summary->progress = SumProgress(loops, 0, started);
@@ -545,18 +549,22 @@ CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   summary->cancelled = cancelled;
   if (callbacks.on_progress) callbacks.on_progress(summary->progress);
 
-  CrawlStatus status;
-  if (!write_failure.empty()) {
-    status = CrawlStatus("storage failure: " + write_failure);
+  // The coordinator's storage failure keeps its code; a loop's fatal
+  // message is an I/O failure, as in RunCrawl.
+  Status status;
+  if (!write_failure.ok()) {
+    status = write_failure.WithContext("storage failure");
+  } else if (Status failed = coordinator.failure(); !failed.ok()) {
+    status = failed.WithContext("shared frontier");
   } else if (std::string fatal = shared.fatal(); !fatal.empty()) {
-    status = CrawlStatus(fatal);
+    status = Status(StatusCode::kIoError, fatal);
   }
   const char* outcome = !status.ok()         ? "failed"
                         : summary->cancelled ? "interrupted"
                                              : "finished";
   const storage::Status finished = coordination.value()->FinishWorker(
       worker_id, outcome, FormatIso8601(std::chrono::system_clock::now()));
-  if (status.ok() && !finished.ok()) return FromStorage(finished);
+  if (status.ok() && !finished.ok()) return finished;
   return status;
 }
 

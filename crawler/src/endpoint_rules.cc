@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "idna.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -42,13 +43,6 @@ bool ParsePort(const std::string& text, bool allow_empty, int* port) {
          *port < 65536;
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
-
 // A rule's host name as the crawler compares and connects: lower case, and
 // an internationalized name in its punycode form, as list entries and
 // redirect targets are (a rule for "bücher.test" must match the domain
@@ -59,7 +53,7 @@ bool NormalizeRuleHost(std::string_view option, std::string host,
     return static_cast<unsigned char>(c) < 0x80;
   });
   if (ascii) {
-    *normalized = Lower(std::move(host));
+    *normalized = ToAsciiLower(host);
     return true;
   }
   std::string why;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "idna.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -31,17 +32,6 @@ std::string_view Trim(std::string_view s) {
     s = s.substr(1, s.size() - 2);
   }
   return s;
-}
-
-char ToLowerAscii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return ToLowerAscii(x) == ToLowerAscii(y);
-         });
 }
 
 std::vector<std::string_view> SplitCsv(std::string_view line) {
@@ -98,7 +88,7 @@ bool NormalizeDomainName(std::string_view input, std::string* domain,
     *reason = "invalid internationalized name: " + idna_error;
     return false;
   }
-  std::transform(ascii.begin(), ascii.end(), ascii.begin(), ToLowerAscii);
+  ascii = ToAsciiLower(ascii);
   if (ascii.empty() || ascii.size() > kMaxName) {
     *reason = "domain length not in 1..253";
     return false;
@@ -146,10 +136,10 @@ TopListParser::LineKind TopListParser::ParseMajesticHeader(
   bool have_rank = false;
   bool have_domain = false;
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (EqualsIgnoringCase(fields[i], "GlobalRank")) {
+    if (AsciiEqualsIgnoreCase(fields[i], "GlobalRank")) {
       majestic_rank_column_ = i;
       have_rank = true;
-    } else if (EqualsIgnoringCase(fields[i], "Domain")) {
+    } else if (AsciiEqualsIgnoreCase(fields[i], "Domain")) {
       majestic_domain_column_ = i;
       have_domain = true;
     }
@@ -171,9 +161,10 @@ TopListParser::LineKind TopListParser::ParseLine(std::string_view line,
 
   if (format_ == TopListFormat::kUndetected) {
     const std::vector<std::string_view> fields = SplitCsv(text);
-    const bool is_header = std::any_of(
-        fields.begin(), fields.end(),
-        [](std::string_view f) { return EqualsIgnoringCase(f, "GlobalRank"); });
+    const bool is_header =
+        std::any_of(fields.begin(), fields.end(), [](std::string_view f) {
+          return AsciiEqualsIgnoreCase(f, "GlobalRank");
+        });
     if (is_header) return ParseMajesticHeader(text, malformed);
     std::int64_t rank = 0;
     format_ = fields.size() >= 2 && ParseRank(fields[0], &rank)
@@ -344,17 +335,17 @@ class GzipTopListReader final : public TopListReader {
 
 }  // namespace
 
-std::unique_ptr<TopListReader> TopListReader::Open(const std::string& path,
-                                                   std::string* error) {
+Result<std::unique_ptr<TopListReader>> TopListReader::Open(
+    const std::string& path) {
   // gzopen reads plain files transparently, so one path serves .csv and
   // .csv.gz (and a gzip file without the suffix).
   gzFile file = gzopen(path.c_str(), "rb");
   if (file == nullptr) {
-    *error = "cannot open " + path;
-    return nullptr;
+    return Status(StatusCode::kIoError, "cannot open " + path);
   }
   gzbuffer(file, 128 * 1024);
-  return std::make_unique<GzipTopListReader>(file);
+  return std::unique_ptr<TopListReader>(
+      std::make_unique<GzipTopListReader>(file));
 }
 
 }  // namespace robotscan::crawler

@@ -7,7 +7,6 @@
 #include <openssl/sha.h>
 
 #include <array>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -17,6 +16,7 @@
 #include <utility>
 
 #include "curl_handles.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -42,14 +42,6 @@ std::string UtcDate(std::time_t when) {
   char text[16];
   std::strftime(text, sizeof(text), "%Y-%m-%d", &tm);
   return text;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
 }
 
 // What one GET brought back.
@@ -81,7 +73,7 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count,
   const std::string_view line(data, length);
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return length;
-  const std::string name = Lower(line.substr(0, colon));
+  const std::string name = ToAsciiLower(line.substr(0, colon));
   std::string_view value = line.substr(colon + 1);
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) {
     value.remove_prefix(1);
@@ -95,10 +87,10 @@ std::size_t OnHeader(char* data, std::size_t size, std::size_t count,
   return length;
 }
 
-CrawlStatus Get(const std::string& url, const TopListRequest& request,
-                HttpAnswer* answer) {
+Status Get(const std::string& url, const TopListRequest& request,
+           HttpAnswer* answer) {
   CurlEasy easy(curl_easy_init());
-  if (!easy) return CrawlStatus("curl_easy_init failed");
+  if (!easy) return Status(StatusCode::kNetwork, "curl_easy_init failed");
   char error[CURL_ERROR_SIZE] = {};
   const std::string agent =
       request.user_agent.empty() ? DefaultUserAgent() : request.user_agent;
@@ -123,26 +115,29 @@ CrawlStatus Get(const std::string& url, const TopListRequest& request,
   const CURLcode code = curl_easy_perform(e);
   curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &answer->status);
   if (answer->too_big) {
-    return CrawlStatus(url + ": larger than " +
-                       std::to_string(request.max_bytes >> 20) + " MiB");
+    return Status(StatusCode::kInvalidInput,
+                  url + ": larger than " +
+                      std::to_string(request.max_bytes >> 20) + " MiB");
   }
   if (code != CURLE_OK) {
-    return CrawlStatus(
+    return Status(
+        StatusCode::kIoError,
         url + ": " +
-        (error[0] != '\0' ? std::string(error) : curl_easy_strerror(code)));
+            (error[0] != '\0' ? std::string(error) : curl_easy_strerror(code)));
   }
   if (answer->status != 200) {
-    return CrawlStatus(url + ": HTTP " + std::to_string(answer->status) +
-                       " instead of the list");
+    return Status(StatusCode::kIoError, url + ": HTTP " +
+                                            std::to_string(answer->status) +
+                                            " instead of the list");
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 bool LooksLikeHtml(std::string_view content_type, std::string_view body) {
-  if (Lower(content_type).find("text/html") != std::string::npos) {
+  if (ToAsciiLower(content_type).find("text/html") != std::string::npos) {
     return true;
   }
-  std::string head = Lower(body.substr(0, 512));
+  std::string head = ToAsciiLower(body.substr(0, 512));
   const std::size_t start = head.find_first_not_of(" \t\r\n\xef\xbb\xbf");
   if (start == std::string::npos) return false;
   head = head.substr(start);
@@ -159,15 +154,16 @@ struct FreeArchive {
 };
 
 // The first regular file of a zip, read with libarchive.
-CrawlStatus ExtractFirstFile(const std::string& url, const std::string& zip,
-                             std::size_t max_bytes, std::string* out) {
+Status ExtractFirstFile(const std::string& url, const std::string& zip,
+                        std::size_t max_bytes, std::string* out) {
   std::unique_ptr<archive, FreeArchive> reader(archive_read_new());
-  if (!reader) return CrawlStatus("archive_read_new failed");
+  if (!reader) return Status(StatusCode::kInternal, "archive_read_new failed");
   archive_read_support_format_zip(reader.get());
   const auto damaged = [&url, &reader](const char* what) {
     const char* detail = archive_error_string(reader.get());
-    return CrawlStatus(url + ": damaged zip (" + what + ": " +
-                       (detail != nullptr ? detail : "unknown error") + ")");
+    return Status(StatusCode::kInvalidInput,
+                  url + ": damaged zip (" + what + ": " +
+                      (detail != nullptr ? detail : "unknown error") + ")");
   };
   if (archive_read_open_memory(reader.get(), zip.data(), zip.size()) !=
       ARCHIVE_OK) {
@@ -177,7 +173,7 @@ CrawlStatus ExtractFirstFile(const std::string& url, const std::string& zip,
   for (;;) {
     const int rc = archive_read_next_header(reader.get(), &entry);
     if (rc == ARCHIVE_EOF) {
-      return CrawlStatus(url + ": the zip holds no file");
+      return Status(StatusCode::kInvalidInput, url + ": the zip holds no file");
     }
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) return damaged("entry");
     if (archive_entry_filetype(entry) == AE_IFREG) break;
@@ -190,12 +186,13 @@ CrawlStatus ExtractFirstFile(const std::string& url, const std::string& zip,
     if (n == 0) break;
     if (n < 0) return damaged("data");
     if (out->size() + static_cast<std::size_t>(n) > max_bytes) {
-      return CrawlStatus(url + ": the zipped list is larger than " +
-                         std::to_string(max_bytes >> 20) + " MiB");
+      return Status(StatusCode::kInvalidInput,
+                    url + ": the zipped list is larger than " +
+                        std::to_string(max_bytes >> 20) + " MiB");
     }
     out->append(buffer.data(), static_cast<std::size_t>(n));
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 // Checks the list with the crawl's own parser: entries and malformed lines.
@@ -234,7 +231,7 @@ void CountEntries(TopListDownload* list) {
 bool IsListId(std::string_view id) {
   if (id.empty() || id.size() > 16) return false;
   for (char c : id) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+    if (!IsAsciiAlnum(c)) return false;
   }
   return true;
 }
@@ -246,23 +243,24 @@ std::string WithoutTrailingSlash(std::string url) {
 
 }  // namespace
 
-CrawlStatus ReadDownloadedList(const std::string& url, std::string bytes,
-                               std::string_view content_type,
-                               std::size_t max_bytes, TopListDownload* list) {
+Status ReadDownloadedList(const std::string& url, std::string bytes,
+                          std::string_view content_type, std::size_t max_bytes,
+                          TopListDownload* list) {
   list->csv.clear();
   list->malformed_lines = 0;
   list->first_malformed.clear();
   if (LooksLikeHtml(content_type, bytes)) {
-    return CrawlStatus(
+    return Status(
+        StatusCode::kInvalidInput,
         url + ": the server sent an HTML page (" +
-        (content_type.empty() ? "no type" : std::string(content_type)) +
-        "), not a list");
+            (content_type.empty() ? "no type" : std::string(content_type)) +
+            "), not a list");
   }
   storage::ListProvenance& p = list->provenance;
   p.url = url;
   p.sha256 = HexSha256(bytes);
   if (IsZip(bytes)) {
-    if (CrawlStatus s = ExtractFirstFile(url, bytes, max_bytes, &list->csv);
+    if (Status s = ExtractFirstFile(url, bytes, max_bytes, &list->csv);
         !s.ok()) {
       return s;
     }
@@ -278,9 +276,9 @@ CrawlStatus ReadDownloadedList(const std::string& url, std::string bytes,
              " malformed lines; line " + std::to_string(bad.line) + ": " +
              bad.reason + ")";
     }
-    return CrawlStatus(why);
+    return Status(StatusCode::kInvalidInput, why);
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 std::string_view TopListSourceName(TopListSource source) {
@@ -303,17 +301,18 @@ std::optional<TopListSource> ParseTopListSource(std::string_view name) {
   return std::nullopt;
 }
 
-CrawlStatus DownloadTopList(const TopListRequest& request,
-                            TopListDownload* list) {
+Status DownloadTopList(const TopListRequest& request, TopListDownload* list) {
   *list = TopListDownload();
   if (!request.list_id.empty() && request.source != TopListSource::kTranco) {
-    return CrawlStatus("a list ID names a Tranco list; " +
-                       std::string(TopListSourceName(request.source)) +
-                       " lists are by date");
+    return Status(StatusCode::kInvalidArgument,
+                  "a list ID names a Tranco list; " +
+                      std::string(TopListSourceName(request.source)) +
+                      " lists are by date");
   }
   if (!request.list_id.empty() && !IsListId(request.list_id)) {
-    return CrawlStatus("invalid Tranco list ID '" + request.list_id +
-                       "' (letters and digits, e.g. X5Y7N)");
+    return Status(StatusCode::kInvalidArgument,
+                  "invalid Tranco list ID '" + request.list_id +
+                      "' (letters and digits, e.g. X5Y7N)");
   }
   std::string base = request.base_url;
   std::string path;
@@ -338,8 +337,8 @@ CrawlStatus DownloadTopList(const TopListRequest& request,
   const std::string url = base + path;
 
   HttpAnswer answer;
-  if (CrawlStatus s = Get(url, request, &answer); !s.ok()) return s;
-  if (CrawlStatus s =
+  if (Status s = Get(url, request, &answer); !s.ok()) return s;
+  if (Status s =
           ReadDownloadedList(url, std::move(answer.body), answer.content_type,
                              request.max_bytes, list);
       !s.ok()) {
@@ -361,15 +360,12 @@ CrawlStatus DownloadTopList(const TopListRequest& request,
       HttpAnswer id;
       if (Get(base + "/top-1m-id", request, &id).ok()) {
         std::string text = id.body;
-        while (!text.empty() &&
-               std::isspace(static_cast<unsigned char>(text.back()))) {
-          text.pop_back();
-        }
+        text = std::string(StripAsciiWhitespace(text));
         if (IsListId(text)) p.list_id = text;
       }
     }
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 std::string FormatProvenanceLine(const storage::ListProvenance& p) {
@@ -416,39 +412,39 @@ std::optional<storage::ListProvenance> ParseProvenanceLine(
   return p;
 }
 
-CrawlStatus WriteTopListFile(const std::string& path,
-                             const TopListDownload& list) {
+Status WriteTopListFile(const std::string& path, const TopListDownload& list) {
   const std::string temporary = path + ".part";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return CrawlStatus("cannot write " + temporary);
+    if (!out) return Status(StatusCode::kIoError, "cannot write " + temporary);
     out << FormatProvenanceLine(list.provenance) << '\n';
     out.write(list.csv.data(), static_cast<std::streamsize>(list.csv.size()));
     if (!list.csv.empty() && list.csv.back() != '\n') out << '\n';
     out.flush();
     if (!out) {
       std::remove(temporary.c_str());
-      return CrawlStatus("cannot write " + temporary);
+      return Status(StatusCode::kIoError, "cannot write " + temporary);
     }
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     std::remove(temporary.c_str());
-    return CrawlStatus("cannot rename " + temporary + " to " + path);
+    return Status(StatusCode::kIoError,
+                  "cannot rename " + temporary + " to " + path);
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
-CrawlStatus ReadListProvenance(const std::string& path,
-                               storage::ListProvenance* provenance) {
+Status ReadListProvenance(const std::string& path,
+                          storage::ListProvenance* provenance) {
   *provenance = storage::ListProvenance();
   std::ifstream in(path, std::ios::binary);
-  if (!in) return CrawlStatus("cannot read " + path);
+  if (!in) return Status(StatusCode::kIoError, "cannot read " + path);
   std::string first;
   std::getline(in, first);
   if (!first.empty() && first.back() == '\r') first.pop_back();
   if (auto p = ParseProvenanceLine(first)) {
     *provenance = std::move(*p);
-    return CrawlStatus();
+    return Status::Ok();
   }
   // Any other list: its own bytes identify it.
   in.clear();
@@ -456,7 +452,7 @@ CrawlStatus ReadListProvenance(const std::string& path,
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> sha(EVP_MD_CTX_new(),
                                                               &EVP_MD_CTX_free);
   if (!sha || EVP_DigestInit_ex(sha.get(), EVP_sha256(), nullptr) != 1) {
-    return CrawlStatus("SHA-256 unavailable");
+    return Status(StatusCode::kInternal, "SHA-256 unavailable");
   }
   std::array<char, 64 * 1024> buffer;
   while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) {
@@ -472,7 +468,7 @@ CrawlStatus ReadListProvenance(const std::string& path,
     provenance->sha256 += kHex[digest[i] >> 4];
     provenance->sha256 += kHex[digest[i] & 15];
   }
-  return CrawlStatus();
+  return Status::Ok();
 }
 
 }  // namespace robotscan::crawler

@@ -6,6 +6,7 @@
 
 #include "curl_handles.h"
 #include "idna.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::crawler {
 
@@ -44,9 +45,7 @@ bool SplitUrl(const std::string& url, UrlParts* parts, std::string* ascii_url) {
     if (parts->host.size() > 2 && parts->host.front() == '[') {
       parts->host = parts->host.substr(1, parts->host.size() - 2);
     }
-    for (char& c : parts->host) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
+    parts->host = ToAsciiLower(parts->host);
     parts->port = std::atoi(port);
   }
   curl_free(scheme);

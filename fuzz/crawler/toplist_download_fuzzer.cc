@@ -21,9 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const std::string first_line = bytes.substr(0, bytes.find('\n'));
 
   robotscan::crawler::TopListDownload list;
-  const robotscan::crawler::CrawlStatus status =
-      robotscan::crawler::ReadDownloadedList("http://127.0.0.1/x", bytes, type,
-                                             std::size_t{1} << 20, &list);
+  const robotscan::Status status = robotscan::crawler::ReadDownloadedList(
+      "http://127.0.0.1/x", bytes, type, std::size_t{1} << 20, &list);
   if (status.ok() &&
       (list.provenance.entries <= 0 || list.provenance.sha256.size() != 64 ||
        list.csv.size() > (std::size_t{1} << 20) + bytes.size())) {

@@ -33,6 +33,8 @@ std::string ErrorCodeName(rg::ErrorCode code) {
       return "budget-exceeded";
     case rg::ErrorCode::kEngineError:
       return "engine-error";
+    case rg::ErrorCode::kIoError:
+      return "io-error";
   }
   return "unknown";
 }

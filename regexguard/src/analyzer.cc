@@ -23,6 +23,7 @@
 #include "nfa.h"
 #include "pcre2_engine.h"
 #include "re2_engine.h"
+#include "robotscan/base/parallel_for.h"
 #include "unicode.h"
 
 namespace robotscan::regexguard {
@@ -467,6 +468,16 @@ std::string GrowthWords(const EngineMeasurement& m) {
 }
 
 }  // namespace
+
+std::vector<AnalysisReport> AnalyzePatterns(
+    const std::vector<std::string>& patterns,
+    const std::vector<AnalyzeOptions>& options, unsigned jobs) {
+  std::vector<AnalysisReport> reports(patterns.size());
+  ParallelFor(patterns.size(), jobs, [&](std::size_t i) {
+    reports[i] = AnalyzePattern(patterns[i], options[i]);
+  });
+  return reports;
+}
 
 AnalysisReport AnalyzePattern(std::string_view pattern,
                               const AnalyzeOptions& options) {

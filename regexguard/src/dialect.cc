@@ -76,4 +76,16 @@ Result<PatternFlags> ParseFlagLetters(std::string_view letters) {
   return flags;
 }
 
+std::string PatternFlagLetters(const PatternFlags& flags) {
+  std::string letters;
+  if (flags.case_insensitive) letters += 'i';
+  if (flags.multiline) letters += 'm';
+  if (flags.dot_all) letters += 's';
+  if (flags.extended) letters += 'x';
+  if (flags.unicode) letters += 'u';
+  if (flags.ascii) letters += 'a';
+  if (flags.global) letters += 'g';
+  return letters;
+}
+
 }  // namespace robotscan::regexguard

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -28,76 +29,56 @@ std::size_t SpliceLength(std::string_view source, std::size_t i) {
 // Unknown escapes such as "\d" are conditionally supported: both compilers
 // warn and keep the character without its backslash, so "\d" is `d`.
 std::string DecodeEscapes(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    std::size_t digits = 0;
-    if (AppendControlEscape(c, "abfnrtv", &out)) continue;
-    switch (c) {
-      case 'e':
-      case 'E':
-        out.push_back('\x1b');  // GNU extension
-        continue;
-      case 'x': {
-        // As many hex digits as follow; the value is one code unit, taken
-        // as that code point in the (UTF-8) pattern.
+  return DecodeBackslashEscapes(
+      body, "\\\"'?",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
         char32_t value = 0;
-        std::size_t k = i + 1;
-        while (k < body.size() && IsHexDigit(body[k]) && value <= 0x10FFFF) {
-          value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
-          ++k;
+        switch (c) {
+          case 'e':
+          case 'E':
+            out->push_back('\x1b');  // GNU extension
+            return true;
+          case 'x': {
+            // As many hex digits as follow; the value is one code unit, taken
+            // as that code point in the (UTF-8) pattern.
+            std::size_t k = *i + 1;
+            while (k < text.size() && IsHexDigit(text[k]) &&
+                   value <= 0x10FFFF) {
+              value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
+              ++k;
+            }
+            if (k == *i + 1 || value > 0x10FFFF) {
+              out->push_back('x');  // an error in C++; keep something visible
+              return true;
+            }
+            AppendUtf8(value, out);
+            *i = k - 1;
+            return true;
+          }
+          case 'u':
+          case 'U': {
+            const std::size_t digits = c == 'u' ? 4 : 8;
+            if (ReadHexDigits(text, *i + 1, digits, &value) &&
+                value <= 0x10FFFF) {
+              AppendUtf8(value, out);
+              *i += digits;
+            } else {
+              out->push_back(c);
+            }
+            return true;
+          }
+          default:
+            if (c >= '0' && c <= '7') {
+              *i += ReadOctalDigits(text, *i, 3, &value) - 1;
+              AppendUtf8(value, out);
+            } else {
+              out->push_back(c);  // unknown escapes
+            }
+            return true;
         }
-        if (k == i + 1 || value > 0x10FFFF) {
-          out.push_back('x');  // an error in C++; keep something visible
-          continue;
-        }
-        AppendUtf8(value, &out);
-        i = k - 1;
-        continue;
-      }
-      case 'u':
-        digits = 4;
-        break;
-      case 'U':
-        digits = 8;
-        break;
-      default:
-        break;
-    }
-    if (digits > 0) {
-      bool ok = i + digits < body.size();
-      char32_t value = 0;
-      for (std::size_t k = 1; ok && k <= digits; ++k) {
-        ok = IsHexDigit(body[i + k]);
-        value = value * 16 + static_cast<char32_t>(HexValue(body[i + k]));
-      }
-      if (ok && value <= 0x10FFFF) {
-        AppendUtf8(value, &out);
-        i += digits;
-      } else {
-        out.push_back(c);
-      }
-      continue;
-    }
-    if (c >= '0' && c <= '7') {
-      char32_t value = 0;
-      std::size_t k = 0;
-      while (k < 3 && i + k < body.size() && body[i + k] >= '0' &&
-             body[i + k] <= '7') {
-        value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
-        ++k;
-      }
-      AppendUtf8(value, &out);
-      i += k - 1;
-      continue;
-    }
-    out.push_back(c);  // \\ \" \' \? and unknown escapes
-  }
-  return out;
+      });
 }
 
 bool IsStringPrefix(std::string_view name, bool* raw) {
@@ -107,22 +88,12 @@ bool IsStringPrefix(std::string_view name, bool* raw) {
          name == "L";
 }
 
-class Lexer {
- public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+class Lexer : public CodeLexer {
+  using CodeLexer::CodeLexer;
 
-  std::vector<CodeToken> Run() {
-    while (pos_ < source_.size()) {
-      if (!Step()) break;  // unterminated construct: skip the rest
-    }
-    return std::move(tokens_);
-  }
-
- private:
-  bool Step() {
+  bool Step() override {
     const char c = source_[pos_];
-    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
-    if (c == '/' && next == '/') {
+    if (AtLineComment()) {
       // A splice at the end of a // comment continues the comment.
       while (pos_ < source_.size() && source_[pos_] != '\n') {
         const std::size_t splice = SpliceLength(source_, pos_);
@@ -130,32 +101,27 @@ class Lexer {
       }
       return true;
     }
-    if (c == '/' && next == '*') {
-      const std::size_t end = source_.find("*/", pos_ + 2);
-      if (end == std::string_view::npos) return false;
-      pos_ = end + 2;
-      return true;
-    }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-        c == '\v' || c == '\\') {
-      ++pos_;  // a backslash outside literals is a line splice
-      return true;
+    // A backslash outside literals is a line splice.
+    bool ok = true;
+    if (SkipCommentOrSpace(" \t\n\r\f\v\\", /*nested=*/false, &ok)) {
+      return ok;
     }
     if (c == '"') return LexQuoted(pos_, pos_);
     if (c == '\'') {
-      LexCharacter();
+      // 'x', '\'', u8'a': an operand. An apostrophe with no closing quote
+      // on its line (as in a #error message) is taken as punctuation.
+      if (!LexCharacterLiteral()) PushPunct();
       return true;
     }
     if (IsIdentifierByte(c) && !(c >= '0' && c <= '9')) {
       const std::size_t begin = pos_;
-      while (pos_ < source_.size() && IsIdentifierByte(source_[pos_])) ++pos_;
+      pos_ = WordEnd(pos_);
       const std::string_view name = source_.substr(begin, pos_ - begin);
       bool raw = false;
-      if (pos_ < source_.size() && source_[pos_] == '"' &&
-          IsStringPrefix(name, &raw)) {
+      if (Peek() == '"' && IsStringPrefix(name, &raw)) {
         return raw ? LexRaw(begin) : LexQuoted(begin, pos_);
       }
-      Push({CodeTokenKind::kName, std::string(name), begin, true, ""});
+      PushWord(begin);
       return true;
     }
     if (c >= '0' && c <= '9') {
@@ -167,11 +133,10 @@ class Lexer {
                IsIdentifierByte(source_[pos_ + 1])))) {
         ++pos_;
       }
-      Push({CodeTokenKind::kNumber, "", begin, true, ""});
+      Push(CodeTokenKind::kNumber, "", begin);
       return true;
     }
-    Push({CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
-    ++pos_;
+    PushPunct();
     return true;
   }
 
@@ -190,7 +155,7 @@ class Lexer {
       }
       const char c = source_[i++];
       if (!escaped && c == '"') {
-        Push({CodeTokenKind::kString, DecodeEscapes(body), begin, true, ""});
+        Push(CodeTokenKind::kString, DecodeEscapes(body), begin);
         pos_ = i;
         return true;
       }
@@ -216,31 +181,14 @@ class Lexer {
     const std::string terminator = ")" + std::string(delimiter) + "\"";
     const std::size_t close = source_.find(terminator, open + 1);
     if (close == std::string_view::npos) return false;
-    Push({CodeTokenKind::kString,
-          std::string(source_.substr(open + 1, close - open - 1)), begin, true,
-          ""});
+    Push(CodeTokenKind::kString,
+         std::string(source_.substr(open + 1, close - open - 1)), begin);
     pos_ = close + terminator.size();
     return true;
   }
 
-  // 'x', '\'', u8'a': an operand. An apostrophe with no closing quote on
-  // its line (as in a #error message) is taken as punctuation.
-  void LexCharacter() {
-    std::size_t i = pos_ + 1;
-    while (i < source_.size() && source_[i] != '\'' && source_[i] != '\n') {
-      i += source_[i] == '\\' ? 2 : 1;
-    }
-    if (i < source_.size() && source_[i] == '\'') {
-      Push({CodeTokenKind::kNumber, "", pos_, true, ""});
-      pos_ = i + 1;
-    } else {
-      Push({CodeTokenKind::kPunct, "'", pos_, true, ""});
-      ++pos_;
-    }
-  }
-
   // Adjacent string literals are one literal (translation phase 6).
-  void Push(CodeToken token) {
+  void PushToken(CodeToken token) override {
     if (token.kind == CodeTokenKind::kString && !tokens_.empty() &&
         tokens_.back().kind == CodeTokenKind::kString) {
       tokens_.back().text += token.text;
@@ -248,10 +196,6 @@ class Lexer {
     }
     tokens_.push_back(std::move(token));
   }
-
-  std::string_view source_;
-  std::size_t pos_ = 0;
-  std::vector<CodeToken> tokens_;
 };
 
 enum class Library { kNone, kStd, kBoost, kRe2 };

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -23,58 +24,42 @@ bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 // Regular string escapes (C# specification, 6.4.5.5); \x takes one to four
 // hex digits. Unknown escapes are compile errors, kept as written.
 std::string DecodeEscapes(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    std::size_t max_digits = 0;
-    bool exact = true;
-    if (AppendControlEscape(c, "abfnrtv", &out)) continue;
-    switch (c) {
-      case '\'':
-      case '"':
-      case '\\':
-        out.push_back(c);
-        continue;
-      case '0':
-        out.push_back('\0');
-        continue;
-      case 'e':
-        out.push_back('\x1b');
-        continue;
-      case 'x':
-        max_digits = 4;
-        exact = false;
-        break;
-      case 'u':
-        max_digits = 4;
-        break;
-      case 'U':
-        max_digits = 8;
-        break;
-      default:
-        break;
-    }
-    std::size_t k = 0;
-    char32_t value = 0;
-    while (k < max_digits && i + 1 + k < body.size() &&
-           IsHexDigit(body[i + 1 + k])) {
-      value = value * 16 + static_cast<char32_t>(HexValue(body[i + 1 + k]));
-      ++k;
-    }
-    if (max_digits > 0 && k > 0 && (!exact || k == max_digits) &&
-        value <= 0x10FFFF) {
-      AppendUtf8(value, &out);
-      i += k;
-      continue;
-    }
-    out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
+  return DecodeBackslashEscapes(
+      body, "'\"\\",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
+        switch (c) {
+          case '0':
+            out->push_back('\0');
+            return true;
+          case 'e':
+            out->push_back('\x1b');
+            return true;
+          case 'x':
+          case 'u':
+          case 'U':
+            break;
+          default:
+            return false;
+        }
+        // \x takes one to four digits, \u exactly four, \U exactly eight.
+        const std::size_t max_digits = c == 'U' ? 8 : 4;
+        std::size_t k = 0;
+        char32_t value = 0;
+        while (k < max_digits && *i + 1 + k < text.size() &&
+               IsHexDigit(text[*i + 1 + k])) {
+          value =
+              value * 16 + static_cast<char32_t>(HexValue(text[*i + 1 + k]));
+          ++k;
+        }
+        if (k == 0 || (c != 'x' && k != max_digits) || value > 0x10FFFF) {
+          return false;
+        }
+        AppendUtf8(value, out);
+        *i += k;
+        return true;
+      });
 }
 
 // The value of a multi-line raw string literal: the lines between the
@@ -105,76 +90,41 @@ std::string RawStringValue(std::string_view content) {
   return out;
 }
 
-class Lexer {
- public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+class Lexer : public CodeLexer {
+  using CodeLexer::CodeLexer;
 
-  std::vector<CodeToken> Run() {
-    while (pos_ < source_.size()) {
-      if (!Step()) break;  // unterminated construct: skip the rest
-    }
-    return std::move(tokens_);
-  }
-
- private:
   bool AtLineStart() const {
     std::size_t i = pos_;
     while (i > 0 && IsLineSpace(source_[i - 1])) --i;
     return i == 0 || source_[i - 1] == '\n';
   }
 
-  bool Step() {
+  bool Step() override {
     const char c = source_[pos_];
-    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
-    if ((c == '/' && next == '/') || (c == '#' && AtLineStart())) {
+    const char next = Peek(1);
+    if (AtLineComment() || (c == '#' && AtLineStart())) {
       // Comments and preprocessor lines (#region may hold an apostrophe).
-      while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
+      SkipToLineEnd();
       return true;
     }
-    if (c == '/' && next == '*') {
-      const std::size_t end = source_.find("*/", pos_ + 2);
-      if (end == std::string_view::npos) return false;
-      pos_ = end + 2;
-      return true;
-    }
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     if (c == '"' || ((c == '@' || c == '$') &&
                      (next == '"' || next == '@' || next == '$'))) {
-      CodeToken token;
-      token.kind = CodeTokenKind::kString;
-      token.offset = pos_;
-      if (!ScanString(&pos_, &token, 0)) return false;
-      tokens_.push_back(std::move(token));
-      return true;
+      return LexStringToken(
+          [&](CodeToken* token) { return ScanString(&pos_, token, 0); });
     }
-    if (c == '\'') {
-      std::size_t i = pos_ + 1;
-      while (i < source_.size() && source_[i] != '\'' && source_[i] != '\n') {
-        i += source_[i] == '\\' ? 2 : 1;
-      }
-      if (i >= source_.size() || source_[i] != '\'') return false;
-      tokens_.push_back({CodeTokenKind::kNumber, "", pos_, true, ""});
-      pos_ = i + 1;
-      return true;
-    }
+    if (c == '\'') return LexCharacterLiteral();
     if (IsIdentifierByte(c) || (c == '@' && IsIdentifierByte(next))) {
+      // @class is the identifier class.
       const std::size_t begin = pos_;
-      if (c == '@') ++pos_;  // @class is the identifier class
-      const bool number = c >= '0' && c <= '9';
-      while (pos_ < source_.size() && IsIdentifierByte(source_[pos_])) ++pos_;
       const std::size_t name_begin = c == '@' ? begin + 1 : begin;
-      tokens_.push_back(
-          {number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
-           std::string(source_.substr(name_begin, pos_ - name_begin)), begin,
-           true, ""});
+      pos_ = WordEnd(name_begin);
+      Push(c >= '0' && c <= '9' ? CodeTokenKind::kNumber : CodeTokenKind::kName,
+           std::string(source_.substr(name_begin, pos_ - name_begin)), begin);
       return true;
     }
-    tokens_.push_back(
-        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
-    ++pos_;
+    PushPunct();
     return true;
   }
 
@@ -287,10 +237,6 @@ class Lexer {
     }
     return false;
   }
-
-  std::string_view source_;
-  std::size_t pos_ = 0;
-  std::vector<CodeToken> tokens_;
 };
 
 void ApplyOptionNames(const std::vector<std::string_view>& names,

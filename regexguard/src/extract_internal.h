@@ -60,15 +60,18 @@ inline std::size_t FindEscapeClose(std::string_view body, std::size_t begin,
 }
 
 // A token of the extractors that share the call-matching helpers below
-// (C/C++, Java/Kotlin, C#, Rust, Ruby, PHP): comments are dropped, strings
-// decoded, and every other punctuator is one character (`::` is two ':').
-enum class CodeTokenKind { kName, kString, kRegex, kNumber, kPunct };
+// (C/C++, Java/Kotlin, C#, Rust, Ruby, PHP, Go, JavaScript): comments are
+// dropped, strings decoded, and every other punctuator is one character
+// (`::` is two ':'; JavaScript's `++` and `--` are one token). kTemplate is
+// a JavaScript template literal's text.
+enum class CodeTokenKind { kName, kString, kTemplate, kRegex, kNumber, kPunct };
 
 struct CodeToken {
   CodeTokenKind kind = CodeTokenKind::kPunct;
   std::string text;  // name, punctuator, decoded string, or regex source
   std::size_t offset = 0;
-  // False for a string whose value is unknown statically (interpolated).
+  // False for a string whose value is unknown statically (interpolated,
+  // or a template literal with ${...}).
   bool constant = true;
   std::string flags;  // regex literal flags (Ruby)
 };

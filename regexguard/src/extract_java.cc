@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -26,62 +27,35 @@ bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 // before a line break (text blocks only) joins the lines. Invalid escapes
 // are compile errors and are kept as written.
 std::string DecodeEscapes(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    if (AppendControlEscape(c, "btnfr", &out)) continue;
-    switch (c) {
-      case '\n':
-        continue;
-      case 's':
-        out.push_back(' ');
-        continue;
-      case '"':
-      case '\'':
-      case '\\':
-      case '$':  // Kotlin
-        out.push_back(c);
-        continue;
-      case 'u': {
-        std::size_t k = i;
-        while (k < body.size() && body[k] == 'u') ++k;  // \uuuu0041 is valid
-        bool ok = k + 4 <= body.size();
+  return DecodeBackslashEscapes(
+      body, "\"'\\$",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "btnfr", out)) return true;
         char32_t value = 0;
-        for (std::size_t d = 0; ok && d < 4; ++d) {
-          ok = IsHexDigit(body[k + d]);
-          value = value * 16 + static_cast<char32_t>(HexValue(body[k + d]));
-        }
-        if (ok) {
-          AppendUtf8(value, &out);
-          i = k + 3;
-          continue;
-        }
-        break;
-      }
-      default:
-        if (c >= '0' && c <= '7') {
-          const std::size_t max_digits = c <= '3' ? 3 : 2;
-          char32_t value = 0;
-          std::size_t k = 0;
-          while (k < max_digits && i + k < body.size() && body[i + k] >= '0' &&
-                 body[i + k] <= '7') {
-            value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
-            ++k;
+        switch (c) {
+          case '\n':
+            return true;
+          case 's':
+            out->push_back(' ');
+            return true;
+
+          case 'u': {
+            std::size_t k = *i;
+            while (k < text.size() && text[k] == 'u')
+              ++k;  // \uuuu0041 is valid
+            if (!ReadHexDigits(text, k, 4, &value)) return false;
+            AppendUtf8(value, out);
+            *i = k + 3;
+            return true;
           }
-          AppendUtf8(value, &out);
-          i += k - 1;
-          continue;
+          default:
+            if (c < '0' || c > '7') return false;
+            *i += ReadOctalDigits(text, *i, c <= '3' ? 3 : 2, &value) - 1;
+            AppendUtf8(value, out);
+            return true;
         }
-        break;
-    }
-    out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
+      });
 }
 
 // The content of a Java text block (JLS 3.10.6): line terminators
@@ -120,97 +94,38 @@ std::string TextBlockValue(std::string_view raw) {
   return DecodeEscapes(joined);
 }
 
-class Lexer {
+class Lexer : public CodeLexer {
  public:
   Lexer(std::string_view source, bool kotlin)
-      : source_(source), kotlin_(kotlin) {}
-
-  std::vector<CodeToken> Run() {
-    while (pos_ < source_.size()) {
-      if (!Step()) break;  // unterminated construct: skip the rest
-    }
-    return std::move(tokens_);
-  }
+      : CodeLexer(source), kotlin_(kotlin) {}
 
  private:
-  bool Step() {
+  bool Step() override {
+    // Block comments nest in Kotlin, not in Java.
+    bool ok = true;
+    if (SkipCommentOrSpace(" \t\n\r\f", /*nested=*/kotlin_, &ok)) return ok;
     const char c = source_[pos_];
-    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
-    if (c == '/' && next == '/') {
-      while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
-      return true;
-    }
-    if (c == '/' && next == '*') return SkipBlockComment();
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-      ++pos_;
-      return true;
-    }
     if (c == '"') {
-      CodeToken token;
-      token.kind = CodeTokenKind::kString;
-      token.offset = pos_;
-      if (!ScanString(&pos_, &token, 0)) return false;
-      tokens_.push_back(std::move(token));
-      return true;
+      return LexStringToken(
+          [&](CodeToken* token) { return ScanString(&pos_, token, 0); });
     }
-    if (c == '\'') {
-      std::size_t i = pos_ + 1;
-      while (i < source_.size() && source_[i] != '\'' && source_[i] != '\n') {
-        i += source_[i] == '\\' ? 2 : 1;
-      }
-      if (i >= source_.size() || source_[i] != '\'') return false;
-      tokens_.push_back({CodeTokenKind::kNumber, "", pos_, true, ""});
-      pos_ = i + 1;
-      return true;
-    }
+    if (c == '\'') return LexCharacterLiteral();
     if (c == '`' && kotlin_) {  // `quoted name`
       const std::size_t end = source_.find('`', pos_ + 1);
       if (end == std::string_view::npos) return false;
-      tokens_.push_back({CodeTokenKind::kName,
-                         std::string(source_.substr(pos_ + 1, end - pos_ - 1)),
-                         pos_, true, ""});
+      Push(CodeTokenKind::kName,
+           std::string(source_.substr(pos_ + 1, end - pos_ - 1)), pos_);
       pos_ = end + 1;
       return true;
     }
     if (IsIdentifierByte(c) || c == '$') {
       const std::size_t begin = pos_;
-      const bool number = c >= '0' && c <= '9';
-      while (pos_ < source_.size() &&
-             (IsIdentifierByte(source_[pos_]) || source_[pos_] == '$' ||
-              (number && source_[pos_] == '.'))) {
-        ++pos_;
-      }
-      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
-                         std::string(source_.substr(begin, pos_ - begin)),
-                         begin, true, ""});
+      pos_ = WordEnd(pos_, c >= '0' && c <= '9' ? "$." : "$");
+      PushWord(begin);
       return true;
     }
-    tokens_.push_back(
-        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
-    ++pos_;
+    PushPunct();
     return true;
-  }
-
-  // Block comments nest in Kotlin, not in Java.
-  bool SkipBlockComment() {
-    int depth = 0;
-    std::size_t i = pos_;
-    while (i + 1 < source_.size()) {
-      if (source_[i] == '/' && source_[i + 1] == '*' &&
-          (kotlin_ || depth == 0)) {
-        ++depth;
-        i += 2;
-      } else if (source_[i] == '*' && source_[i + 1] == '/') {
-        i += 2;
-        if (--depth == 0) {
-          pos_ = i;
-          return true;
-        }
-      } else {
-        ++i;
-      }
-    }
-    return false;
   }
 
   // A string starting at the quote at *pos: "...", or a text block / raw
@@ -278,29 +193,19 @@ class Lexer {
   // left on the `}`.
   bool SkipTemplateExpression(std::size_t* pos, int depth) {
     if (depth >= kMaxTemplateDepth) return false;
-    int braces = 0;
-    std::size_t i = *pos + 1;
-    while (i < source_.size()) {
-      const char c = source_[i];
-      if (c == '"') {
-        CodeToken nested;
-        if (!ScanString(&i, &nested, depth + 1)) return false;
-        continue;
-      }
-      if (c == '{') ++braces;
-      if (c == '}' && --braces == 0) {
-        *pos = i;
-        return true;
-      }
-      ++i;
-    }
-    return false;
+    const std::size_t close =
+        InterpolationEnd(source_, *pos, [&](std::size_t* i) {
+          if (source_[*i] != '"') return NestedString::kNone;
+          CodeToken nested;
+          return ScanString(i, &nested, depth + 1) ? NestedString::kSkipped
+                                                   : NestedString::kFailed;
+        });
+    if (close == std::string_view::npos) return false;
+    *pos = close;
+    return true;
   }
 
-  std::string_view source_;
   bool kotlin_ = false;
-  std::size_t pos_ = 0;
-  std::vector<CodeToken> tokens_;
 };
 
 void ApplyFlagNames(const std::vector<std::string_view>& names,

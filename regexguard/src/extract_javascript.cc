@@ -7,20 +7,11 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
 namespace {
-
-enum class TokenKind { kName, kNumber, kString, kTemplate, kRegex, kPunct };
-
-struct Token {
-  TokenKind kind = TokenKind::kPunct;
-  std::string text;   // name, punctuator, decoded string, or regex body
-  std::string flags;  // regex flags
-  std::size_t offset = 0;
-  bool substituted = false;  // template literal with ${...}
-};
 
 // Decodes a string (or template) body as ECMAScript does in sloppy mode:
 // unknown escapes drop the backslash ("\d" is "d"), legacy octal escapes
@@ -78,27 +69,22 @@ std::string DecodeEscapes(std::string_view body) {
       case 'v':
         emit('\v');
         break;
-      case 'x':
-        if (i + 2 < body.size() && IsHexDigit(body[i + 1]) &&
-            IsHexDigit(body[i + 2])) {
-          emit(static_cast<char32_t>(HexValue(body[i + 1]) * 16 +
-                                     HexValue(body[i + 2])));
+      case 'x': {
+        char32_t value = 0;
+        if (ReadHexDigits(body, i + 1, 2, &value)) {
+          emit(value);
           i += 2;
         } else {
           emit('x');  // a syntax error in JS; keep something visible
         }
         break;
+      }
       case 'u': {
+        char32_t value = 0;
         if (i + 1 < body.size() && body[i + 1] == '{') {
-          const std::size_t close = FindEscapeClose(body, i + 2);
-          char32_t value = 0;
-          bool ok = close != std::string_view::npos && close > i + 2;
-          for (std::size_t k = i + 2; ok && k < close; ++k) {
-            ok = IsHexDigit(body[k]);
-            value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
-            ok = ok && value <= 0x10FFFF;
-          }
-          if (ok) {
+          std::size_t close = 0;
+          if (ReadBracedCodePoint(body, i + 1, /*underscores=*/false, &value,
+                                  &close)) {
             emit(value);
             i = close;
           } else {
@@ -106,17 +92,9 @@ std::string DecodeEscapes(std::string_view body) {
           }
           break;
         }
-        bool ok = i + 4 < body.size();
-        for (std::size_t k = 1; ok && k <= 4; ++k) {
-          ok = IsHexDigit(body[i + k]);
-        }
-        if (!ok) {
+        if (!ReadHexDigits(body, i + 1, 4, &value)) {
           emit('u');
           break;
-        }
-        char32_t value = 0;
-        for (std::size_t k = 1; k <= 4; ++k) {
-          value = value * 16 + static_cast<char32_t>(HexValue(body[i + k]));
         }
         emit(value);
         i += 4;
@@ -126,16 +104,9 @@ std::string DecodeEscapes(std::string_view body) {
         if (c >= '0' && c <= '7') {
           // \0 not followed by a digit is NUL; otherwise legacy octal:
           // up to 3 digits when the first is 0-3, else up to 2.
-          const std::size_t max_digits = c <= '3' ? 3 : 2;
           char32_t value = 0;
-          std::size_t k = 0;
-          while (k < max_digits && i + k < body.size() && body[i + k] >= '0' &&
-                 body[i + k] <= '7') {
-            value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
-            ++k;
-          }
+          i += ReadOctalDigits(body, i, c <= '3' ? 3 : 2, &value) - 1;
           emit(value);
-          i += k - 1;
         } else {
           // Any other character (including \\, \', \", \8, \9 and the bytes
           // of a multi-byte character) stands for itself.
@@ -161,36 +132,22 @@ bool IsKeywordBeforeExpression(std::string_view name) {
 // operand: a name (not an operator keyword), a number, a string, a regex,
 // a template, `)` or `]`, or a postfix `++`/`--`. `}` is taken as the end of
 // a block, after which a statement (possibly a regex) starts.
-bool RegexAllowedAfter(const std::vector<Token>& tokens) {
+bool RegexAllowedAfter(const std::vector<CodeToken>& tokens) {
   if (tokens.empty()) return true;
-  const Token& prev = tokens.back();
-  switch (prev.kind) {
-    case TokenKind::kName:
-      return IsKeywordBeforeExpression(prev.text);
-    case TokenKind::kNumber:
-    case TokenKind::kString:
-    case TokenKind::kTemplate:
-    case TokenKind::kRegex:
-      return false;
-    case TokenKind::kPunct:
-      return prev.text != ")" && prev.text != "]" && prev.text != "++" &&
-             prev.text != "--";
+  const CodeToken& prev = tokens.back();
+  if (prev.kind == CodeTokenKind::kName) {
+    return IsKeywordBeforeExpression(prev.text);
   }
-  return true;
+  if (prev.kind == CodeTokenKind::kPunct) {
+    return prev.text != ")" && prev.text != "]" && prev.text != "++" &&
+           prev.text != "--";
+  }
+  return false;  // a number, string, template or regex ends an operand
 }
 
-class Lexer {
- public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+class Lexer : public CodeLexer {
+  using CodeLexer::CodeLexer;
 
-  std::vector<Token> Run() {
-    while (pos_ < source_.size()) {
-      if (!Step()) break;  // unterminated construct: stop at it
-    }
-    return std::move(tokens_);
-  }
-
- private:
   // Scans template characters from pos_ until the closing backtick (token
   // done) or a `${` (code resumes; the `}` at this brace depth returns
   // here). Returns false if unterminated.
@@ -202,10 +159,10 @@ class Lexer {
         continue;
       }
       if (source_[i] == '`') {
-        Token token;
-        token.kind = TokenKind::kTemplate;
+        CodeToken token;
+        token.kind = CodeTokenKind::kTemplate;
         token.offset = start;
-        token.substituted = continuation;
+        token.constant = !continuation;
         if (!continuation) {
           token.text = DecodeEscapes(source_.substr(pos_, i - pos_));
         }
@@ -215,13 +172,13 @@ class Lexer {
       }
       if (source_[i] == '$' && i + 1 < source_.size() &&
           source_[i + 1] == '{') {
-        Token token;
-        token.kind = TokenKind::kTemplate;
+        CodeToken token;
+        token.kind = CodeTokenKind::kTemplate;
         token.offset = start;
-        token.substituted = true;
+        token.constant = false;
         tokens_.push_back(std::move(token));
         template_depths_.push_back(brace_depth_);
-        tokens_.push_back({TokenKind::kPunct, "(", "", i, false});
+        Push(CodeTokenKind::kPunct, "(", i);
         pos_ = i + 2;
         return true;
       }
@@ -230,25 +187,12 @@ class Lexer {
     return false;
   }
 
-  bool Step() {
+  bool Step() override {
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     const char c = source_[pos_];
-    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
-    if (c == '/' && next == '/') {
-      while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
-      return true;
-    }
-    if (c == '/' && next == '*') {
-      const std::size_t end = source_.find("*/", pos_ + 2);
-      if (end == std::string_view::npos) return false;
-      pos_ = end + 2;
-      return true;
-    }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-        c == '\v') {
-      ++pos_;
-      return true;
-    }
-    if (c == '\'' || c == '"') return LexString(c);
+    const char next = Peek(1);
+    if (c == '\'' || c == '"') return LexString();
     if (c == '`') {
       ++pos_;
       return ScanTemplate(pos_ - 1, false);
@@ -261,7 +205,7 @@ class Lexer {
         // End of a ${...} substitution: the template text resumes; the
         // substitution is closed as a parenthesised operand.
         template_depths_.pop_back();
-        tokens_.push_back({TokenKind::kPunct, ")", "", pos_, false});
+        Push(CodeTokenKind::kPunct, ")", pos_);
         ++pos_;
         return ScanTemplate(pos_ - 1, true);
       }
@@ -270,48 +214,33 @@ class Lexer {
     if (c == '/' && RegexAllowedAfter(tokens_) && LexRegex()) return true;
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
         c == '$' || static_cast<unsigned char>(c) >= 0x80 || c == '#') {
-      const std::size_t begin = pos_++;
-      while (pos_ < source_.size() &&
-             (IsIdentifierByte(source_[pos_]) || source_[pos_] == '$')) {
-        ++pos_;
-      }
-      tokens_.push_back({TokenKind::kName,
-                         std::string(source_.substr(begin, pos_ - begin)), "",
-                         begin, false});
+      const std::size_t begin = pos_;
+      pos_ = WordEnd(pos_ + 1, "$");
+      Push(CodeTokenKind::kName,
+           std::string(source_.substr(begin, pos_ - begin)), begin);
       return true;
     }
     if ((c >= '0' && c <= '9') || (c == '.' && next >= '0' && next <= '9')) {
       const std::size_t begin = pos_;
-      while (pos_ < source_.size() &&
-             (IsIdentifierByte(source_[pos_]) || source_[pos_] == '.')) {
-        ++pos_;
-      }
-      tokens_.push_back({TokenKind::kNumber, "", "", begin, false});
+      pos_ = WordEnd(pos_, ".");
+      Push(CodeTokenKind::kNumber, "", begin);
       return true;
     }
     if ((c == '+' || c == '-') && next == c) {
-      tokens_.push_back(
-          {TokenKind::kPunct, std::string(2, c), "", pos_, false});
+      Push(CodeTokenKind::kPunct, std::string(2, c), pos_);
       pos_ += 2;
       return true;
     }
-    tokens_.push_back({TokenKind::kPunct, std::string(1, c), "", pos_, false});
-    ++pos_;
+    PushPunct();
     return true;
   }
 
-  bool LexString(char quote) {
-    const std::size_t begin = pos_;
-    std::size_t i = pos_ + 1;
-    while (i < source_.size() && source_[i] != quote) {
-      if (source_[i] == '\n') return false;
-      i += source_[i] == '\\' ? 2 : 1;
-    }
-    if (i >= source_.size()) return false;
-    tokens_.push_back({TokenKind::kString,
-                       DecodeEscapes(source_.substr(begin + 1, i - begin - 1)),
-                       "", begin, false});
-    pos_ = i + 1;
+  bool LexString() {
+    const std::size_t end = QuotedRunEnd(pos_);
+    if (end == std::string_view::npos) return false;
+    Push(CodeTokenKind::kString,
+         DecodeEscapes(source_.substr(pos_ + 1, end - pos_ - 1)), pos_);
+    pos_ = end + 1;
     return true;
   }
 
@@ -334,8 +263,8 @@ class Lexer {
       ++i;
     }
     if (i >= source_.size() || i == pos_ + 1) return false;
-    Token token;
-    token.kind = TokenKind::kRegex;
+    CodeToken token;
+    token.kind = CodeTokenKind::kRegex;
     token.offset = pos_;
     token.text = std::string(source_.substr(pos_ + 1, i - pos_ - 1));
     std::size_t end = i + 1;
@@ -346,24 +275,21 @@ class Lexer {
     return true;
   }
 
-  std::string_view source_;
-  std::size_t pos_ = 0;
   int brace_depth_ = 0;
   std::vector<int> template_depths_;
-  std::vector<Token> tokens_;
 };
 
-bool IsPunct(const std::vector<Token>& tokens, std::size_t i,
+bool IsPunct(const std::vector<CodeToken>& tokens, std::size_t i,
              std::string_view text) {
-  return i < tokens.size() && tokens[i].kind == TokenKind::kPunct &&
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kPunct &&
          tokens[i].text == text;
 }
 
 // A plain string argument: a string or a template without substitutions.
-bool IsConstantString(const std::vector<Token>& tokens, std::size_t i) {
+bool IsConstantString(const std::vector<CodeToken>& tokens, std::size_t i) {
   return i < tokens.size() &&
-         (tokens[i].kind == TokenKind::kString ||
-          (tokens[i].kind == TokenKind::kTemplate && !tokens[i].substituted));
+         (tokens[i].kind == CodeTokenKind::kString ||
+          (tokens[i].kind == CodeTokenKind::kTemplate && tokens[i].constant));
 }
 
 // JS flag letters to the analyser's: v (unicode sets) parses as u here;
@@ -382,9 +308,10 @@ PatternFlags FlagsFromLetters(std::string_view letters) {
 
 // `x.split(/re/)`, `x.matchAll(/re/g)`, `x.replaceAll(/re/g, ...)` run the
 // regex over the whole subject whatever its flags.
-bool IsGlobalCallArgument(const std::vector<Token>& tokens, std::size_t i) {
+bool IsGlobalCallArgument(const std::vector<CodeToken>& tokens, std::size_t i) {
   if (i < 3 || !IsPunct(tokens, i - 1, "(") ||
-      tokens[i - 2].kind != TokenKind::kName || !IsPunct(tokens, i - 3, ".")) {
+      tokens[i - 2].kind != CodeTokenKind::kName ||
+      !IsPunct(tokens, i - 3, ".")) {
     return false;
   }
   const std::string& method = tokens[i - 2].text;
@@ -394,17 +321,17 @@ bool IsGlobalCallArgument(const std::vector<Token>& tokens, std::size_t i) {
 }  // namespace
 
 std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
-  const std::vector<Token> tokens = Lexer(source).Run();
   std::vector<RegexLiteral> literals;
+  const std::vector<CodeToken> tokens = Lexer(source).Run();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     RegexLiteral literal;
     literal.dialect = Dialect::kJavaScript;
-    if (tokens[i].kind == TokenKind::kRegex) {
+    if (tokens[i].kind == CodeTokenKind::kRegex) {
       literal.pattern = tokens[i].text;
       literal.flags = FlagsFromLetters(tokens[i].flags);
       literal.anchored = tokens[i].flags.find('y') != std::string::npos;
       literal.call = "/.../" + tokens[i].flags;
-    } else if (tokens[i].kind == TokenKind::kName &&
+    } else if (tokens[i].kind == CodeTokenKind::kName &&
                tokens[i].text == "RegExp" && IsPunct(tokens, i + 1, "(") &&
                IsConstantString(tokens, i + 2)) {
       std::string letters;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -16,104 +17,56 @@ namespace {
 // Double-quoted escapes (PHP manual, "Strings"); unknown escapes keep their
 // backslash ("\d" stays `\d`), as PHP does.
 std::string DecodeDoubleQuoted(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    if (AppendControlEscape(c, "ntrv", &out)) continue;
-    switch (c) {
-      case 'e':
-        out.push_back('\x1b');
-        continue;
-      case 'f':
-        out.push_back('\f');
-        continue;
-      case '\\':
-      case '$':
-      case '"':
-        out.push_back(c);
-        continue;
-      case 'x':
-        if (i + 1 < body.size() && IsHexDigit(body[i + 1])) {
-          // One or two hex digits make one byte.
-          int value = HexValue(body[i + 1]);
-          std::size_t used = 1;
-          if (i + 2 < body.size() && IsHexDigit(body[i + 2])) {
-            value = value * 16 + HexValue(body[i + 2]);
-            used = 2;
+  return DecodeBackslashEscapes(
+      body, "\\$\"",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "ntrv", out)) return true;
+        char32_t value = 0;
+        switch (c) {
+          case 'e':
+            out->push_back('\x1b');
+            return true;
+          case 'f':
+            out->push_back('\f');
+            return true;
+
+          case 'x': {
+            if (*i + 1 >= text.size() || !IsHexDigit(text[*i + 1]))
+              return false;
+            // One or two hex digits make one byte.
+            const std::size_t used =
+                *i + 2 < text.size() && IsHexDigit(text[*i + 2]) ? 2 : 1;
+            ReadHexDigits(text, *i + 1, used, &value);
+            out->push_back(static_cast<char>(value));
+            *i += used;
+            return true;
           }
-          out.push_back(static_cast<char>(value));
-          i += used;
-          continue;
+          case 'u': {
+            std::size_t close = 0;
+            if (*i + 1 >= text.size() || text[*i + 1] != '{' ||
+                !ReadBracedCodePoint(text, *i + 1, /*underscores=*/false,
+                                     &value, &close)) {
+              return false;
+            }
+            AppendUtf8(value, out);
+            *i = close;
+            return true;
+          }
+          default:
+            if (c < '0' || c > '7') return false;
+            *i += ReadOctalDigits(text, *i, 3, &value) - 1;
+            out->push_back(static_cast<char>(value & 0xFF));
+            return true;
         }
-        break;
-      case 'u':
-        if (i + 1 < body.size() && body[i + 1] == '{') {
-          const std::size_t close = FindEscapeClose(body, i + 2);
-          char32_t value = 0;
-          bool ok = close != std::string_view::npos && close > i + 2;
-          for (std::size_t k = i + 2; ok && k < close; ++k) {
-            ok = IsHexDigit(body[k]);
-            value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
-            ok = ok && value <= 0x10FFFF;
-          }
-          if (ok) {
-            AppendUtf8(value, &out);
-            i = close;
-            continue;
-          }
-        }
-        break;
-      default:
-        if (c >= '0' && c <= '7') {
-          int value = 0;
-          std::size_t k = 0;
-          while (k < 3 && i + k < body.size() && body[i + k] >= '0' &&
-                 body[i + k] <= '7') {
-            value = value * 8 + (body[i + k] - '0');
-            ++k;
-          }
-          out.push_back(static_cast<char>(value & 0xFF));
-          i += k - 1;
-          continue;
-        }
-        break;
-    }
-    out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
+      });
 }
 
-// Single-quoted strings know only \\ and \'.
-std::string DecodeSingleQuoted(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '\\' && i + 1 < body.size() &&
-        (body[i + 1] == '\\' || body[i + 1] == '\'')) {
-      ++i;
-    }
-    out.push_back(body[i]);
-  }
-  return out;
-}
+class Lexer : public CodeLexer {
+  using CodeLexer::CodeLexer;
 
-class Lexer {
- public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+  bool Begin() override { return SkipHtml(); }
 
-  std::vector<CodeToken> Run() {
-    if (!SkipHtml()) return {};
-    while (pos_ < source_.size()) {
-      if (!Step()) break;  // unterminated construct: skip the rest
-    }
-    return std::move(tokens_);
-  }
-
- private:
   // Inline HTML up to the next opening tag (<?php, <?=, or <?).
   bool SkipHtml() {
     const std::size_t open = source_.find("<?", pos_);
@@ -123,14 +76,14 @@ class Lexer {
     return true;
   }
 
-  bool Step() {
+  bool Step() override {
     const char c = source_[pos_];
-    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
+    const char next = Peek(1);
     if (c == '?' && next == '>') {
-      tokens_.push_back({CodeTokenKind::kPunct, ";", pos_, true, ""});
+      Push(CodeTokenKind::kPunct, ";", pos_);
       return SkipHtml();
     }
-    if ((c == '/' && next == '/') || (c == '#' && next != '[')) {
+    if (AtLineComment() || (c == '#' && next != '[')) {
       // A line comment ends at the line break or at a closing tag.
       while (pos_ < source_.size() && source_[pos_] != '\n' &&
              source_.substr(pos_, 2) != "?>") {
@@ -138,30 +91,17 @@ class Lexer {
       }
       return true;
     }
-    if (c == '/' && next == '*') {
-      const std::size_t end = source_.find("*/", pos_ + 2);
-      if (end == std::string_view::npos) return false;
-      pos_ = end + 2;
-      return true;
-    }
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
     if (c == '\'' || c == '"' || c == '`') return LexString(c);
     if (c == '<' && source_.substr(pos_, 3) == "<<<") return SkipHeredoc();
     if (IsIdentifierByte(c) || c == '$') {
-      const std::size_t begin = pos_++;
-      while (pos_ < source_.size() && IsIdentifierByte(source_[pos_])) ++pos_;
-      const bool number = c >= '0' && c <= '9';
-      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
-                         std::string(source_.substr(begin, pos_ - begin)),
-                         begin, true, ""});
+      const std::size_t begin = pos_;
+      pos_ = WordEnd(pos_ + 1);
+      PushWord(begin);
       return true;
     }
-    tokens_.push_back(
-        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
-    ++pos_;
+    PushPunct();
     return true;
   }
 
@@ -231,10 +171,6 @@ class Lexer {
     }
     return false;
   }
-
-  std::string_view source_;
-  std::size_t pos_ = 0;
-  std::vector<CodeToken> tokens_;
 };
 
 // Splits a preg pattern such as "/a+/i" or "{a+}x" into the pattern and its

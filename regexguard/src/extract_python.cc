@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -26,96 +27,34 @@ struct Token {
 // Decodes the body of a non-raw literal as CPython does. Invalid escapes
 // (which CPython warns about) keep their backslash, as CPython does.
 std::string DecodeEscapes(std::string_view body, bool bytes) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    switch (c) {
-      case '\n':
-        break;  // line continuation inside the string
-      case '\r':
-        if (i + 1 < body.size() && body[i + 1] == '\n') ++i;
-        break;
-      case '\\':
-      case '\'':
-      case '"':
-        out.push_back(c);
-        break;
-      case 'a':
-        out.push_back('\a');
-        break;
-      case 'b':
-        out.push_back('\b');
-        break;
-      case 'f':
-        out.push_back('\f');
-        break;
-      case 'n':
-        out.push_back('\n');
-        break;
-      case 'r':
-        out.push_back('\r');
-        break;
-      case 't':
-        out.push_back('\t');
-        break;
-      case 'v':
-        out.push_back('\v');
-        break;
-      case 'x':
-        if (i + 2 < body.size() && IsHexDigit(body[i + 1]) &&
-            IsHexDigit(body[i + 2])) {
-          AppendUtf8(static_cast<char32_t>(HexValue(body[i + 1]) * 16 +
-                                           HexValue(body[i + 2])),
-                     &out);
-          i += 2;
-        } else {
-          out += "\\x";
-        }
-        break;
-      case 'u':
-      case 'U': {
-        const std::size_t digits = c == 'u' ? 4 : 8;
-        bool ok = !bytes && i + digits < body.size();
-        for (std::size_t k = 1; ok && k <= digits; ++k) {
-          ok = IsHexDigit(body[i + k]);
-        }
-        if (!ok) {
-          out.push_back('\\');
-          out.push_back(c);
-          break;
-        }
+  return DecodeBackslashEscapes(
+      body, "\\'\"",
+      [bytes](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
         char32_t value = 0;
-        for (std::size_t k = 1; k <= digits; ++k) {
-          value = value * 16 + static_cast<char32_t>(HexValue(body[i + k]));
+        switch (c) {
+          case 'x':
+            return AppendHexEscape(text, i, 2, out);
+          case '\n':
+            return true;  // line continuation inside the string
+          case '\r':
+            if (*i + 1 < text.size() && text[*i + 1] == '\n') ++*i;
+            return true;
+
+          case 'u':
+          case 'U':
+            // \u and \U are text escapes: bytes literals keep them.
+            return !bytes && AppendHexEscape(text, i, c == 'u' ? 4 : 8, out);
+          default:
+            // Unknown escapes, and \N{NAME} (which `re` resolves itself to the
+            // same character), stay as written.
+            if (c < '0' || c > '7') return false;
+            *i += ReadOctalDigits(text, *i, 3, &value) - 1;
+            AppendUtf8(value, out);
+            return true;
         }
-        AppendUtf8(value, &out);
-        i += digits;
-        break;
-      }
-      default:
-        if (c >= '0' && c <= '7') {
-          char32_t value = 0;
-          std::size_t k = 0;
-          while (k < 3 && i + k < body.size() && body[i + k] >= '0' &&
-                 body[i + k] <= '7') {
-            value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
-            ++k;
-          }
-          AppendUtf8(value, &out);
-          i += k - 1;
-        } else {
-          // Unknown escapes, and \N{NAME} (which `re` resolves itself to
-          // the same character), stay as written.
-          out.push_back('\\');
-          out.push_back(c);
-        }
-    }
-  }
-  return out;
+      });
 }
 
 bool IsStringPrefix(std::string_view name, bool* raw, bool* bytes,

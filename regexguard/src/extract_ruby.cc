@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -22,106 +23,69 @@ constexpr int kMaxInterpolationDepth = 32;
 // Double-quoted string escapes; an unknown escape is the character itself
 // ("\d" is "d"), as in Ruby.
 std::string DecodeDoubleQuoted(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    if (AppendControlEscape(c, "abfnrtv", &out)) continue;
-    switch (c) {
-      case '\n':
-        continue;  // line continuation
-      case 'e':
-        out.push_back('\x1b');
-        continue;
-      case 's':
-        out.push_back(' ');
-        continue;
-      case 'x': {
+  return DecodeBackslashEscapes(
+      body, "", [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "abfnrtv", out)) return true;
         char32_t value = 0;
-        std::size_t k = i + 1;
-        while (k < body.size() && k < i + 3 && IsHexDigit(body[k])) {
-          value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
-          ++k;
-        }
-        if (k == i + 1) break;  // invalid in Ruby; keep as written
-        AppendUtf8(value, &out);
-        i = k - 1;
-        continue;
-      }
-      case 'u': {
-        if (i + 1 < body.size() && body[i + 1] == '{') {
-          // \u{41 42}: one or more code points separated by spaces.
-          const std::size_t close = FindEscapeClose(body, i + 2, 256);
-          if (close == std::string_view::npos) break;
-          std::string decoded;
-          char32_t value = 0;
-          bool in_digits = false;
-          bool ok = true;
-          for (std::size_t k = i + 2; k <= close && ok; ++k) {
-            if (k < close && IsHexDigit(body[k])) {
-              value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
-              ok = value <= 0x10FFFF;
-              in_digits = true;
-            } else if (k == close || body[k] == ' ' || body[k] == '\t') {
-              if (in_digits) AppendUtf8(value, &decoded);
-              value = 0;
-              in_digits = false;
-            } else {
-              ok = false;
+        switch (c) {
+          case '\n':
+            return true;  // line continuation
+          case 'e':
+            out->push_back('\x1b');
+            return true;
+          case 's':
+            out->push_back(' ');
+            return true;
+          case 'x': {
+            std::size_t k = *i + 1;
+            while (k < text.size() && k < *i + 3 && IsHexDigit(text[k])) {
+              value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
+              ++k;
             }
+            if (k == *i + 1) return false;  // invalid in Ruby; keep as written
+            AppendUtf8(value, out);
+            *i = k - 1;
+            return true;
           }
-          if (!ok) break;  // invalid in Ruby; keep as written
-          out += decoded;
-          i = close;
-          continue;
-        }
-        bool ok = i + 4 < body.size();
-        char32_t value = 0;
-        for (std::size_t k = 1; ok && k <= 4; ++k) {
-          ok = IsHexDigit(body[i + k]);
-          value = value * 16 + static_cast<char32_t>(HexValue(body[i + k]));
-        }
-        if (!ok) break;
-        AppendUtf8(value, &out);
-        i += 4;
-        continue;
-      }
-      default:
-        if (c >= '0' && c <= '7') {
-          char32_t value = 0;
-          std::size_t k = 0;
-          while (k < 3 && i + k < body.size() && body[i + k] >= '0' &&
-                 body[i + k] <= '7') {
-            value = value * 8 + static_cast<char32_t>(body[i + k] - '0');
-            ++k;
+          case 'u': {
+            if (*i + 1 < text.size() && text[*i + 1] == '{') {
+              // \u{41 42}: one or more code points separated by spaces.
+              const std::size_t close = FindEscapeClose(text, *i + 2, 256);
+              if (close == std::string_view::npos) return false;
+              std::string decoded;
+              bool in_digits = false;
+              bool ok = true;
+              for (std::size_t k = *i + 2; k <= close && ok; ++k) {
+                if (k < close && IsHexDigit(text[k])) {
+                  value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
+                  ok = value <= 0x10FFFF;
+                  in_digits = true;
+                } else if (k == close || text[k] == ' ' || text[k] == '\t') {
+                  if (in_digits) AppendUtf8(value, &decoded);
+                  value = 0;
+                  in_digits = false;
+                } else {
+                  ok = false;
+                }
+              }
+              if (!ok) return false;  // invalid in Ruby; keep as written
+              *out += decoded;
+              *i = close;
+              return true;
+            }
+            return AppendHexEscape(text, i, 4, out);
           }
-          AppendUtf8(value & 0xFF, &out);
-          i += k - 1;
-          continue;
+          default:
+            if (c >= '0' && c <= '7') {
+              *i += ReadOctalDigits(text, *i, 3, &value) - 1;
+              AppendUtf8(value & 0xFF, out);
+            } else {
+              out->push_back(c);
+            }
+            return true;
         }
-        out.push_back(c);
-        continue;
-    }
-    out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
-}
-
-// Single-quoted strings know only \\ and \'.
-std::string DecodeSingleQuoted(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '\\' && i + 1 < body.size() &&
-        (body[i + 1] == '\\' || body[i + 1] == '\'')) {
-      ++i;
-    }
-    out.push_back(body[i]);
-  }
-  return out;
+      });
 }
 
 bool IsKeywordBeforeExpression(std::string_view name) {
@@ -292,6 +256,7 @@ class Lexer {
       }
       case CodeTokenKind::kNumber:
       case CodeTokenKind::kString:
+      case CodeTokenKind::kTemplate:
       case CodeTokenKind::kRegex:
         return false;
       case CodeTokenKind::kPunct:
@@ -335,27 +300,21 @@ class Lexer {
   // From `#{` at *pos to just past its `}`, skipping nested strings.
   bool SkipInterpolation(std::size_t* pos, int depth) {
     if (depth >= kMaxInterpolationDepth) return false;
-    int braces = 0;
-    std::size_t i = *pos + 1;
-    while (i < source_.size()) {
-      const char c = source_[i];
-      if (c == '"' || c == '\'') {
-        std::size_t end = 0;
-        bool constant = true;
-        if (!ScanDelimited(i + 1, c, c, &end, &constant, depth + 1)) {
-          return false;
-        }
-        i = end + 1;
-        continue;
-      }
-      if (c == '{') ++braces;
-      if (c == '}' && --braces == 0) {
-        *pos = i + 1;
-        return true;
-      }
-      ++i;
-    }
-    return false;
+    const std::size_t close =
+        InterpolationEnd(source_, *pos, [&](std::size_t* i) {
+          const char c = source_[*i];
+          if (c != '"' && c != '\'') return NestedString::kNone;
+          std::size_t end = 0;
+          bool constant = true;
+          if (!ScanDelimited(*i + 1, c, c, &end, &constant, depth + 1)) {
+            return NestedString::kFailed;
+          }
+          *i = end + 1;
+          return NestedString::kSkipped;
+        });
+    if (close == std::string_view::npos) return false;
+    *pos = close + 1;
+    return true;
   }
 
   // A regex whose body starts at `body` and ends at `close`; flags follow.

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "code_lexer.h"
 #include "extract_internal.h"
 
 namespace robotscan::regexguard::internal {
@@ -17,62 +18,38 @@ namespace {
 // break skips the break and the next line's leading whitespace. Anything
 // else is a compile error and is kept as written.
 std::string DecodeEscapes(std::string_view body) {
-  std::string out;
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != '\\' || i + 1 >= body.size()) {
-      out.push_back(body[i]);
-      continue;
-    }
-    const char c = body[++i];
-    if (AppendControlEscape(c, "nrt", &out)) continue;
-    switch (c) {
-      case '\n':
-      case '\r':
-        while (i + 1 < body.size() && IsAsciiSpace(body[i + 1])) ++i;
-        continue;
-      case '0':
-        out.push_back('\0');
-        continue;
-      case '\\':
-      case '\'':
-      case '"':
-        out.push_back(c);
-        continue;
-      case 'x':
-        if (i + 2 < body.size() && IsHexDigit(body[i + 1]) &&
-            IsHexDigit(body[i + 2])) {
-          AppendUtf8(static_cast<char32_t>(HexValue(body[i + 1]) * 16 +
-                                           HexValue(body[i + 2])),
-                     &out);
-          i += 2;
-          continue;
-        }
-        break;
-      case 'u':
-        if (i + 1 < body.size() && body[i + 1] == '{') {
-          const std::size_t close = FindEscapeClose(body, i + 2);
-          char32_t value = 0;
-          bool ok = close != std::string_view::npos && close > i + 2;
-          for (std::size_t k = i + 2; ok && k < close; ++k) {
-            if (body[k] == '_') continue;
-            ok = IsHexDigit(body[k]);
-            value = value * 16 + static_cast<char32_t>(HexValue(body[k]));
-            ok = ok && value <= 0x10FFFF;
+  return DecodeBackslashEscapes(
+      body, "\\'\"",
+      [](std::string_view text, std::size_t* i, std::string* out) {
+        const char c = text[*i];
+        if (AppendControlEscape(c, "nrt", out)) return true;
+        char32_t value = 0;
+        switch (c) {
+          case '\n':
+          case '\r':
+            while (*i + 1 < text.size() && IsAsciiSpace(text[*i + 1])) ++*i;
+            return true;
+          case '0':
+            out->push_back('\0');
+            return true;
+
+          case 'x':
+            return AppendHexEscape(text, i, 2, out);
+          case 'u': {
+            std::size_t close = 0;
+            if (*i + 1 >= text.size() || text[*i + 1] != '{' ||
+                !ReadBracedCodePoint(text, *i + 1, /*underscores=*/true, &value,
+                                     &close)) {
+              return false;
+            }
+            AppendUtf8(value, out);
+            *i = close;
+            return true;
           }
-          if (ok) {
-            AppendUtf8(value, &out);
-            i = close;
-            continue;
-          }
+          default:
+            return false;
         }
-        break;
-      default:
-        break;
-    }
-    out.push_back('\\');
-    out.push_back(c);
-  }
-  return out;
+      });
 }
 
 // Length of the UTF-8 sequence that starts with `lead` (1 for a bad byte).
@@ -84,30 +61,13 @@ std::size_t Utf8Length(char lead) {
   return 1;
 }
 
-class Lexer {
- public:
-  explicit Lexer(std::string_view source) : source_(source) {}
+class Lexer : public CodeLexer {
+  using CodeLexer::CodeLexer;
 
-  std::vector<CodeToken> Run() {
-    while (pos_ < source_.size()) {
-      if (!Step()) break;  // unterminated construct: skip the rest
-    }
-    return std::move(tokens_);
-  }
-
- private:
-  bool Step() {
+  bool Step() override {
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/true, &ok)) return ok;
     const char c = source_[pos_];
-    const char next = pos_ + 1 < source_.size() ? source_[pos_ + 1] : '\0';
-    if (c == '/' && next == '/') {
-      while (pos_ < source_.size() && source_[pos_] != '\n') ++pos_;
-      return true;
-    }
-    if (c == '/' && next == '*') return SkipBlockComment();
-    if (IsAsciiSpace(c)) {
-      ++pos_;
-      return true;
-    }
     if (c == '"') return LexString(pos_, pos_);
     if (c == '\'') {
       LexCharacterOrLifetime();
@@ -115,9 +75,9 @@ class Lexer {
     }
     if (IsIdentifierByte(c)) {
       const std::size_t begin = pos_;
-      while (pos_ < source_.size() && IsIdentifierByte(source_[pos_])) ++pos_;
+      pos_ = WordEnd(pos_);
       const std::string_view name = source_.substr(begin, pos_ - begin);
-      const char after = pos_ < source_.size() ? source_[pos_] : '\0';
+      const char after = Peek();
       if ((name == "r" || name == "br" || name == "cr") &&
           (after == '"' || after == '#')) {
         return LexRaw(begin);
@@ -125,35 +85,11 @@ class Lexer {
       if ((name == "b" || name == "c") && after == '"') {
         return LexString(begin, pos_);
       }
-      const bool number = c >= '0' && c <= '9';
-      tokens_.push_back({number ? CodeTokenKind::kNumber : CodeTokenKind::kName,
-                         std::string(name), begin, true, ""});
+      PushWord(begin);
       return true;
     }
-    tokens_.push_back(
-        {CodeTokenKind::kPunct, std::string(1, c), pos_, true, ""});
-    ++pos_;
+    PushPunct();
     return true;
-  }
-
-  bool SkipBlockComment() {  // block comments nest in Rust
-    int depth = 0;
-    std::size_t i = pos_;
-    while (i + 1 < source_.size()) {
-      if (source_[i] == '/' && source_[i + 1] == '*') {
-        ++depth;
-        i += 2;
-      } else if (source_[i] == '*' && source_[i + 1] == '/') {
-        i += 2;
-        if (--depth == 0) {
-          pos_ = i;
-          return true;
-        }
-      } else {
-        ++i;
-      }
-    }
-    return false;
   }
 
   // "...", b"...", c"...": may span lines.
@@ -215,10 +151,6 @@ class Lexer {
       ++pos_;
     }
   }
-
-  std::string_view source_;
-  std::size_t pos_ = 0;
-  std::vector<CodeToken> tokens_;
 };
 
 // True if the file imports from fancy_regex (`use fancy_regex::Regex;`),

@@ -1,10 +1,10 @@
 #include "body_analysis.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 #include <unordered_set>
 
+#include "robotscan/base/ascii.h"
 #include "robotscan/report/report.h"
 #include "robotscan/robots/lint.h"
 #include "robotscan/robots/tokenizer.h"
@@ -20,14 +20,6 @@ constexpr std::size_t kMaxCommentBlockBytes = 2000;
 // Sitemap URL kept as an example.
 constexpr std::size_t kMaxWrittenBytes = 100;
 constexpr std::size_t kSitemapExamples = 3;
-
-std::string ToLower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return lower;
-}
 
 // Collects file facts and comment blocks from the tokenizer: the same
 // parser the matcher and the linter listen to.
@@ -250,10 +242,8 @@ bool MentionsJobs(std::string_view comment) {
       {"work for us", false},
       {"we're hiring", false},
   };
-  const std::string lower = ToLower(comment);
-  auto is_word_char = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0;
-  };
+  const std::string lower = ToAsciiLower(comment);
+  auto is_word_char = [](char c) { return IsAsciiAlnum(c); };
   for (const Word& word : kWords) {
     std::size_t at = lower.find(word.text);
     while (at != std::string::npos) {
@@ -274,9 +264,7 @@ std::uint64_t HashSitemapUrl(std::string_view url) {
 
 namespace {
 
-bool IsWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0;
-}
+bool IsWordChar(char c) { return IsAsciiAlnum(c); }
 
 // Whether `word` occurs in `text` (lower-case) at a word start; with
 // `whole`, also ending at a word end.
@@ -347,7 +335,7 @@ bool ReadsAsJobAdvert(std::string_view block) {
   for (std::size_t start = 0; start <= block.size();) {
     std::size_t end = block.find('\n', start);
     if (end == std::string_view::npos) end = block.size();
-    std::string line = ToLower(block.substr(start, end - start));
+    std::string line = ToAsciiLower(block.substr(start, end - start));
     start = end + 1;
     std::size_t first = line.find_first_not_of("# \t");
     if (first == std::string::npos) continue;
@@ -425,7 +413,7 @@ BodyAnalysis AnalyzeBody(std::string_view body,
     if (!group.clean_params.empty()) analysis.clean_param = true;
     if (!group.hosts.empty()) analysis.host = true;
     for (const robots::UnknownDirective& unknown : group.unknown) {
-      unknown_keys.insert(ToLower(unknown.key));
+      unknown_keys.insert(ToAsciiLower(unknown.key));
     }
   }
   // A value before the first user-agent line, when no group has one.
@@ -434,7 +422,7 @@ BodyAnalysis AnalyzeBody(std::string_view body,
         robots.ExtensionsFor(settings.generic_agent).crawl_delay;
   }
   for (const robots::UnknownDirective& unknown : robots.unknown_directives()) {
-    unknown_keys.insert(ToLower(unknown.key));
+    unknown_keys.insert(ToAsciiLower(unknown.key));
   }
   analysis.unknown_keys.assign(unknown_keys.begin(), unknown_keys.end());
   std::sort(analysis.unknown_keys.begin(), analysis.unknown_keys.end());

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "comparison_tally.h"
 #include "ranking.h"
 #include "reading_tally.h"
+#include "robotscan/base/ascii.h"
 #include "robotscan/report/report.h"
 #include "robotscan/robots/lint.h"
 #include "robotscan/storage/database_location.h"
@@ -24,14 +24,6 @@ using internal::BoundedCounter;
 using internal::ComparisonTally;
 using internal::RankKey;
 using internal::ReadingTally;
-
-std::string ToLower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return lower;
-}
 
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -139,8 +131,8 @@ void Erase(std::string* text, std::string_view needle) {
 // "jobs at a.com" and "jobs at b.com" are one finding and "jobs.ch" alone
 // is none. Line breaks are kept (ReadsAsJobAdvert reads lines).
 std::string StripDomain(std::string_view block, std::string_view domain) {
-  std::string text = ToLower(block);
-  const std::string host = ToLower(domain);
+  std::string text = ToAsciiLower(block);
+  const std::string host = ToAsciiLower(domain);
   Erase(&text, host);
   std::string_view name = host;
   if (StartsWith(name, "www.")) name.remove_prefix(4);
@@ -157,7 +149,7 @@ std::string CollapseWhitespace(std::string_view text) {
   std::string collapsed;
   collapsed.reserve(text.size());
   for (char c : text) {
-    const bool space = std::isspace(static_cast<unsigned char>(c)) != 0;
+    const bool space = IsAsciiSpace(c);
     if (space) {
       if (!collapsed.empty() && collapsed.back() != ' ') collapsed += ' ';
     } else {
@@ -264,11 +256,10 @@ std::string_view StratumName(std::size_t stratum) {
 bool LooksLikeNotRobotsTxt(std::string_view content_type,
                            std::string_view body) {
   // The MIME type: "text/plain; charset=utf-8" -> "text/plain".
-  std::string mime = ToLower(content_type.substr(0, content_type.find(';')));
-  while (!mime.empty() && std::isspace(static_cast<unsigned char>(mime.back())))
-    mime.pop_back();
-  while (!mime.empty() &&
-         std::isspace(static_cast<unsigned char>(mime.front()))) {
+  std::string mime =
+      ToAsciiLower(content_type.substr(0, content_type.find(';')));
+  while (!mime.empty() && IsAsciiSpace(mime.back())) mime.pop_back();
+  while (!mime.empty() && IsAsciiSpace(mime.front())) {
     mime.erase(0, 1);
   }
   if (!mime.empty() && (!StartsWith(mime, "text/") || mime == "text/html")) {
@@ -276,10 +267,9 @@ bool LooksLikeNotRobotsTxt(std::string_view content_type,
   }
   // Sniff: servers answer unknown paths with their home page as text/plain
   // too. Only the first KiB is looked at, after a BOM and whitespace.
-  std::string head = ToLower(body.substr(0, 1024));
+  std::string head = ToAsciiLower(body.substr(0, 1024));
   std::size_t start = StartsWith(head, "\xef\xbb\xbf") ? 3 : 0;
-  while (start < head.size() &&
-         std::isspace(static_cast<unsigned char>(head[start]))) {
+  while (start < head.size() && IsAsciiSpace(head[start])) {
     ++start;
   }
   const std::string_view rest = std::string_view(head).substr(start);

@@ -13,6 +13,7 @@
 #include "robotscan/storage/fetch_classes.h"
 #include "run_rows.h"
 #include "schema.h"
+#include "schema_version.h"
 #include "sqlite_handles.h"
 
 namespace robotscan::storage {
@@ -74,7 +75,7 @@ Status SqliteCrawlStore::Initialize() {
   sqlite3_extended_result_codes(db, 1);
   // A concurrent reader (the crawler's lookups) or a checkpoint may hold a
   // lock briefly; wait instead of failing.
-  sqlite3_busy_timeout(db, 10000);
+  sqlite3_busy_timeout(db, kBusyTimeoutMilliseconds);
   if (!options_.read_only) {
     // WAL: readers never block the single writer; synchronous=NORMAL keeps
     // every committed transaction across a process crash (only an OS crash
@@ -95,21 +96,9 @@ Status SqliteCrawlStore::Initialize() {
 }
 
 Status SqliteCrawlStore::Migrate() {
-  Statement version;
-  if (Status s = Statement::Prepare(db_.get(), "PRAGMA user_version", &version);
-      !s.ok()) {
+  std::int64_t current = 0;
+  if (Status s = CheckSchemaVersion(db_.get(), path_, &current); !s.ok()) {
     return s;
-  }
-  if (version.Step() != SQLITE_ROW) {
-    return StatusFromSqlite(db_.get(), SQLITE_ERROR, "read user_version");
-  }
-  const std::int64_t current = version.ColumnInt(0);
-  version = Statement();
-  if (current > kSchemaVersion) {
-    return Status(Status::Code::kSchemaTooNew,
-                  "database schema version " + std::to_string(current) +
-                      " is newer than this robotscan's " +
-                      std::to_string(kSchemaVersion));
   }
   for (std::int64_t v = current; v < kSchemaVersion; ++v) {
     // Each step and its version bump commit together: a crash mid-migration

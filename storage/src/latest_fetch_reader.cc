@@ -10,6 +10,7 @@
 #include "pg_crawl_store.h"
 #include "robotscan/storage/database_location.h"
 #include "run_rows.h"
+#include "schema_version.h"
 #include "sqlite_handles.h"
 
 namespace robotscan::storage {
@@ -271,20 +272,11 @@ Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
   if (rc != SQLITE_OK) {
     return StatusFromSqlite(db.get(), rc, "open " + path_string);
   }
-  sqlite3_busy_timeout(db.get(), 5000);
+  sqlite3_busy_timeout(db.get(), kBusyTimeoutMilliseconds);
   {
-    Statement version;
-    Status status =
-        Statement::Prepare(db.get(), "PRAGMA user_version", &version);
+    std::int64_t version = 0;
+    Status status = CheckSchemaVersion(db.get(), path_string, &version);
     if (!status.ok()) return status;
-    const int step = version.Step();
-    if (step != SQLITE_ROW) {
-      return StatusFromSqlite(db.get(), step, "read schema version");
-    }
-    if (version.ColumnInt(0) > kSchemaVersion) {
-      return Status(Status::Code::kSchemaTooNew,
-                    path_string + " was written by a newer robotscan");
-    }
     Statement view;
     status = Statement::Prepare(
         db.get(),

@@ -1,20 +1,15 @@
 #include "run_rows.h"
 
+#include "schema_version.h"
 #include "sqlite_handles.h"
 
 namespace robotscan::storage {
 
 Status ReadRunRows(sqlite3* db, std::vector<RunRecord>* runs) {
   runs->clear();
-  Statement version;
-  if (Status s = Statement::Prepare(db, "PRAGMA user_version", &version);
-      !s.ok()) {
-    return s;
-  }
-  if (version.Step() != SQLITE_ROW) {
-    return StatusFromSqlite(db, SQLITE_ERROR, "read user_version");
-  }
-  const bool has_provenance = version.ColumnInt(0) >= 2;
+  std::int64_t version = 0;
+  if (Status s = ReadSchemaVersion(db, &version); !s.ok()) return s;
+  const bool has_provenance = version >= 2;
   const char* sql =
       has_provenance
           ? "SELECT id, started_at, finished_at, status, tool_version, input, "

@@ -73,8 +73,7 @@ TEST_F(CrawlApiTest, CancelFromAnotherThreadStopsTheCrawl) {
     handle.Cancel();
   });
   const auto started = std::chrono::steady_clock::now();
-  const crawler::CrawlStatus status =
-      crawler::RunCrawl(o, callbacks, &summary, &handle);
+  const Status status = crawler::RunCrawl(o, callbacks, &summary, &handle);
   canceller.join();
   EXPECT_TRUE(status.ok()) << status.message();
   EXPECT_TRUE(summary.cancelled);

@@ -606,6 +606,38 @@ TEST_F(CrawlE2eTest, SignalsStopCleanlyAndRerunCompletes) {
       << "only ok.test finished; abandoned transfers leave no record";
 }
 
+// Failures keep their kind to the exit status (docs/cli.md, "Exit codes";
+// robotscan/base/exit_codes.h): a damaged database and one from a newer
+// robotscan (6) are told apart from an unreadable list (2, usage), and
+// none is touched.
+TEST_F(CrawlE2eTest, FailuresExitWithTheirOwnStatus) {
+  const std::string garbage(8192, '\x5a');
+  WriteFile(db_, garbage);
+  const ProcessResult corrupt = Crawl("1,ok.test\n", ToTestServer(), 20s);
+  EXPECT_EQ(corrupt.exit_code, 6) << corrupt.err;
+  EXPECT_NE(corrupt.err.find("robotscan crawl: "), std::string::npos)
+      << corrupt.err;
+  EXPECT_EQ(ReadFile(db_), garbage) << "a file that is not a database is "
+                                       "left as it was";
+  std::remove(db_.c_str());
+
+  ASSERT_EQ(Crawl("1,ok.test\n", ToTestServer(), 20s).exit_code, 0);
+  const std::string version = QueryOne(db_, "PRAGMA user_version");
+  ASSERT_EQ(Execute(db_, "PRAGMA user_version = 9999"), "");
+  const ProcessResult newer = Crawl("1,ok.test\n", ToTestServer(), 20s);
+  EXPECT_EQ(newer.exit_code, 6) << newer.err;
+  EXPECT_EQ(QueryOne(db_, "PRAGMA user_version"), "9999");
+  ASSERT_EQ(Execute(db_, "PRAGMA user_version = " + version), "");
+
+  std::vector<std::string> args = {"crawl", "--db", db_,
+                                   dir_.File("no-such-list.csv")};
+  for (const std::string& f : ToTestServer()) args.push_back(f);
+  const ProcessResult missing = RunProcess(kBinary, args, dir_.path(), 20s);
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("no-such-list.csv"), std::string::npos)
+      << missing.err;
+}
+
 // A concurrency the descriptor limit cannot serve is refused up front with
 // what to do, not discovered as failing transfers mid-crawl.
 TEST_F(CrawlE2eTest, ConcurrencyBeyondTheDescriptorLimitIsRefused) {

@@ -136,4 +136,22 @@ std::string QueryOne(const std::string& db, const std::string& sql) {
   return rows.empty() ? "<no row>" : rows.front();
 }
 
+std::string Execute(const std::string& db, const std::string& sql) {
+  sqlite3* handle = nullptr;
+  std::string error;
+  if (sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READWRITE, nullptr) !=
+      SQLITE_OK) {
+    error = "cannot open " + db;
+  } else {
+    char* message = nullptr;
+    if (sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &message) !=
+        SQLITE_OK) {
+      error = message != nullptr ? message : "sqlite3_exec failed";
+    }
+    sqlite3_free(message);
+  }
+  sqlite3_close(handle);
+  return error;
+}
+
 }  // namespace robotscan::testing

@@ -50,6 +50,9 @@ ProcessResult RunProcess(const std::string& binary,
 // Rows as '|'-joined text, NULL as "NULL".
 std::vector<std::string> Query(const std::string& db, const std::string& sql);
 std::string QueryOne(const std::string& db, const std::string& sql);
+// Runs `sql` read-write (test set-up: damaging or aging a database);
+// returns the error message, empty on success.
+std::string Execute(const std::string& db, const std::string& sql);
 
 }  // namespace robotscan::testing
 

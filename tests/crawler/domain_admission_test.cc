@@ -23,10 +23,10 @@ class DomainAdmissionTest : public ::testing::Test {
  protected:
   std::unique_ptr<TopListReader> List(const std::string& text) {
     WriteFile(list_, text);
-    std::string error;
-    auto reader = TopListReader::Open(list_, &error);
-    EXPECT_NE(reader, nullptr) << error;
-    return reader;
+    auto reader = TopListReader::Open(list_);
+    EXPECT_TRUE(reader.ok()) << reader.status().message();
+    if (!reader.ok()) return nullptr;
+    return std::move(reader).value();
   }
   std::unique_ptr<storage::CrawlStore> Store() {
     auto store = storage::CrawlStore::Open(db_, {});

@@ -405,7 +405,7 @@ TEST_F(PgCrawlE2eTest, SingleProcessCrawlIntoPostgresKeepsThePasswordOut) {
   // A worker on a database without an enqueued crawl says so.
   const ProcessResult worker =
       RunProcess(kBinary, {"crawl", "--worker", "--db", uri}, dir_.path(), 30s);
-  EXPECT_EQ(worker.exit_code, 3);
+  EXPECT_EQ(worker.exit_code, 2);
   EXPECT_NE(worker.err.find("no enqueued crawl"), std::string::npos)
       << worker.err;
   EXPECT_EQ(worker.err.find("s3cr3t"), std::string::npos);

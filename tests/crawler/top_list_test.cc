@@ -134,11 +134,11 @@ TEST(TopListParserTest, DuplicatesAreKeptForTheCrawlerToSkip) {
 }
 
 std::vector<std::string> ReadAll(const std::string& path) {
-  std::string error;
-  auto reader = TopListReader::Open(path, &error);
-  EXPECT_NE(reader, nullptr) << error;
+  auto opened = TopListReader::Open(path);
+  EXPECT_TRUE(opened.ok()) << opened.status().message();
   std::vector<std::string> out;
-  if (!reader) return out;
+  if (!opened.ok()) return out;
+  TopListReader* reader = opened->get();
   TopListEntry entry;
   MalformedLine bad;
   for (;;) {
@@ -193,9 +193,11 @@ TEST(TopListReaderTest, OverlongLineIsReportedAndSkipped) {
 }
 
 TEST(TopListReaderTest, MissingFileIsAnError) {
-  std::string error;
-  EXPECT_EQ(TopListReader::Open("/nonexistent/list.csv", &error), nullptr);
-  EXPECT_NE(error.find("/nonexistent/list.csv"), std::string::npos);
+  const auto opened = TopListReader::Open("/nonexistent/list.csv");
+  ASSERT_FALSE(opened.ok());
+  EXPECT_EQ(opened.status().code(), StatusCode::kIoError);
+  EXPECT_NE(opened.status().message().find("/nonexistent/list.csv"),
+            std::string::npos);
 }
 
 }  // namespace

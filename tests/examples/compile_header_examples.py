@@ -97,6 +97,8 @@ CONTEXTS = {
         "includes": ['"robotscan/regexguard/analyzer.h"'],
         "prelude": 'std::string_view source = "re.compile(r\'(a+)+$\')";',
     },
+    "regexguard/include/robotscan/regexguard/scan.h": {"returns": "int"},
+    "regexguard/include/robotscan/regexguard/pre_commit_hook.h": {},
 }
 
 MARKER = re.compile(r"^//\s*(Usage|Example):\s*$")

@@ -2,8 +2,11 @@
 // spelling of the tree.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
+#include <utility>
 
+#include "dialect_features.h"
 #include "robotscan/regexguard/syntax.h"
 
 namespace robotscan::regexguard {
@@ -279,6 +282,246 @@ TEST(DialectTest, NamesRoundTrip) {
     EXPECT_EQ(DialectFromName(DialectName(d)), d);
   }
   EXPECT_FALSE(DialectFromName("perl6").has_value());
+}
+
+// One pattern per syntax feature (dialect_features.h), read by every
+// dialect: its PCRE2 spelling, "!" for an invalid pattern, "?" for one that
+// cannot be analysed. A feature moved to the wrong dialect changes a cell.
+// Columns: pcre, python, javascript, javascript with u, java, ruby, go,
+// dotnet.
+TEST(DialectFeaturesTest, OnePatternPerFeature) {
+  const struct {
+    const char* pattern;
+    std::array<const char*, 8> read;
+  } kCases[] = {
+      {R"(a*+)",
+       {R"(a*+)", R"(a*+)", R"(!)", R"(!)", R"(a*+)", R"(a*+)", R"(!)",
+        R"(!)"}},
+      {R"(a{2}{3})",
+       {R"(!)", R"(!)", R"(!)", R"(!)", R"((?:a{2}){3})", R"(!)", R"(!)",
+        R"(!)"}},
+      {R"(^*)",
+       {R"((?:\A)*)", R"(!)", R"(!)", R"(!)", R"((?:\A)*)", R"((?:(?m:^))*)",
+        R"((?:\A)*)", R"((?:\A)*)"}},
+      {R"(a{,3})",
+       {R"(a\x{7b}\x{2c}3\x{7d})", R"(a{0,3})", R"(a\x{7b}\x{2c}3\x{7d})",
+        R"(!)", R"(a\x{7b}\x{2c}3\x{7d})", R"(a\x{7b}\x{2c}3\x{7d})",
+        R"(a\x{7b}\x{2c}3\x{7d})", R"(a\x{7b}\x{2c}3\x{7d})"}},
+      {R"(a{1001})",
+       {R"(a{1001})", R"(a{1001})", R"(a{1001})", R"(a{1001})", R"(a{1001})",
+        R"(a{1001})", R"(!)", R"(a{1001})"}},
+      {R"({2})",
+       {R"(!)", R"(!)", R"(\x{7b}2\x{7d})", R"(!)", R"(!)", R"(!)", R"(!)",
+        R"(!)"}},
+      {R"(a])",
+       {R"(a\x{5d})", R"(a\x{5d})", R"(a\x{5d})", R"(!)", R"(a\x{5d})",
+        R"(a\x{5d})", R"(a\x{5d})", R"(a\x{5d})"}},
+      {R"(^a$)",
+       {R"(\Aa\Z)", R"(\Aa\Z)", R"(\Aa\z)", R"(\Aa\z)", R"(\Aa\Z)",
+        R"((?m:^)a(?m:$))", R"(\Aa\z)", R"(\Aa\Z)"}},
+      {R"(a$)",
+       {R"(a\Z)", R"(a\Z)", R"(a\z)", R"(a\z)", R"(a\Z)", R"(a(?m:$))",
+        R"(a\z)", R"(a\Z)"}},
+      {R"(\Aa)",
+       {R"(\Aa)", R"(\Aa)", R"(Aa)", R"(!)", R"(\Aa)", R"(\Aa)", R"(\Aa)",
+        R"(\Aa)"}},
+      {R"(a\z)",
+       {R"(a\z)", R"(!)", R"(az)", R"(!)", R"(a\z)", R"(a\z)", R"(a\z)",
+        R"(a\z)"}},
+      {R"(a\Z)",
+       {R"(a\Z)", R"(a\z)", R"(aZ)", R"(!)", R"(a\Z)", R"(a\Z)", R"(!)",
+        R"(a\Z)"}},
+      {R"(\Ga)",
+       {R"(\Ga)", R"(!)", R"(Ga)", R"(!)", R"(\Ga)", R"(\Ga)", R"(!)",
+        R"(\Ga)"}},
+      {R"(\Ka)",
+       {R"(?)", R"(!)", R"(Ka)", R"(!)", R"(!)", R"(?)", R"(!)", R"(!)"}},
+      {R"((?=a)b)",
+       {R"((?=a)b)", R"((?=a)b)", R"((?=a)b)", R"((?=a)b)", R"((?=a)b)",
+        R"((?=a)b)", R"(!)", R"((?=a)b)"}},
+      {R"((?<=a|bc)d)",
+       {R"((?<=a|bc)d)", R"(!)", R"((?<=a|bc)d)", R"((?<=a|bc)d)",
+        R"((?<=a|bc)d)", R"((?<=a|bc)d)", R"(!)", R"((?<=a|bc)d)"}},
+      {R"((?<=a|bc))",
+       {R"((?<=a|bc))", R"(!)", R"((?<=a|bc))", R"((?<=a|bc))", R"((?<=a|bc))",
+        R"((?<=a|bc))", R"(!)", R"((?<=a|bc))"}},
+      {R"((?=x)^a)",
+       {R"((?=x)\Aa)", R"((?=x)\Aa)", R"((?=x)\Aa)", R"((?=x)\Aa)",
+        R"((?=x)\Aa)", R"((?=x)(?m:^)a)", R"(!)", R"((?=x)\Aa)"}},
+      {R"((?>a))",
+       {R"((?>a))", R"((?>a))", R"(!)", R"(!)", R"((?>a))", R"((?>a))", R"(?)",
+        R"((?>a))"}},
+      {R"((*SKIP)a)",
+       {R"(?)", R"(?)", R"(!)", R"(!)", R"(?)", R"(?)", R"(?)", R"(?)"}},
+      {R"((?'n'a))",
+       {R"((a))", R"(?)", R"(!)", R"(!)", R"((a))", R"((a))", R"((a))",
+        R"((a))"}},
+      {R"((?P<n>a))",
+       {R"((a))", R"((a))", R"(!)", R"(!)", R"((a))", R"((a))", R"((a))",
+        R"((a))"}},
+      {R"((?P<n>a)(?P=n))",
+       {R"((a)\g{1})", R"((a)\g{1})", R"(!)", R"(!)", R"((a)\g{1})",
+        R"((a)\g{1})", R"(?)", R"((a)\g{1})"}},
+      {R"((?#c)a)",
+       {R"(a)", R"(a)", R"(!)", R"(!)", R"(a)", R"(a)", R"(?)", R"(a)"}},
+      {R"((?Q))",
+       {R"(?)", R"(?)", R"(!)", R"(!)", R"(?)", R"(?)", R"(?)", R"(?)"}},
+      {R"((?<n>a)(?<n>b))",
+       {R"((a)(b))", R"(!)", R"(!)", R"(!)", R"(!)", R"(!)", R"(!)", R"(!)"}},
+      {R"((?x) a)",
+       {R"(a)", R"(a)", R"(a)", R"(a)", R"(a)", R"(a)", R"(?)", R"(a)"}},
+      {R"((?m).)",
+       {R"([^\x{a}])", R"([^\x{a}])", R"([^\x{a}\x{d}\x{2028}\x{2029}])",
+        R"([^\x{a}\x{d}\x{2028}\x{2029}])",
+        R"([^\x{a}\x{d}\x{85}\x{2028}\x{2029}])", R"((?s:.))", R"([^\x{a}])",
+        R"([^\x{a}])"}},
+      {R"((?U)a)",
+       {R"(?)", R"(a)", R"(!)", R"(!)", R"(?)", R"(?)", R"(?)", R"(?)"}},
+      {R"(\a)",
+       {R"(\x{7})", R"(\x{7})", R"(a)", R"(!)", R"(\x{7})", R"(\x{7})",
+        R"(\x{7})", R"(\x{7})"}},
+      {R"(\e)",
+       {R"(\x{1b})", R"(!)", R"(e)", R"(!)", R"(\x{1b})", R"(\x{1b})", R"(!)",
+        R"(\x{1b})"}},
+      {R"(\v)",
+       {R"([\x{a}-\x{d}\x{85}\x{2028}\x{2029}])", R"(\x{b})", R"(\x{b})",
+        R"(\x{b})", R"([\x{a}-\x{d}\x{85}\x{2028}\x{2029}])", R"(\x{b})",
+        R"(\x{b})", R"(\x{b})"}},
+      {R"(\x{41})",
+       {R"(A)", R"(!)", R"(x{41})", R"(!)", R"(A)", R"(A)", R"(A)", R"(A)"}},
+      {R"(\x4)",
+       {R"(\x{4})", R"(!)", R"(x)", R"(!)", R"(\x{4})", R"(\x{4})", R"(\x{4})",
+        R"(\x{4})"}},
+      {R"(\u0041)",
+       {R"(!)", R"(A)", R"(A)", R"(A)", R"(A)", R"(!)", R"(!)", R"(A)"}},
+      {R"(\u{41})",
+       {R"(!)", R"(!)", R"(u{41})", R"(A)", R"(!)", R"(!)", R"(!)", R"(!)"}},
+      {R"(\U00000041)",
+       {R"(!)", R"(A)", R"(U00000041)", R"(!)", R"(!)", R"(!)", R"(!)",
+        R"(!)"}},
+      {R"(\cA)",
+       {R"(\x{1})", R"(!)", R"(\x{1})", R"(\x{1})", R"(\x{1})", R"(\x{1})",
+        R"(!)", R"(\x{1})"}},
+      {R"(\c1)",
+       {R"(!)", R"(!)", R"(\x{5c}c1)", R"(\x{5c}c1)", R"(!)", R"(!)", R"(!)",
+        R"(!)"}},
+      {R"(\o{101})",
+       {R"(A)", R"(!)", R"(o{101})", R"(!)", R"(!)", R"(!)", R"(!)", R"(!)"}},
+      {R"(\N{DIGIT ONE})",
+       {R"(!)", R"(?)", R"(N\x{7b}DIGIT\x{20}ONE\x{7d})", R"(!)", R"(!)",
+        R"(!)", R"(!)", R"(!)"}},
+      {R"(\q)",
+       {R"(!)", R"(!)", R"(q)", R"(!)", R"(!)", R"(!)", R"(!)", R"(!)"}},
+      {R"(\h)",
+       {R"([\x{9}\x{20}\x{a0}\x{1680}\x{180e}\x{2000}-\x{200a}\x{202f}\x{205f}\x{3000}])",
+        R"(!)", R"(h)", R"(!)",
+        R"([\x{9}\x{20}\x{a0}\x{1680}\x{180e}\x{2000}-\x{200a}\x{202f}\x{205f}\x{3000}])",
+        R"([0-9A-Fa-f])", R"(!)", R"(!)"}},
+      {R"(\H)",
+       {R"([^\x{9}\x{20}\x{a0}\x{1680}\x{180e}\x{2000}-\x{200a}\x{202f}\x{205f}\x{3000}])",
+        R"(!)", R"(H)", R"(!)",
+        R"([^\x{9}\x{20}\x{a0}\x{1680}\x{180e}\x{2000}-\x{200a}\x{202f}\x{205f}\x{3000}])",
+        R"(!)", R"(!)", R"(!)"}},
+      {R"(\p{L})",
+       {R"([\p{L}])", R"(!)", R"(p\x{7b}L\x{7d})", R"([\p{L}])", R"([\p{L}])",
+        R"([\p{L}])", R"([\p{L}])", R"([\p{L}])"}},
+      {R"(\X)",
+       {R"(?)", R"(!)", R"(X)", R"(!)", R"(?)", R"(?)", R"(!)", R"(!)"}},
+      {R"(\R)",
+       {R"(\R)", R"(!)", R"(R)", R"(!)", R"(\R)", R"(\R)", R"(!)", R"(!)"}},
+      {R"([]a])",
+       {R"([\x{5d}a])", R"([\x{5d}a])", R"((?!)a\x{5d})", R"(!)",
+        R"([\x{5d}a])", R"([\x{5d}a])", R"([\x{5d}a])", R"([\x{5d}a])"}},
+      {R"([[:alpha:]])",
+       {R"([A-Za-z])", R"([\x{3a}\x{5b}ahlp]\x{5d})",
+        R"([\x{3a}\x{5b}ahlp]\x{5d})", R"(!)", R"([A-Za-z])", R"([A-Za-z])",
+        R"([A-Za-z])", R"([A-Za-z])"}},
+      {R"([a[b]])",
+       {R"([\x{5b}ab]\x{5d})", R"([\x{5b}ab]\x{5d})", R"([\x{5b}ab]\x{5d})",
+        R"(!)", R"(?)", R"(?)", R"([\x{5b}ab]\x{5d})", R"([\x{5b}ab]\x{5d})"}},
+      {R"([\101])",
+       {R"(A)", R"(A)", R"([01])", R"(!)", R"(A)", R"(A)", R"(A)", R"(A)"}},
+      {R"([\d-z])",
+       {R"(!)", R"([\x{2d}0-9z])", R"([\x{2d}0-9z])", R"([\x{2d}0-9z])",
+        R"([\x{2d}0-9z])", R"([\x{2d}0-9z])", R"([\x{2d}0-9z])",
+        R"([\x{2d}0-9z])"}},
+      {R"([a-\d])",
+       {R"(!)", R"(!)", R"([\x{2d}0-9a])", R"(!)", R"([\x{2d}0-9a])",
+        R"([\x{2d}0-9a])", R"([\x{2d}0-9a])", R"([\x{2d}0-9a])"}},
+      {R"(\Qa.\E)",
+       {R"(a\x{2e})", R"(!)", R"(Qa[^\x{a}\x{d}\x{2028}\x{2029}]E)", R"(!)",
+        R"(a\x{2e})", R"(!)", R"(a\x{2e})", R"(!)"}},
+      {R"([\Qa-\E])",
+       {R"([\x{2d}a])", R"(!)", R"(!)", R"(!)", R"([\x{2d}a])", R"(!)", R"(!)",
+        R"(!)"}},
+      {R"(a\Eb)",
+       {R"(ab)", R"(!)", R"(aEb)", R"(!)", R"(ab)", R"(!)", R"(!)", R"(!)"}},
+      {R"((a)\1)",
+       {R"((a)\g{1})", R"((a)\g{1})", R"((a)\g{1})", R"((a)\g{1})",
+        R"((a)\g{1})", R"((a)\g{1})", R"(!)", R"((a)\g{1})"}},
+      {R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\11)",
+       {R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\x{9})",
+        R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\x{9})",
+        R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\g{1}1)",
+        R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\g{1}1)",
+        R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\x{9})",
+        R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\x{9})", R"(!)",
+        R"((a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\x{9})"}},
+      {R"((?<n>a)\k<n>)",
+       {R"((a)\g{1})", R"(!)", R"((a)\g{1})", R"((a)\g{1})", R"((a)\g{1})",
+        R"((a)\g{1})", R"(!)", R"((a)\g{1})"}},
+      {R"((a)\g{-1})",
+       {R"((a)\g{1})", R"(!)", R"((a)g\x{7b}\x{2d}1\x{7d})", R"(!)", R"(!)",
+        R"(!)", R"(!)", R"(!)"}},
+  };
+  constexpr std::array<std::pair<Dialect, bool>, 8> kColumns = {{
+      {Dialect::kPcre, false},
+      {Dialect::kPython, false},
+      {Dialect::kJavaScript, false},
+      {Dialect::kJavaScript, true},
+      {Dialect::kJava, false},
+      {Dialect::kRuby, false},
+      {Dialect::kGo, false},
+      {Dialect::kDotNet, false},
+  }};
+  for (const auto& c : kCases) {
+    for (std::size_t column = 0; column < kColumns.size(); ++column) {
+      ParseOptions options;
+      options.dialect = kColumns[column].first;
+      options.flags.unicode = kColumns[column].second;
+      const Result<ParsedPattern> parsed = ParsePattern(c.pattern, options);
+      const std::string read =
+          parsed ? ToPcre2Pattern(*parsed->root)
+          : parsed.error().code == ErrorCode::kInvalidPattern ? "!"
+                                                              : "?";
+      EXPECT_EQ(read, c.read[column])
+          << c.pattern << " in " << DialectName(options.dialect)
+          << (options.flags.unicode ? " (u)" : "");
+    }
+  }
+}
+
+// Every feature tells some dialects apart: one that all or none had would
+// not be a dialect difference.
+TEST(DialectFeaturesTest, EachFeatureSplitsTheDialects) {
+  using internal::Feature;
+  for (unsigned f = 0; f < static_cast<unsigned>(Feature::kFeatureCount); ++f) {
+    const Feature feature = static_cast<Feature>(f);
+    int with = 0;
+    int total = 0;
+    for (Dialect dialect :
+         {Dialect::kPcre, Dialect::kPython, Dialect::kJavaScript,
+          Dialect::kJava, Dialect::kRuby, Dialect::kGo, Dialect::kDotNet}) {
+      for (bool unicode : {false, true}) {
+        PatternFlags flags;
+        flags.unicode = unicode;
+        with += internal::SyntaxFeaturesOf(dialect, flags).Has(feature);
+        ++total;
+      }
+    }
+    EXPECT_GT(with, 0) << "feature " << f;
+    EXPECT_LT(with, total) << "feature " << f;
+  }
 }
 
 }  // namespace

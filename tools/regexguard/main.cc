@@ -5,9 +5,9 @@
 //       [--format text|json|sarif] [--timeout-per-regex SECONDS]
 //
 //   regexguard scan [PATH...] [--format text|json|sarif] [--staged]
-//       [--fail-level error|warning|note] [--baseline FILE] ... (see scan.h)
+//       [--fail-level error|warning|note] [--baseline FILE] ...
 //
-//   regexguard install-hook [--force]   (see hook.h)
+//   regexguard install-hook [--force]   (both: scan_command.h)
 //
 //   exit 0: no findings; 1: at least one exponential/polynomial finding;
 //   2: usage error, unreadable input, or (without findings) an invalid
@@ -15,29 +15,27 @@
 //
 // This file only wires flags to robotscan::regexguard and prints results.
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "hook.h"
 #include "input.h"
 #include "output.h"
+#include "robotscan/base/exit_codes.h"
+#include "robotscan/base/version.h"
 #include "robotscan/regexguard/analyzer.h"
-#include "scan.h"
+#include "scan_command.h"
 
 namespace {
 
 namespace rg = robotscan::regexguard;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFindings = 1;
-constexpr int kExitUsage = 2;
+using robotscan::kExitFindings;
+using robotscan::kExitOk;
+using robotscan::kExitUsage;
 
 struct CheckFlags {
   std::string pattern;
@@ -97,19 +95,12 @@ int RunCheck(const CheckFlags& flags) {
     }
   }
 
-  std::vector<rg::AnalysisReport> reports(inputs.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < inputs.size(); i = next++) {
-      reports[i] = rg::AnalyzePattern(inputs[i].pattern, options[i]);
-    }
-  };
-  const unsigned jobs = std::max(
-      1u, std::min<unsigned>(flags.jobs, static_cast<unsigned>(inputs.size())));
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
+  std::vector<std::string> patterns;
+  for (const rg::cli::PatternInput& input : inputs) {
+    patterns.push_back(input.pattern);
+  }
+  const std::vector<rg::AnalysisReport> reports =
+      rg::AnalyzePatterns(patterns, options, flags.jobs);
 
   bool findings = false;
   bool invalid = false;
@@ -200,7 +191,7 @@ int main(int argc, char** argv) {
       "Find regex literals in source files (Python, JavaScript, "
       "TypeScript, Go, C/C++, Java, Kotlin, Ruby, PHP, Rust, C#) and report "
       "the dangerous ones");
-  scan->add_option("paths", scan_flags.paths,
+  scan->add_option("paths", scan_flags.options.paths,
                    "Files or directories (default: .); in a git work tree "
                    "directories are listed by git (honouring .gitignore); "
                    "node_modules, vendor, third_party and hidden folders are "
@@ -208,48 +199,60 @@ int main(int argc, char** argv) {
   scan->add_option("--format", scan_flags.format,
                    "text (default), json (JSON Lines), sarif (SARIF 2.1.0)")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
-  scan->add_option("--fail-level", scan_flags.fail_level,
+  std::optional<std::string> fail_level;
+  std::optional<std::string> polynomial_severity;
+  scan->add_option("--fail-level", fail_level,
                    "Lowest severity that makes the exit status 1: error "
                    "(default), warning or note")
       ->check(CLI::IsMember({"error", "warning", "note"}));
-  scan->add_option("--polynomial-severity", scan_flags.polynomial_severity,
+  scan->add_option("--polynomial-severity", polynomial_severity,
                    "Severity of polynomial backtracking inside one match: "
                    "warning (default) or error")
       ->check(CLI::IsMember({"error", "warning"}));
-  scan->add_option("--timeout-per-regex", scan_flags.timeout_seconds,
+  scan->add_option("--timeout-per-regex", scan_flags.options.timeout_seconds,
                    "Analysis budget per distinct pattern in seconds "
                    "(default 1); running out is reported as budget exceeded")
       ->check(CLI::PositiveNumber);
-  scan->add_option("--jobs,-j", scan_flags.jobs,
+  scan->add_option("--jobs,-j", scan_flags.options.jobs,
                    "Files read and patterns analysed in parallel")
       ->check(CLI::Range(1u, 256u));
-  scan->add_flag("--show-info", scan_flags.show_info,
+  scan->add_flag("--show-info", scan_flags.options.show_info,
                  "Also print notes: literals of linear-time engines (Go, "
                  "RE2) and patterns that could not be analysed");
-  scan->add_flag("--staged", scan_flags.staged,
+  scan->add_flag("--staged", scan_flags.options.staged,
                  "Scan the staged content of the files added, copied or "
                  "modified in the git index (PATHs limit them)");
-  scan->add_flag("!--no-git", scan_flags.use_git,
+  scan->add_flag("!--no-git", scan_flags.options.use_git,
                  "Walk directories without asking git (ignores .gitignore)");
-  scan->add_option("--config", scan_flags.config_file,
+  scan->add_option("--config", scan_flags.options.config_file,
                    "Configuration file (default: the nearest "
                    ".regexguard.toml up to the git root)");
-  scan->add_flag("--no-config", scan_flags.no_config,
+  scan->add_flag("--no-config", scan_flags.options.no_config,
                  "Use no configuration file");
-  scan->add_option("--baseline", scan_flags.baseline,
+  scan->add_option("--baseline", scan_flags.options.baseline,
                    "Report only findings that are not in this baseline file "
                    "(default: `baseline` of the configuration file)");
-  scan->add_option("--write-baseline", scan_flags.write_baseline,
+  scan->add_option("--write-baseline", scan_flags.options.write_baseline,
                    "Record the current findings in this file and exit 0");
-  scan->add_option("--cache-dir", scan_flags.cache_dir,
+  scan->add_option("--cache-dir", scan_flags.options.cache_dir,
                    "Analysis cache folder (default "
                    "$XDG_CACHE_HOME/regexguard or ~/.cache/regexguard)");
-  scan->add_flag("--no-cache", scan_flags.no_cache,
+  scan->add_flag("--no-cache", scan_flags.options.no_cache,
                  "Neither read nor write the analysis cache");
   scan->add_flag("--stats", scan_flags.stats,
                  "Print one summary line (files, regexes, cache hits, "
                  "findings, seconds) on standard error");
-  scan->callback([&] { exit_code = rg::cli::RunScan(scan_flags); });
+  scan->callback([&] {
+    // CLI11 checked the names.
+    if (fail_level) {
+      scan_flags.options.fail_level = rg::SeverityFromName(*fail_level);
+    }
+    if (polynomial_severity) {
+      scan_flags.options.polynomial_severity =
+          rg::SeverityFromName(*polynomial_severity);
+    }
+    exit_code = rg::cli::RunScan(scan_flags);
+  });
   bool force_hook = false;
   CLI::App* install_hook = app.add_subcommand(
       "install-hook",

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "robotscan/base/version.h"
+
 namespace robotscan::regexguard::cli {
 namespace {
 
@@ -49,77 +51,22 @@ std::string EncodeUriPath(const std::string& path) {
   return out;
 }
 
-nlohmann::json ScanRule(const char* id, const char* name, const char* text,
-                        const char* level) {
-  return {{"id", id},
-          {"name", name},
-          {"shortDescription", {{"text", text}}},
-          {"defaultConfiguration", {{"level", level}}}};
-}
-
-// The rules of both `check` and `scan` SARIF output: one id per finding
-// kind, so that code-scanning alerts match whichever command made them.
+// The rules of both `check` and `scan` SARIF output (the library's
+// catalogue, ScanRules): one id per finding kind, so that code-scanning
+// alerts match whichever command made them.
 nlohmann::json SarifRules() {
-  return nlohmann::json::array(
-      {ScanRule("regexguard/exponential", "ExponentialBacktracking",
-                "Backtracking inside one match grows exponentially with the "
-                "input (ReDoS)",
-                "error"),
-       ScanRule("regexguard/polynomial", "PolynomialBacktracking",
-                "Backtracking inside one match grows polynomially with the "
-                "input",
-                "warning"),
-       ScanRule("regexguard/search-restart", "SearchRestartQuadratic",
-                "The unanchored search loop restarting at every position "
-                "makes the regex quadratic",
-                "warning"),
-       ScanRule("regexguard/budget-exceeded", "AnalysisBudgetExceeded",
-                "The analysis ran out of its budget: the regex is not proven "
-                "safe",
-                "warning"),
-       ScanRule("regexguard/unknown", "VerdictUnknown",
-                "The analysis could not decide: an ambiguity without a "
-                "confirmed attack, or unsupported or invalid syntax",
-                "note"),
-       ScanRule("regexguard/info", "LinearEngine",
-                "Regex for a linear-time engine (RE2, Go): listed for "
-                "information",
-                "note"),
-       ScanRule("regexguard/naive-only", "NaiveBacktrackerOnly",
-                "PCRE2 as shipped survives the pattern, but a backtracker "
-                "without its optimisations (Python, JavaScript, Java) "
-                "explodes on it",
-                "note")});
+  nlohmann::json rules = nlohmann::json::array();
+  for (const RuleDescription& rule : ScanRules()) {
+    rules.push_back({{"id", rule.id},
+                     {"name", rule.name},
+                     {"shortDescription", {{"text", rule.summary}}},
+                     {"defaultConfiguration",
+                      {{"level", SeverityName(rule.default_severity)}}}});
+  }
+  return rules;
 }
 
-}  // namespace
-
-nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
-  const nlohmann::json rules = SarifRules();
-  nlohmann::json out = nlohmann::json::array();
-  for (const ScanResult& result : results) {
-    std::string path = result.path;
-    while (path.rfind("./", 0) == 0) path.erase(0, 2);
-    const std::string uri = !path.empty() && path.front() == '/'
-                                ? "file://" + EncodeUriPath(path)
-                                : EncodeUriPath(path);
-    const auto rule = std::find_if(
-        rules.begin(), rules.end(),
-        [&](const nlohmann::json& r) { return r["id"] == result.rule_id; });
-    nlohmann::json region = {
-        {"startLine", std::max<std::size_t>(result.line, 1)},
-        {"startColumn", std::max<std::size_t>(result.column, 1)}};
-    out.push_back({{"ruleId", result.rule_id},
-                   {"ruleIndex", rule - rules.begin()},
-                   {"level", result.level},
-                   {"message", {{"text", result.message}}},
-                   {"locations", nlohmann::json::array(
-                                     {{{"physicalLocation",
-                                        {{"artifactLocation", {{"uri", uri}}},
-                                         {"region", region}}}}})},
-                   {"partialFingerprints",
-                    {{"regexguardFinding/v1", result.fingerprint}}}});
-  }
+nlohmann::json SarifLog(nlohmann::json results) {
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
           {"version", "2.1.0"},
           {"runs",
@@ -127,8 +74,72 @@ nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results) {
                                     {{"driver",
                                       {{"name", "regexguard"},
                                        {"version", ROBOTSCAN_VERSION_STRING},
-                                       {"rules", rules}}}}},
-                                   {"results", out}}})}};
+                                       {"rules", SarifRules()}}}}},
+                                   {"results", std::move(results)}}})}};
+}
+
+}  // namespace
+
+nlohmann::json FindingsToSarif(const std::vector<Finding>& findings) {
+  const nlohmann::json rules = SarifRules();
+  nlohmann::json out = nlohmann::json::array();
+  for (const Finding& finding : findings) {
+    if (!finding.reported) continue;
+    std::string path = finding.path;
+    while (path.rfind("./", 0) == 0) path.erase(0, 2);
+    const std::string uri = !path.empty() && path.front() == '/'
+                                ? "file://" + EncodeUriPath(path)
+                                : EncodeUriPath(path);
+    const auto rule = std::find_if(
+        rules.begin(), rules.end(),
+        [&](const nlohmann::json& r) { return r["id"] == finding.rule; });
+    nlohmann::json region = {
+        {"startLine", std::max<std::size_t>(finding.line, 1)},
+        {"startColumn", std::max<std::size_t>(finding.column, 1)}};
+    const std::string attack = DescribeAttack(finding);
+    out.push_back(
+        {{"ruleId", finding.rule},
+         {"ruleIndex", rule - rules.begin()},
+         {"level", SeverityName(finding.severity)},
+         {"message",
+          {{"text", finding.message + (attack.empty() ? "" : "; " + attack)}}},
+         {"locations",
+          nlohmann::json::array({{{"physicalLocation",
+                                   {{"artifactLocation", {{"uri", uri}}},
+                                    {"region", region}}}}})},
+         {"partialFingerprints",
+          {{"regexguardFinding/v1", finding.fingerprint}}}});
+  }
+  return SarifLog(std::move(out));
+}
+
+nlohmann::json FindingToJson(const Finding& finding, bool with_baseline) {
+  const RegexLiteral& literal = finding.literal;
+  nlohmann::json out = {
+      {"path", finding.path},
+      {"line", finding.line},
+      {"column", finding.column},
+      {"pattern", literal.pattern},
+      {"flags", PatternFlagLetters(literal.flags)},
+      {"dialect", DialectName(literal.dialect)},
+      {"call", literal.call},
+      {"severity", SeverityName(finding.severity)},
+      {"rule", finding.rule.empty() ? nlohmann::json(nullptr)
+                                    : nlohmann::json(finding.rule)},
+      {"suppressed", literal.suppression ? nlohmann::json(*literal.suppression)
+                                         : nlohmann::json(nullptr)},
+  };
+  if (with_baseline) out["baselined"] = finding.baselined;
+  if (!finding.verdict) return out;
+  const PatternVerdict& verdict = *finding.verdict;
+  out["verdict"] = VerdictName(verdict.verdict);
+  out["degree"] = verdict.verdict == Verdict::kPolynomial
+                      ? nlohmann::json(verdict.degree)
+                      : nlohmann::json(nullptr);
+  out["cause"] = CauseName(verdict.cause);
+  out["attack"] = AttackToJson(verdict.attack);
+  if (verdict.verdict == Verdict::kUnknown) out["reason"] = verdict.reason;
+  return out;
 }
 
 nlohmann::json ReportToJson(const AnalysisReport& report,
@@ -238,19 +249,12 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
 nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
                               const std::vector<PatternInput>& inputs,
                               const std::string& artifact_uri) {
-  const nlohmann::json rules = SarifRules();
   nlohmann::json results = nlohmann::json::array();
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const AnalysisReport& report = reports[i];
     if (!IsFinding(report)) continue;
-    std::string rule = "regexguard/polynomial";
-    std::string level = "warning";
-    if (report.verdict == Verdict::kExponential) {
-      rule = "regexguard/exponential";
-      level = "error";
-    } else if (report.cause == Cause::kSearchRestart) {
-      rule = "regexguard/search-restart";
-    }
+    const Classification classification =
+        ClassifyVerdict(VerdictOf(report), Severity::kWarning);
     std::string text = std::string(VerdictName(report.verdict));
     if (report.verdict == Verdict::kPolynomial) {
       text += " (degree " + std::to_string(report.degree) + ")";
@@ -269,23 +273,15 @@ nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
       region["endColumn"] = report.culprits.front().span.end + 1;
     }
     results.push_back(
-        {{"ruleId", rule},
-         {"level", level},
+        {{"ruleId", classification.rule},
+         {"level", SeverityName(classification.severity)},
          {"message", {{"text", text}}},
          {"locations", nlohmann::json::array(
                            {{{"physicalLocation",
                               {{"artifactLocation", {{"uri", artifact_uri}}},
                                {"region", region}}}}})}});
   }
-  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-          {"version", "2.1.0"},
-          {"runs",
-           nlohmann::json::array({{{"tool",
-                                    {{"driver",
-                                      {{"name", "regexguard"},
-                                       {"version", ROBOTSCAN_VERSION_STRING},
-                                       {"rules", rules}}}}},
-                                   {"results", results}}})}};
+  return SarifLog(std::move(results));
 }
 
 }  // namespace robotscan::regexguard::cli

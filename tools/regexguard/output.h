@@ -1,5 +1,6 @@
-// Output formats of `regexguard check` (text, JSON Lines, SARIF 2.1.0) and
-// the SARIF log of `regexguard scan`.
+// Output formats of `regexguard check` (JSON Lines, SARIF 2.1.0; text is
+// the library's FormatTextReport) and of `regexguard scan` (JSON Lines,
+// SARIF 2.1.0).
 //
 // JSON Lines contract (one object per input pattern, in input order):
 //   pattern  string   the pattern as given
@@ -21,6 +22,7 @@
 
 #include "input.h"
 #include "robotscan/regexguard/analyzer.h"
+#include "robotscan/regexguard/scan.h"
 
 namespace robotscan::regexguard::cli {
 
@@ -31,19 +33,13 @@ nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
                               const std::vector<PatternInput>& inputs,
                               const std::string& artifact_uri);
 
-// One finding of `regexguard scan`, as SARIF needs it.
-struct ScanResult {
-  std::string rule_id;  // "regexguard/exponential", ... (see ScanRules)
-  std::string level;    // "error" | "warning" | "note"
-  std::string message;  // includes the attack when there is one
-  std::string path;     // as reported; becomes a relative or file:// URI
-  std::size_t line = 0;
-  std::size_t column = 0;
-  std::string fingerprint;  // stable when lines move (the baseline key)
-};
+// One JSON Lines row of `regexguard scan --format json`: every literal
+// found, reported or not ("baselined" only when a baseline was applied).
+nlohmann::json FindingToJson(const Finding& finding, bool with_baseline);
 
-// SARIF 2.1.0 log with one run, every scan rule, and `results` in order.
-nlohmann::json ScanResultsToSarif(const std::vector<ScanResult>& results);
+// SARIF 2.1.0 log of `regexguard scan`: one run, every rule, and a result
+// per reported finding, in order.
+nlohmann::json FindingsToSarif(const std::vector<Finding>& findings);
 
 }  // namespace robotscan::regexguard::cli
 

@@ -92,12 +92,11 @@ int RunCheck(const CheckOptions& options) {
                  "read standard input\n");
     return kExitUsage;
   }
-  std::string error;
-  const std::optional<std::string> body =
-      ReadWholeFile(options.robots_file, &error);
-  if (!body) {
-    std::fprintf(stderr, "robotscan check: %s\n", error.c_str());
-    return kExitUsage;
+  const Result<std::string> body = ReadWholeFile(options.robots_file);
+  if (!body.ok()) {
+    std::fprintf(stderr, "robotscan check: %s\n",
+                 body.status().message().c_str());
+    return ExitCodeFor(body.status());
   }
   const robots::RobotsTxt robots = robots::RobotsTxt::Parse(*body, parse);
   if (robots.urllib_error_line() > 0) {
@@ -116,11 +115,11 @@ int RunCheck(const CheckOptions& options) {
 
   std::vector<std::string> urls = options.urls;
   if (!options.urls_file.empty()) {
-    const std::optional<std::string> text =
-        ReadWholeFile(options.urls_file, &error);
-    if (!text) {
-      std::fprintf(stderr, "robotscan check: %s\n", error.c_str());
-      return kExitUsage;
+    const Result<std::string> text = ReadWholeFile(options.urls_file);
+    if (!text.ok()) {
+      std::fprintf(stderr, "robotscan check: %s\n",
+                   text.status().message().c_str());
+      return ExitCodeFor(text.status());
     }
     for (std::string& url : SplitLines(*text)) urls.push_back(std::move(url));
   }

@@ -7,8 +7,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -24,11 +26,6 @@
 
 namespace robotscan::cli {
 namespace {
-
-// Exit codes of `robotscan crawl` beyond the shared ones (docs/crawler.md).
-constexpr int kExitCrawlFailed = 3;          // Storage or list I/O failure.
-constexpr int kExitSigint = 128 + SIGINT;    // 130
-constexpr int kExitSigterm = 128 + SIGTERM;  // 143
 
 // "24h", "30s", "500ms", "2m", "7d"; a bare number is seconds.
 std::optional<std::chrono::milliseconds> ParseDuration(const std::string& s) {
@@ -171,25 +168,31 @@ void PrintWorkerProgressLine(const crawler::CrawlProgress& p) {
   std::fflush(stderr);
 }
 
+// --log-json: one JSON object a line, appended. Owns its FILE (closed
+// once, so neither copyable nor reopened over a live one).
 class JsonLog {
  public:
+  JsonLog() = default;
+  JsonLog(const JsonLog&) = delete;
+  JsonLog& operator=(const JsonLog&) = delete;
+
   bool Open(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "a");
+    file_.reset(std::fopen(path.c_str(), "a"));
     return file_ != nullptr;
-  }
-  ~JsonLog() {
-    if (file_ != nullptr) std::fclose(file_);
   }
   void Write(const nlohmann::json& event) {
     if (file_ == nullptr) return;
     // Crawled headers and list lines may not be UTF-8: replace, never throw.
     const std::string line =
         event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::fprintf(file_, "%s\n", line.c_str());
+    std::fprintf(file_.get(), "%s\n", line.c_str());
   }
 
  private:
-  std::FILE* file_ = nullptr;
+  struct CloseFile {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::unique_ptr<std::FILE, CloseFile> file_;
 };
 
 nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
@@ -310,7 +313,7 @@ int PrintCrawlStatus(const CrawlFlags& flags) {
   if (!frontier.ok()) {
     std::fprintf(stderr, "robotscan crawl --status: %s\n",
                  frontier.status().message().c_str());
-    return kExitUsage;
+    return ExitCodeFor(frontier.status());
   }
   storage::FrontierStatus st;
   if (storage::Status s = frontier.value()->ReadStatus(flags.run_id, &st);
@@ -459,16 +462,24 @@ int RunCrawlCommand(CrawlFlags& flags) {
   o.tool_version = ROBOTSCAN_VERSION_STRING;
   crawler::CrawlOptions checked = o;
   if (flags.worker) checked.list_path = "(enqueued)";
-  if (const crawler::CrawlStatus valid = crawler::ValidateCrawlOptions(checked);
+  if (const Status valid = crawler::ValidateCrawlOptions(checked);
       !valid.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", valid.message().c_str());
+    return ExitCodeFor(valid);
+  }
+
+  // The list named on the command line: unreadable is a usage error (2),
+  // told apart from a read failing mid-crawl (3).
+  if (!flags.worker && access(o.list_path.c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
+                 o.list_path.c_str(), std::strerror(errno));
     return kExitUsage;
   }
 
   crawler::NetworkLibraries libraries;
   if (!libraries.ok()) {
     std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
-    return kExitCrawlFailed;
+    return kExitNetworkSetup;
   }
   if (!RaiseOpenFileLimit(o)) return kExitUsage;
 
@@ -552,7 +563,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
   crawler::CrawlHandle handle;
-  crawler::CrawlStatus status;
+  Status status;
   int signal = 0;
   {
     StopOnSignals stop_on_signals(&handle);
@@ -602,27 +613,27 @@ int RunCrawlCommand(CrawlFlags& flags) {
         static_cast<long long>(p.malformed_lines));
   }
   std::fflush(stdout);
-  if (status.code() == crawler::CrawlStatus::Code::kDatabaseLocked) {
-    PrintLockedMessage(o.db_path, *status.locked_by(), flags.worker);
-    return kExitUsage;
+  if (status.code() == StatusCode::kLocked && summary.locked_by) {
+    PrintLockedMessage(o.db_path, *summary.locked_by, flags.worker);
+    return ExitCodeFor(status);
   }
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
-    return kExitCrawlFailed;
+    return ExitCodeFor(status);
   }
   if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
-    return kExitSigint;
+    return kExitSignalBase + SIGINT;
   }
   if (signal != 0 && flags.worker) {
     std::fprintf(stderr,
                  "robotscan crawl: worker stopped after finishing its "
                  "transfers; its unstarted domains went back to the crawl\n");
-    return signal == SIGINT ? kExitSigint : kExitSigterm;
+    return kExitSignalBase + signal;
   }
   if (signal == SIGTERM) {
     std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
-    return kExitSigterm;
+    return kExitSignalBase + SIGTERM;
   }
   return kExitOk;
 }

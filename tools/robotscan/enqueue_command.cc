@@ -9,6 +9,7 @@
 #include <string>
 
 #include "commands.h"
+#include "robotscan/base/exit_codes.h"
 #include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/storage/database_location.h"
@@ -36,7 +37,7 @@ int RunEnqueueCommand(EnqueueFlags& flags) {
   o.tool_version = ROBOTSCAN_VERSION_STRING;
   int shown = 0;
   storage::EnqueueSummary summary;
-  const crawler::CrawlStatus status = crawler::EnqueueCrawl(
+  const Status status = crawler::EnqueueCrawl(
       o,
       [&](const crawler::MalformedLine& bad) {
         if (flags.quiet || ++shown > 10) return;
@@ -47,7 +48,7 @@ int RunEnqueueCommand(EnqueueFlags& flags) {
       &summary);
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan enqueue: %s\n", status.message().c_str());
-    return kExitUsage;
+    return ExitCodeFor(status);
   }
   std::printf(
       "enqueued crawl %lld into %s: %lld domains (%lld duplicates dropped); "

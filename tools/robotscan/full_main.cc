@@ -1,8 +1,8 @@
 // robotscan-full: the `robotscan` command line with every subcommand. It is
 // installed in libexec and run by bin/robotscan (main.cc) for every command
 // line that program does not handle itself (toplist, crawl, enqueue,
-// migrate, report, --help, errors),
-// with the same argv, so it prints and exits exactly as `robotscan` would.
+// migrate, report, --help, errors), with the same argv, so it prints and
+// exits exactly as `robotscan` would.
 #include <CLI/CLI.hpp>
 
 #include "app.h"
@@ -10,7 +10,7 @@
 
 int main(int argc, char** argv) {
   const std::unique_ptr<CLI::App> app = robotscan::cli::MakeRobotscanApp();
-  int exit_code = robotscan::cli::kExitOk;
+  int exit_code = robotscan::kExitOk;
   robotscan::cli::AddCheckCommand(*app, &exit_code);
   robotscan::cli::AddLintCommand(*app, &exit_code);
   robotscan::cli::AddCrawlCommand(*app, &exit_code);

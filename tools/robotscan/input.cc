@@ -9,15 +9,14 @@
 
 namespace robotscan::cli {
 
-std::optional<std::string> ReadWholeFile(const std::string& path,
-                                         std::string* error) {
+Result<std::string> ReadWholeFile(const std::string& path) {
   const bool is_stdin = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
       is_stdin ? stdin : std::fopen(path.c_str(), "rb"),
       is_stdin ? [](std::FILE*) { return 0; } : &std::fclose);
   if (file == nullptr) {
-    *error = "cannot open '" + path + "': " + std::strerror(errno);
-    return std::nullopt;
+    return Status(StatusCode::kInvalidArgument,
+                  "cannot open '" + path + "': " + std::strerror(errno));
   }
   std::string contents;
   char buffer[1 << 16];
@@ -26,8 +25,8 @@ std::optional<std::string> ReadWholeFile(const std::string& path,
     contents.append(buffer, n);
   }
   if (std::ferror(file.get())) {
-    *error = "cannot read '" + path + "': " + std::strerror(errno);
-    return std::nullopt;
+    return Status(StatusCode::kInvalidArgument,
+                  "cannot read '" + path + "': " + std::strerror(errno));
   }
   return contents;
 }

@@ -4,15 +4,16 @@
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
-#include <optional>
 #include <string>
+
+#include "robotscan/base/status.h"
 
 namespace robotscan::cli {
 
-// Reads all of `path` ("-" = standard input). On failure returns nullopt and
-// sets *error to a message naming the file and the reason.
-std::optional<std::string> ReadWholeFile(const std::string& path,
-                                         std::string* error);
+// Reads all of `path` ("-" = standard input). A file named on the command
+// line that cannot be read is the caller's (kInvalidArgument, exit 2), with
+// a message naming the file and the reason.
+Result<std::string> ReadWholeFile(const std::string& path);
 
 // The parse limit that `--max-bytes N` asks for: N bytes, or no limit for 0
 // (robots::kNoParseLimit). The library raises values below 500 KiB to it.

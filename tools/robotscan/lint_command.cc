@@ -28,10 +28,10 @@ int RunLint(const LintCommandOptions& options) {
   bool any_error = false;
   bool unreadable = false;
   for (const std::string& file : options.files) {
-    std::string error;
-    const std::optional<std::string> body = ReadWholeFile(file, &error);
-    if (!body) {
-      std::fprintf(stderr, "robotscan lint: %s\n", error.c_str());
+    const Result<std::string> body = ReadWholeFile(file);
+    if (!body.ok()) {
+      std::fprintf(stderr, "robotscan lint: %s\n",
+                   body.status().message().c_str());
       unreadable = true;
       continue;
     }

@@ -77,11 +77,11 @@ int main(int argc, char** argv) {
     // What CLI11's --version flag prints, without the exception it throws
     // to get there: the first unwinding of a process costs 0.3 ms.
     std::printf("%s\n", robotscan::cli::RobotscanVersionText());
-    return robotscan::cli::kExitOk;
+    return robotscan::kExitOk;
   }
   if (!RunsHere(argc, argv)) return RunFullProgram(argv);
   const std::unique_ptr<CLI::App> app = robotscan::cli::MakeRobotscanApp();
-  int exit_code = robotscan::cli::kExitOk;
+  int exit_code = robotscan::kExitOk;
   robotscan::cli::AddCheckCommand(*app, &exit_code);
   robotscan::cli::AddLintCommand(*app, &exit_code);
   return robotscan::cli::ParseAndRun(*app, argc, argv, exit_code);

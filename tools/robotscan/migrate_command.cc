@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "robotscan/base/exit_codes.h"
 #include "robotscan/storage/copy_crawl.h"
 #include "robotscan/storage/database_location.h"
 
@@ -32,7 +33,7 @@ int RunMigrateCommand(const MigrateFlags& flags) {
       &copied);
   if (!status.ok()) {
     std::fprintf(stderr, "robotscan migrate: %s\n", status.message().c_str());
-    return kExitUsage;
+    return ExitCodeFor(status);
   }
   std::printf(
       "migrated %s into %s: %lld runs, %lld domains, %lld fetches, %lld "

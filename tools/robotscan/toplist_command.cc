@@ -13,8 +13,6 @@
 namespace robotscan::cli {
 namespace {
 
-constexpr int kExitDownloadFailed = 3;  // Network, status or format failure.
-
 struct TopListFlags {
   std::string source = "tranco";
   std::string list_id;
@@ -46,25 +44,20 @@ int RunTopListCommand(const TopListFlags& flags) {
   crawler::NetworkLibraries libraries;
   if (!libraries.ok()) {
     std::fprintf(stderr, "robotscan toplist: cannot initialize libcurl\n");
-    return kExitDownloadFailed;
+    return kExitNetworkSetup;
   }
   crawler::TopListDownload list;
-  if (const crawler::CrawlStatus s = crawler::DownloadTopList(request, &list);
-      !s.ok()) {
+  if (const Status s = crawler::DownloadTopList(request, &list); !s.ok()) {
     std::fprintf(stderr, "robotscan toplist: %s\n", s.message().c_str());
-    // A bad --list-id is the user's; the rest is the network's or the
-    // server's.
-    return s.message().rfind("invalid Tranco list ID", 0) == 0 ||
-                   s.message().rfind("a list ID names", 0) == 0
-               ? kExitUsage
-               : kExitDownloadFailed;
+    // A bad --list-id is the user's (2); the rest is the network's or the
+    // server's (3), or libcurl's setup (7).
+    return ExitCodeFor(s);
   }
   const std::string output =
       flags.output.empty() ? DefaultOutput(list.provenance) : flags.output;
-  if (const crawler::CrawlStatus s = crawler::WriteTopListFile(output, list);
-      !s.ok()) {
+  if (const Status s = crawler::WriteTopListFile(output, list); !s.ok()) {
     std::fprintf(stderr, "robotscan toplist: %s\n", s.message().c_str());
-    return kExitDownloadFailed;
+    return ExitCodeFor(s);
   }
   if (!flags.quiet) {
     for (const crawler::MalformedLine& bad : list.first_malformed) {

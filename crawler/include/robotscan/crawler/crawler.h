@@ -21,8 +21,8 @@
 //
 // One live crawl per database: RunCrawl holds the database (storage's
 // CrawlStore::LockForCrawl) from start to end; a second RunCrawl on it fails
-// with CrawlStatus::Code::kDatabaseLocked naming the holder. The hold of a
-// crawl that died (kill -9) is taken over, reported by on_stale_lock.
+// with StatusCode::kLocked, CrawlSummary::locked_by naming the holder. The hold
+// of a crawl that died (kill -9) is taken over, reported by on_stale_lock.
 //
 // Resume: a domain is skipped when the database already has a fetch of it
 // (newer than recrawl_older_than when set), so rerunning the same command
@@ -40,7 +40,7 @@
 //   options.list_path = "top-1m.csv";
 //   options.db_path = "crawl.sqlite";
 //   CrawlSummary summary;
-//   CrawlStatus status = RunCrawl(options, {}, &summary);
+//   Status status = RunCrawl(options, {}, &summary);
 #ifndef ROBOTSCAN_CRAWLER_CRAWLER_H_
 #define ROBOTSCAN_CRAWLER_CRAWLER_H_
 
@@ -52,6 +52,7 @@
 #include <string>
 #include <vector>
 
+#include "robotscan/base/status.h"
 #include "robotscan/crawler/top_list.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/shared_frontier.h"
@@ -154,6 +155,8 @@ struct CrawlSummary {
   CrawlProgress progress;
   std::int64_t run_id = 0;
   bool cancelled = false;  // Stopped by CrawlHandle::Cancel.
+  // When RunCrawl failed with kLocked: the live crawl holding the database.
+  std::optional<storage::CrawlHolder> locked_by;
 };
 
 // Stops a running crawl from another thread: RunCrawl then admits nothing
@@ -185,39 +188,9 @@ class CrawlHandle {
   std::function<void()> stop_;
 };
 
-class [[nodiscard]] CrawlStatus {
- public:
-  enum class Code : std::uint8_t {
-    kOk,
-    kFailed,          // Options, list, storage or network setup failed.
-    kDatabaseLocked,  // Another live crawl writes the database.
-  };
-  CrawlStatus() = default;
-  explicit CrawlStatus(std::string message)
-      : code_(Code::kFailed), message_(std::move(message)) {}
-  static CrawlStatus Locked(const storage::CrawlHolder& holder) {
-    CrawlStatus status("the database is being written by another crawl");
-    status.code_ = Code::kDatabaseLocked;
-    status.locked_by_ = holder;
-    return status;
-  }
-  bool ok() const { return code_ == Code::kOk; }
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
-  // For kDatabaseLocked: the crawl holding the database.
-  const std::optional<storage::CrawlHolder>& locked_by() const {
-    return locked_by_;
-  }
-
- private:
-  Code code_ = Code::kOk;
-  std::string message_;
-  std::optional<storage::CrawlHolder> locked_by_;
-};
-
 // Checks options (syntax of --connect-to, --resolve, --dns-server, schemes)
-// without touching the network or the database.
-CrawlStatus ValidateCrawlOptions(const CrawlOptions& options);
+// without touching the network or the database: kInvalidArgument.
+Status ValidateCrawlOptions(const CrawlOptions& options);
 
 // File descriptors a crawl with these options needs at most: one socket
 // per transfer in flight plus a fixed reserve (database and list files,
@@ -226,9 +199,12 @@ CrawlStatus ValidateCrawlOptions(const CrawlOptions& options);
 std::int64_t DescriptorsNeeded(const CrawlOptions& options);
 
 // Runs a crawl to its end (or a Cancel() on `handle`, or a fatal error).
-CrawlStatus RunCrawl(const CrawlOptions& options,
-                     const CrawlCallbacks& callbacks, CrawlSummary* summary,
-                     CrawlHandle* handle = nullptr);
+// Failures keep their kind: kInvalidArgument (options), kLocked (another
+// live crawl; summary->locked_by), kIoError (the list), kNetwork (libcurl
+// or c-ares setup), and storage's own codes (kDiskFull, kBusy, kCorrupt,
+// kSchemaTooNew, ...) as the database gave them.
+Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
+                CrawlSummary* summary, CrawlHandle* handle = nullptr);
 
 // A scaled-out crawl (PostgreSQL; docs/scale-out.md): `robotscan enqueue`
 // loads a list as a crawl with its crawl-wide politeness settings, then any
@@ -243,8 +219,9 @@ struct EnqueueOptions {
 };
 
 // Reads the list (with its provenance) into a new crawl's frontier, in one
-// transaction.
-CrawlStatus EnqueueCrawl(
+// transaction: kInvalidArgument (options, not PostgreSQL), kIoError (the
+// list), storage's codes.
+Status EnqueueCrawl(
     const EnqueueOptions& options,
     const std::function<void(const MalformedLine&)>& on_malformed_line,
     storage::EnqueueSummary* summary);
@@ -258,12 +235,12 @@ CrawlStatus EnqueueCrawl(
 // `handle` drains: nothing new is started, unstarted domains go back to
 // the frontier, the transfers in flight finish and are committed
 // (bounded by the request timeouts), then RunCrawlWorker returns with
-// summary->cancelled. kDatabaseLocked while a single-process crawl holds
-// the database.
-CrawlStatus RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
-                           const CrawlCallbacks& callbacks,
-                           CrawlSummary* summary,
-                           CrawlHandle* handle = nullptr);
+// summary->cancelled. kLocked (summary->locked_by) while a single-process
+// crawl holds the database; kInvalidArgument for a file --db or no
+// enqueued crawl; storage's codes as the database gave them.
+Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
+                      const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                      CrawlHandle* handle = nullptr);
 
 // Initializes libcurl and c-ares process-wide; construct one in main
 // before any crawl and keep it alive until the end.

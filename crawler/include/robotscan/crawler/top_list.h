@@ -17,8 +17,10 @@
 // one per thread. NormalizeDomainName is a pure function.
 //
 // Usage:
-//   std::string error;
-//   auto reader = TopListReader::Open("top-1m.csv.gz", &error);
+//   Result<std::unique_ptr<TopListReader>> opened =
+//       TopListReader::Open("top-1m.csv.gz");
+//   if (!opened.ok()) return Fail(opened.status().message());
+//   TopListReader* reader = opened->get();
 //   TopListEntry entry;
 //   MalformedLine bad;
 //   for (;;) {
@@ -37,6 +39,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "robotscan/base/status.h"
 
 namespace robotscan::crawler {
 
@@ -96,9 +100,8 @@ enum class ReadOutcome : std::uint8_t { kEntry, kMalformed, kEnd, kError };
 // 64 KiB is reported malformed and skipped).
 class TopListReader {
  public:
-  // Returns nullptr and sets *error if the file cannot be opened.
-  static std::unique_ptr<TopListReader> Open(const std::string& path,
-                                             std::string* error);
+  // kIoError naming the file if it cannot be opened.
+  static Result<std::unique_ptr<TopListReader>> Open(const std::string& path);
   virtual ~TopListReader() = default;
 
   virtual ReadOutcome Next(TopListEntry* entry, MalformedLine* malformed) = 0;

@@ -23,7 +23,7 @@
 // Usage:
 //   TopListRequest request;                 // today's Tranco list
 //   TopListDownload list;
-//   CrawlStatus s = DownloadTopList(request, &list);
+//   Status s = DownloadTopList(request, &list);
 //   if (s.ok()) s = WriteTopListFile("tranco.csv", list);
 #ifndef ROBOTSCAN_CRAWLER_TOP_LIST_DOWNLOAD_H_
 #define ROBOTSCAN_CRAWLER_TOP_LIST_DOWNLOAD_H_
@@ -69,30 +69,30 @@ struct TopListDownload {
   std::vector<MalformedLine> first_malformed;  // Up to 10.
 };
 
-// Blocking download; a failure says what was wrong (status, HTML page,
-// damaged zip, no entries) and with which URL.
-CrawlStatus DownloadTopList(const TopListRequest& request,
-                            TopListDownload* list);
+// Blocking download; a failure says what was wrong and with which URL:
+// kInvalidArgument (a list ID that cannot be), kIoError (the transfer
+// failed, an error status), kInvalidInput (an HTML page, a damaged zip, no
+// entries), kNetwork (libcurl could not be set up).
+Status DownloadTopList(const TopListRequest& request, TopListDownload* list);
 
 // The checks and extraction of DownloadTopList on bytes already fetched
 // from `url` (also the fuzz target's entry): an HTML page is refused, a
 // zip is extracted (at most max_bytes), the entries are counted and a list
 // without any is refused. Fills csv, the counts and provenance.url, sha256
 // and entries.
-CrawlStatus ReadDownloadedList(const std::string& url, std::string bytes,
-                               std::string_view content_type,
-                               std::size_t max_bytes, TopListDownload* list);
+Status ReadDownloadedList(const std::string& url, std::string bytes,
+                          std::string_view content_type, std::size_t max_bytes,
+                          TopListDownload* list);
 
 // Writes the provenance line and the list to `path` (through a temporary
 // file renamed into place: a failure leaves no half-written list).
-CrawlStatus WriteTopListFile(const std::string& path,
-                             const TopListDownload& list);
+Status WriteTopListFile(const std::string& path, const TopListDownload& list);
 
 // The provenance of a list file: its robotscan-toplist line when it has
 // one, else source "file" and the SHA-256 of the file's bytes. `entries`
 // is left 0 (the crawl sets what it selected).
-CrawlStatus ReadListProvenance(const std::string& path,
-                               storage::ListProvenance* provenance);
+Status ReadListProvenance(const std::string& path,
+                          storage::ListProvenance* provenance);
 
 // The provenance line (without its line end) and its parser; exposed for
 // tests and the fuzz target.

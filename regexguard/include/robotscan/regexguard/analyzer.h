@@ -195,6 +195,12 @@ struct AnalyzeOptions {
 AnalysisReport AnalyzePattern(std::string_view pattern,
                               const AnalyzeOptions& options);
 
+// AnalyzePattern(patterns[i], options[i]) for every i (the two vectors have
+// the same length), on up to `jobs` threads; reports in input order.
+std::vector<AnalysisReport> AnalyzePatterns(
+    const std::vector<std::string>& patterns,
+    const std::vector<AnalyzeOptions>& options, unsigned jobs);
+
 // Human-readable report: verdict, attack, per-engine growth, the pattern with
 // caret lines under the culprits, explanation and fix hints.
 std::string FormatTextReport(const AnalysisReport& report);

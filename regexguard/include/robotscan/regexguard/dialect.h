@@ -15,6 +15,7 @@
 #define ROBOTSCAN_REGEXGUARD_DIALECT_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "robotscan/regexguard/status.h"
@@ -58,6 +59,9 @@ struct PatternFlags {
 // Parses flag letters among "imsxuag"; anything else is an kInvalidArgument
 // error naming the letter.
 Result<PatternFlags> ParseFlagLetters(std::string_view letters);
+
+// The inverse: the set flags' letters in the order "imsxuag".
+std::string PatternFlagLetters(const PatternFlags& flags);
 
 }  // namespace robotscan::regexguard
 

@@ -1,8 +1,10 @@
 // Errors as values for the regexguard library: nothing in this library throws
 // across its API, prints or exits. Every fallible call returns a Result<T>
 // carrying either a value or an Error (code, message, and the byte span of the
-// offending fragment of the pattern when there is one). Model: RE2's
-// error_code() + error_arg(), LevelDB's Status.
+// offending fragment of the pattern when there is one); calls that return
+// nothing else return a Status. Model: RE2's error_code() + error_arg(),
+// LevelDB's Status. This header is the library's only error type: every
+// public call (analysis, extraction, scan, hook) uses it.
 //
 // Thread safety: plain values; safe to copy and share.
 #ifndef ROBOTSCAN_REGEXGUARD_STATUS_H_
@@ -35,6 +37,9 @@ enum class ErrorCode {
   kBudgetExceeded,
   // PCRE2 or RE2 failed in a way that is not the pattern's fault.
   kEngineError,
+  // A file or folder the caller named (source, configuration, baseline,
+  // hook) cannot be read or written, or git could not list it.
+  kIoError,
 };
 
 struct Error {
@@ -65,6 +70,20 @@ class [[nodiscard]] Result {
 
  private:
   std::variant<T, Error> storage_;
+};
+
+// Success or an Error, for calls that return nothing else: ok(), error().
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  Status(Error error) : error_(std::move(error)) {}  // NOLINT: implicit
+
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return *error_; }
+
+ private:
+  std::optional<Error> error_;
 };
 
 }  // namespace robotscan::regexguard

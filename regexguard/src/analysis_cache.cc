@@ -1,4 +1,4 @@
-#include "cache.h"
+#include "analysis_cache.h"
 
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -89,38 +89,6 @@ std::optional<PatternVerdict> FromJson(const std::string& key,
 
 }  // namespace
 
-bool PatternVerdict::BudgetExceeded() const {
-  return verdict == Verdict::kUnknown &&
-         reason.rfind("budget exceeded", 0) == 0;
-}
-
-PatternVerdict VerdictOf(const AnalysisReport& report) {
-  PatternVerdict out;
-  out.verdict = report.verdict;
-  out.degree = report.degree;
-  out.cause = report.cause;
-  out.attack = report.attack;
-  out.reason = report.unknown_reason;
-  if (out.reason.empty() && report.error) out.reason = report.error->message;
-  if (report.verdict == Verdict::kUnknown && report.dialect == Dialect::kPcre &&
-      report.configs.size() == 3) {
-    const ConfigVerdict& interpreter = report.configs[0];
-    const ConfigVerdict& jit = report.configs[1];
-    const ConfigVerdict& naive = report.configs[2];
-    const bool survives = interpreter.coverage == SearchCoverage::kExhausted &&
-                          (jit.coverage == SearchCoverage::kExhausted ||
-                           jit.coverage == SearchCoverage::kUnavailable);
-    if (survives && naive.Explodes() && naive.attack) {
-      out.naive_only_growth =
-          naive.growth == Growth::kExponential
-              ? std::string("exponential")
-              : "polynomial degree " + std::to_string(naive.degree);
-      out.naive_only_attack = naive.attack;
-    }
-  }
-  return out;
-}
-
 std::string StableHash(std::string_view text) {
   std::uint64_t hash = 14695981039346656037ull;
   for (const char c : text) {
@@ -190,4 +158,4 @@ fs::path DefaultCacheDirectory() {
   return {};
 }
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal

@@ -1,4 +1,5 @@
-// Which files `regexguard scan` reads, and their content.
+// Which files a scan reads (scan.h), and their content. Private to the
+// library.
 //
 // Directories: inside a git work tree the listing is git's own
 // (`git ls-files --cached --others --exclude-standard`), so .gitignore,
@@ -9,16 +10,17 @@
 // Files named explicitly (as pre-commit passes them) are taken as they are.
 // Staged mode lists the added, copied and modified files of the index and
 // reads their staged content (`git show :PATH`), not the work tree's.
-#ifndef ROBOTSCAN_TOOLS_REGEXGUARD_SOURCE_FILES_H_
-#define ROBOTSCAN_TOOLS_REGEXGUARD_SOURCE_FILES_H_
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_SOURCE_FILES_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_SOURCE_FILES_H_
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "robotscan/regexguard/status.h"
 #include "scan_config.h"
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 
 struct SourceFile {
   std::string path;  // as reported (relative to the current directory)
@@ -27,21 +29,16 @@ struct SourceFile {
   std::optional<std::string> index_path;
 };
 
-struct WalkError {
-  std::string message;
-};
-
-// Appends the source files under `paths` that `config` selects, sorted and
-// without duplicates.
-std::optional<WalkError> CollectSourceFiles(
+// The source files under `paths` that `config` selects, sorted and without
+// duplicates. kIoError for a path that does not exist or cannot be read.
+Result<std::vector<SourceFile>> CollectSourceFiles(
     const std::vector<std::string>& paths, const ScanConfig& config,
-    bool use_git, std::vector<SourceFile>* files);
+    bool use_git);
 
 // The staged files (limited to `pathspecs` when not empty) that `config`
-// selects. Fails outside a git work tree.
-std::optional<WalkError> CollectStagedFiles(
-    const std::vector<std::string>& pathspecs, const ScanConfig& config,
-    std::vector<SourceFile>* files);
+// selects, sorted. kIoError outside a git work tree.
+Result<std::vector<SourceFile>> CollectStagedFiles(
+    const std::vector<std::string>& pathspecs, const ScanConfig& config);
 
 // The file's content (the staged blob for staged files); nullopt when it
 // cannot be read.
@@ -50,6 +47,6 @@ std::optional<std::string> ReadSourceFile(const SourceFile& file);
 // A NUL byte in the first 8 KiB marks a binary file, as git decides.
 bool LooksBinary(const std::string& content);
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal
 
-#endif  // ROBOTSCAN_TOOLS_REGEXGUARD_SOURCE_FILES_H_
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_SOURCE_FILES_H_

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cache.h"
+#include "analysis_cache.h"
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 namespace {
 
 std::string NormalPath(const std::string& path) {
@@ -27,31 +27,36 @@ std::string KeyOf(const std::string& path, const std::string& pattern_hash,
 
 }  // namespace
 
-std::optional<std::string> Baseline::Read(const std::string& file,
-                                          Baseline* baseline) {
+Result<Baseline> Baseline::Read(const std::string& file) {
+  auto fail = [&](std::string message) {
+    return Error{ErrorCode::kIoError, std::move(message), std::nullopt};
+  };
   std::ifstream in(file, std::ios::binary);
-  if (!in) return "cannot read baseline '" + file + "'";
+  if (!in) return fail("cannot read baseline '" + file + "'");
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || doc.value("version", 0) != 1 ||
       !doc.contains("findings") || !doc["findings"].is_array()) {
-    return "baseline '" + file + "' is not a version 1 regexguard baseline";
+    return fail("baseline '" + file +
+                "' is not a version 1 regexguard baseline");
   }
+  Baseline baseline;
   for (const nlohmann::json& finding : doc["findings"]) {
     if (!finding.is_object() || !finding.contains("path") ||
         !finding["path"].is_string() || !finding.contains("pattern_hash") ||
         !finding["pattern_hash"].is_string() || !finding.contains("dialect") ||
         !finding["dialect"].is_string()) {
-      return "baseline '" + file +
-             "': each finding needs string path, pattern_hash and dialect";
+      return fail("baseline '" + file +
+                  "': each finding needs string path, pattern_hash and "
+                  "dialect");
     }
-    ++baseline->remaining_[KeyOf(finding["path"], finding["pattern_hash"],
-                                 finding["dialect"])];
+    ++baseline.remaining_[KeyOf(finding["path"], finding["pattern_hash"],
+                                finding["dialect"])];
   }
-  return std::nullopt;
+  return baseline;
 }
 
-std::optional<std::string> Baseline::Write(
-    const std::string& file, const std::vector<BaselineEntry>& entries) {
+Status Baseline::Write(const std::string& file,
+                       const std::vector<BaselineEntry>& entries) {
   std::vector<nlohmann::json> rows;
   for (const BaselineEntry& entry : entries) {
     rows.push_back({{"path", NormalPath(entry.path)},
@@ -74,8 +79,11 @@ std::optional<std::string> Baseline::Write(
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
       << "\n";
-  if (!out) return "cannot write baseline '" + file + "'";
-  return std::nullopt;
+  if (!out) {
+    return Error{ErrorCode::kIoError, "cannot write baseline '" + file + "'",
+                 std::nullopt};
+  }
+  return Status();
 }
 
 bool Baseline::Consume(const BaselineEntry& entry) {
@@ -86,4 +94,4 @@ bool Baseline::Consume(const BaselineEntry& entry) {
   return true;
 }
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal

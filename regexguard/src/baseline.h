@@ -1,5 +1,5 @@
-// Baseline files for `regexguard scan`: the findings a project has accepted
-// for now, so that only new ones fail the run.
+// Baseline files of a scan (scan.h), private to the library: the findings a
+// project has accepted for now, so that only new ones fail the run.
 //
 // A finding is keyed by its file path, a hash of its pattern and flags, and
 // its dialect -- not by line or column, so edits elsewhere in the file keep
@@ -12,15 +12,17 @@
 //                  "dialect": "python", "rule": "regexguard/exponential",
 //                  "pattern": "^(a+)+$"}, ...]}
 // "rule" and "pattern" are for people reading the file; matching ignores them.
-#ifndef ROBOTSCAN_TOOLS_REGEXGUARD_BASELINE_H_
-#define ROBOTSCAN_TOOLS_REGEXGUARD_BASELINE_H_
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_BASELINE_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_BASELINE_H_
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace robotscan::regexguard::cli {
+#include "robotscan/regexguard/status.h"
+
+namespace robotscan::regexguard::internal {
 
 struct BaselineEntry {
   std::string path;
@@ -32,12 +34,11 @@ struct BaselineEntry {
 
 class Baseline {
  public:
-  // Reads `file`; an error message when it is unreadable or malformed.
-  static std::optional<std::string> Read(const std::string& file,
-                                         Baseline* baseline);
-  // Writes `entries` to `file`; an error message when that fails.
-  static std::optional<std::string> Write(
-      const std::string& file, const std::vector<BaselineEntry>& entries);
+  // Reads `file`; kIoError when it is unreadable or malformed.
+  static Result<Baseline> Read(const std::string& file);
+  // Writes `entries` to `file`; kIoError when that fails.
+  static Status Write(const std::string& file,
+                      const std::vector<BaselineEntry>& entries);
 
   // True (and one occurrence used up) when `entry` is in the baseline.
   bool Consume(const BaselineEntry& entry);
@@ -46,6 +47,6 @@ class Baseline {
   std::map<std::string, int> remaining_;  // key -> occurrences left
 };
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal
 
-#endif  // ROBOTSCAN_TOOLS_REGEXGUARD_BASELINE_H_
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_BASELINE_H_

@@ -8,7 +8,7 @@
 #include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -68,13 +68,14 @@ ConfigNode FromToml(const toml::node& node) {
   return out;
 }
 
-std::optional<ConfigError> ReadToml(const fs::path& file, ConfigNode* root) {
+std::optional<Error> ReadToml(const fs::path& file, ConfigNode* root) {
   try {
     *root = FromToml(toml::parse_file(file.string()));
   } catch (const toml::parse_error& e) {
-    return ConfigError{
-        Where(file, e.source().begin.line, e.source().begin.column) +
-        std::string(e.description())};
+    return Error{ErrorCode::kInvalidArgument,
+                 Where(file, e.source().begin.line, e.source().begin.column) +
+                     std::string(e.description()),
+                 std::nullopt};
   }
   root->line = root->column = 1;
   return std::nullopt;
@@ -132,9 +133,11 @@ ConfigNode FromYaml(const YAML::Node& node) {
   return out;
 }
 
-std::optional<ConfigError> ReadYaml(const fs::path& file, ConfigNode* root) {
+std::optional<Error> ReadYaml(const fs::path& file, ConfigNode* root) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) return ConfigError{file.string() + ": cannot read"};
+  if (!in)
+    return Error{ErrorCode::kIoError, file.string() + ": cannot read",
+                 std::nullopt};
   try {
     const YAML::Node document = YAML::Load(in);
     if (document.IsNull()) {
@@ -144,9 +147,11 @@ std::optional<ConfigError> ReadYaml(const fs::path& file, ConfigNode* root) {
       *root = FromYaml(document);
     }
   } catch (const YAML::Exception& e) {
-    return ConfigError{Where(file, static_cast<std::size_t>(e.mark.line + 1),
-                             static_cast<std::size_t>(e.mark.column + 1)) +
-                       e.msg};
+    return Error{ErrorCode::kInvalidArgument,
+                 Where(file, static_cast<std::size_t>(e.mark.line + 1),
+                       static_cast<std::size_t>(e.mark.column + 1)) +
+                     e.msg,
+                 std::nullopt};
   }
   root->line = root->column = 1;
   return std::nullopt;
@@ -154,26 +159,27 @@ std::optional<ConfigError> ReadYaml(const fs::path& file, ConfigNode* root) {
 
 // ---- Checking the keys, for both syntaxes ----
 
-std::optional<ConfigError> ReadGlobs(const fs::path& file,
-                                     const ConfigNode& node,
-                                     std::vector<std::string>* out) {
+std::optional<Error> ReadGlobs(const fs::path& file, const ConfigNode& node,
+                               std::vector<std::string>* out) {
   if (node.kind != ConfigNode::Kind::kList) {
-    return ConfigError{Where(file, node) + "expected a list of glob strings"};
+    return Error{ErrorCode::kInvalidArgument,
+                 Where(file, node) + "expected a list of glob strings",
+                 std::nullopt};
   }
   for (const ConfigNode& element : node.items) {
     if (element.kind != ConfigNode::Kind::kString || element.text.empty()) {
-      return ConfigError{Where(file, element) +
-                         "expected a non-empty glob string"};
+      return Error{ErrorCode::kInvalidArgument,
+                   Where(file, element) + "expected a non-empty glob string",
+                   std::nullopt};
     }
     out->push_back(element.text);
   }
   return std::nullopt;
 }
 
-std::optional<ConfigError> ReadChoice(
-    const fs::path& file, const ConfigNode& node,
-    std::initializer_list<std::string_view> allowed,
-    std::optional<std::string>* out) {
+std::optional<Error> ReadChoice(const fs::path& file, const ConfigNode& node,
+                                std::initializer_list<std::string_view> allowed,
+                                std::optional<std::string>* out) {
   if (node.kind == ConfigNode::Kind::kString) {
     for (std::string_view choice : allowed) {
       if (node.text == choice) {
@@ -186,14 +192,13 @@ std::optional<ConfigError> ReadChoice(
   for (std::string_view choice : allowed) {
     message += " \"" + std::string(choice) + "\"";
   }
-  return ConfigError{message};
+  return Error{ErrorCode::kInvalidArgument, message, std::nullopt};
 }
 
-std::optional<ConfigError> ReadConfig(const fs::path& file,
-                                      const ConfigNode& root,
-                                      ScanConfig* config) {
+std::optional<Error> ReadConfig(const fs::path& file, const ConfigNode& root,
+                                ScanConfig* config) {
   for (const auto& [key, node] : root.entries) {
-    std::optional<ConfigError> error;
+    std::optional<Error> error;
     if (key == "include") {
       error = ReadGlobs(file, node, &config->include);
     } else if (key == "exclude") {
@@ -206,21 +211,26 @@ std::optional<ConfigError> ReadConfig(const fs::path& file,
                          &config->polynomial_severity);
     } else if (key == "timeout-per-regex") {
       if (node.kind != ConfigNode::Kind::kNumber || !(node.number > 0)) {
-        error = ConfigError{Where(file, node) +
-                            "expected a positive number of seconds"};
+        error =
+            Error{ErrorCode::kInvalidArgument,
+                  Where(file, node) + "expected a positive number of seconds",
+                  std::nullopt};
       } else {
         config->timeout_seconds = node.number;
       }
     } else if (key == "baseline") {
       if (node.kind != ConfigNode::Kind::kString || node.text.empty()) {
-        error = ConfigError{Where(file, node) + "expected a file name"};
+        error = Error{ErrorCode::kInvalidArgument,
+                      Where(file, node) + "expected a file name", std::nullopt};
       } else {
         config->baseline = file.parent_path() / node.text;
       }
     } else if (key == "dialects") {
       if (node.kind != ConfigNode::Kind::kTable) {
-        error = ConfigError{Where(file, node) +
-                            "expected a table of language = dialect"};
+        error =
+            Error{ErrorCode::kInvalidArgument,
+                  Where(file, node) + "expected a table of language = dialect",
+                  std::nullopt};
       }
       for (const auto& [language, value] : node.entries) {
         const std::optional<Dialect> dialect =
@@ -228,15 +238,19 @@ std::optional<ConfigError> ReadConfig(const fs::path& file,
                 ? DialectFromName(value.text)
                 : std::nullopt;
         if (!dialect) {
-          error = ConfigError{Where(file, value) +
-                              "expected a dialect name (pcre, python, "
-                              "javascript, java, ruby, go, dotnet)"};
+          error = Error{ErrorCode::kInvalidArgument,
+                        Where(file, value) +
+                            "expected a dialect name (pcre, python, "
+                            "javascript, java, ruby, go, dotnet)",
+                        std::nullopt};
           break;
         }
         config->dialects[language] = *dialect;
       }
     } else {
-      error = ConfigError{Where(file, node) + "unknown key '" + key + "'"};
+      error =
+          Error{ErrorCode::kInvalidArgument,
+                Where(file, node) + "unknown key '" + key + "'", std::nullopt};
     }
     if (error) return error;
   }
@@ -353,16 +367,17 @@ std::optional<fs::path> FindScanConfig(const fs::path& start) {
   }
 }
 
-std::optional<ConfigError> LoadScanConfig(const fs::path& file,
-                                          ScanConfig* config) {
+Result<ScanConfig> LoadScanConfig(const fs::path& file) {
   ConfigNode root;
   if (file.extension() == ".yaml" || file.extension() == ".yml") {
-    if (auto error = ReadYaml(file, &root)) return error;
+    if (auto error = ReadYaml(file, &root)) return *error;
   } else if (auto error = ReadToml(file, &root)) {
-    return error;
+    return *error;
   }
-  config->file = file;
-  return ReadConfig(file, root, config);
+  ScanConfig config;
+  config.file = file;
+  if (auto error = ReadConfig(file, root, &config)) return *error;
+  return config;
 }
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal

@@ -1,13 +1,15 @@
-// The `regexguard scan` configuration file, `.regexguard.toml` (or the same
-// keys in `.regexguard.yaml`): which files to scan, when the run fails,
-// dialect overrides and the analysis budget.
+// The scan's configuration file, `.regexguard.toml` (or the same keys in
+// `.regexguard.yaml`): which files to scan, when the run fails, dialect
+// overrides and the analysis budget. Private to the library (scan.h).
 //
-//   include = ["src/**"]               # default: every file of a known
-//   language exclude = ["tests/fixtures/**", "*.min.js"] fail-level = "error"
-//   # error | warning | note polynomial = "warning"             # severity of
-//   polynomial backtracking timeout-per-regex = 2.0            # seconds per
-//   distinct pattern [dialects]                         # language name =
-//   dialect name javascript = "javascript"
+//   include = ["src/**"]          # default: every file of a known language
+//   exclude = ["tests/fixtures/**", "*.min.js"]
+//   fail-level = "error"          # error | warning | note
+//   polynomial = "warning"        # severity of polynomial backtracking
+//   timeout-per-regex = 2.0       # seconds per distinct pattern
+//   baseline = "base.json"        # relative to this file
+//   [dialects]                    # language name = dialect name
+//   javascript = "javascript"
 //
 // The file is found in the current directory or the nearest parent up to the
 // git work tree's root (`--config FILE` names one). Unknown keys and wrong
@@ -18,8 +20,8 @@
 // folder: `*` and `?` stay within one path component, `**` crosses them, and
 // a glob without `/` matches the file name or any folder name on the way, as
 // in .gitignore. A glob that matches a folder matches everything below it.
-#ifndef ROBOTSCAN_TOOLS_REGEXGUARD_SCAN_CONFIG_H_
-#define ROBOTSCAN_TOOLS_REGEXGUARD_SCAN_CONFIG_H_
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_SCAN_CONFIG_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_SCAN_CONFIG_H_
 
 #include <filesystem>
 #include <map>
@@ -29,8 +31,9 @@
 #include <vector>
 
 #include "robotscan/regexguard/dialect.h"
+#include "robotscan/regexguard/status.h"
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 
 struct ScanConfig {
   std::filesystem::path file;  // empty when no configuration file is used
@@ -47,24 +50,21 @@ struct ScanConfig {
   bool Selects(const std::filesystem::path& path) const;
 };
 
-struct ConfigError {
-  std::string message;  // "FILE:LINE:COLUMN: what is wrong"
-};
-
 // The nearest `.regexguard.toml` (or `.regexguard.yaml`) from `start`
 // upward, stopping at the folder that holds `.git`; nullopt when none.
 std::optional<std::filesystem::path> FindScanConfig(
     const std::filesystem::path& start);
 
-// Reads `file` into `config`: TOML, or the YAML subset documented in
-// docs/regexguard.md when the name ends in .yaml/.yml.
-std::optional<ConfigError> LoadScanConfig(const std::filesystem::path& file,
-                                          ScanConfig* config);
+// Reads `file`: TOML, or YAML when the name ends in .yaml/.yml
+// (docs/regexguard.md). Errors: kInvalidArgument with the message
+// "FILE:LINE:COLUMN: what is wrong" (syntax, unknown key, wrong type), or
+// kIoError for an unreadable file.
+Result<ScanConfig> LoadScanConfig(const std::filesystem::path& file);
 
 // Glob match as described above; `path` uses '/' separators. Linear-time
 // in |glob| * |path| (no backtracking).
 bool MatchesGlob(std::string_view glob, std::string_view path);
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal
 
-#endif  // ROBOTSCAN_TOOLS_REGEXGUARD_SCAN_CONFIG_H_
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_SCAN_CONFIG_H_

@@ -1,6 +1,7 @@
-// The persistent analysis cache of `regexguard scan`: one small JSON file per
-// analysed (pattern, flags, dialect, anchoring, budget, tool version), so a
-// second scan of an unchanged tree analyses nothing.
+// The persistent analysis cache of a scan (scan.h), private to the library:
+// one small JSON file per analysed (pattern, flags, dialect, anchoring,
+// budget, tool version and build), so a second scan of an unchanged tree
+// analyses nothing.
 //
 // Layout: DIR/v1/<16 hex digits of the key's FNV-1a hash>.json holding the
 // full key text (a hash collision is then a miss, never a wrong verdict) and
@@ -10,14 +11,13 @@
 // of the time budget are not stored: they depend on the machine's load, and
 // the next run may well finish.
 //
-// DIR is --cache-dir, else $XDG_CACHE_HOME/regexguard, else
-// $HOME/.cache/regexguard. The tool version is part of the key; after
-// rebuilding a development binary with the same version, clear DIR or use
-// --no-cache.
+// DIR is ScanOptions::cache_dir, else $XDG_CACHE_HOME/regexguard, else
+// $HOME/.cache/regexguard. The key text is the caller's (scan.cc puts the
+// tool version and the build into it).
 //
 // Thread safety: Lookup and Store are const and may run concurrently.
-#ifndef ROBOTSCAN_TOOLS_REGEXGUARD_CACHE_H_
-#define ROBOTSCAN_TOOLS_REGEXGUARD_CACHE_H_
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_ANALYSIS_CACHE_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_ANALYSIS_CACHE_H_
 
 #include <cstdint>
 #include <filesystem>
@@ -25,27 +25,9 @@
 #include <string>
 #include <string_view>
 
-#include "robotscan/regexguard/analyzer.h"
+#include "robotscan/regexguard/scan.h"  // PatternVerdict
 
-namespace robotscan::regexguard::cli {
-
-// What the scan needs of one analysis, and what the cache keeps.
-struct PatternVerdict {
-  Verdict verdict = Verdict::kUnknown;
-  int degree = 0;
-  Cause cause = Cause::kNone;
-  std::optional<Attack> attack;
-  std::string reason;  // why unknown (unknown_reason or the error message)
-  // A PCRE pattern PCRE2 as shipped (interpreter and JIT, both searches
-  // exhausted) survives but a naive backtracker does not: the growth there
-  // ("exponential", "polynomial degree 2") and its attack.
-  std::string naive_only_growth;
-  std::optional<Attack> naive_only_attack;
-
-  bool BudgetExceeded() const;
-};
-
-PatternVerdict VerdictOf(const AnalysisReport& report);
+namespace robotscan::regexguard::internal {
 
 // FNV-1a, 64 bits, as 16 lowercase hex digits: stable across builds and
 // platforms (unlike std::hash), for cache file names and baseline keys.
@@ -68,6 +50,6 @@ class AnalysisCache {
 // variable is set.
 std::filesystem::path DefaultCacheDirectory();
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal
 
-#endif  // ROBOTSCAN_TOOLS_REGEXGUARD_CACHE_H_
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_ANALYSIS_CACHE_H_

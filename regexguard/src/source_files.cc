@@ -10,7 +10,7 @@
 #include "process.h"
 #include "robotscan/regexguard/extract.h"
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -96,14 +96,17 @@ bool LooksBinary(const std::string& content) {
          std::string_view::npos;
 }
 
-std::optional<WalkError> CollectSourceFiles(
+Result<std::vector<SourceFile>> CollectSourceFiles(
     const std::vector<std::string>& paths, const ScanConfig& config,
-    bool use_git, std::vector<SourceFile>* files) {
+    bool use_git) {
+  std::vector<SourceFile> listed_files;
+  std::vector<SourceFile>* files = &listed_files;
   for (const std::string& path : paths) {
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) {
-      return WalkError{"cannot read '" + path + "'"};
+      return Error{ErrorCode::kIoError, "cannot read '" + path + "'",
+                   std::nullopt};
     }
     if (!fs::is_directory(status)) {
       // An explicit file (as hooks pass them) is scanned if its language is
@@ -127,20 +130,22 @@ std::optional<WalkError> CollectSourceFiles(
     }
   }
   SortUnique(files);
-  return std::nullopt;
+  return listed_files;
 }
 
-std::optional<WalkError> CollectStagedFiles(
-    const std::vector<std::string>& pathspecs, const ScanConfig& config,
-    std::vector<SourceFile>* files) {
+Result<std::vector<SourceFile>> CollectStagedFiles(
+    const std::vector<std::string>& pathspecs, const ScanConfig& config) {
+  std::vector<SourceFile> staged_files;
+  std::vector<SourceFile>* files = &staged_files;
   std::vector<std::string> argv = {
       "git", "diff",         "--cached", "--name-only", "--diff-filter=ACM",
       "-z",  "--no-renames", "--"};
   argv.insert(argv.end(), pathspecs.begin(), pathspecs.end());
   const ProcessResult run = RunProcess(argv);
   if (run.exit_code != 0) {
-    return WalkError{
-        "--staged needs a git work tree (git diff --cached failed)"};
+    return Error{ErrorCode::kIoError,
+                 "--staged needs a git work tree (git diff --cached failed)",
+                 std::nullopt};
   }
   // git names staged files from the root; report them from here: "sub/"
   // (the prefix) is dropped below sub, "../" (to the root) added elsewhere.
@@ -163,7 +168,7 @@ std::optional<WalkError> CollectStagedFiles(
     if (IsWanted(shown, config)) files->push_back({shown, path});
   }
   SortUnique(files);
-  return std::nullopt;
+  return staged_files;
 }
 
 std::optional<std::string> ReadSourceFile(const SourceFile& file) {
@@ -181,4 +186,4 @@ std::optional<std::string> ReadSourceFile(const SourceFile& file) {
   return content.str();
 }
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal

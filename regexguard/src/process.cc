@@ -10,7 +10,7 @@
 
 extern char** environ;
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 namespace {
 
 // Closes a file descriptor when it goes out of scope.
@@ -82,4 +82,4 @@ ProcessResult RunProcess(const std::vector<std::string>& argv) {
   return result;
 }
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal

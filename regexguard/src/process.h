@@ -1,13 +1,13 @@
 // Running a helper program (git) and capturing its standard output, for the
 // scan's file listing and staged-content reads. No shell is involved, so
-// paths need no quoting.
-#ifndef ROBOTSCAN_TOOLS_REGEXGUARD_PROCESS_H_
-#define ROBOTSCAN_TOOLS_REGEXGUARD_PROCESS_H_
+// paths need no quoting. Private to the library.
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_PROCESS_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_PROCESS_H_
 
 #include <string>
 #include <vector>
 
-namespace robotscan::regexguard::cli {
+namespace robotscan::regexguard::internal {
 
 struct ProcessResult {
   int exit_code = -1;  // -1 when the program could not start or was killed
@@ -17,6 +17,6 @@ struct ProcessResult {
 // Runs argv[0] (looked up on PATH) with the given arguments and waits for it.
 ProcessResult RunProcess(const std::vector<std::string>& argv);
 
-}  // namespace robotscan::regexguard::cli
+}  // namespace robotscan::regexguard::internal
 
-#endif  // ROBOTSCAN_TOOLS_REGEXGUARD_PROCESS_H_
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_PROCESS_H_
