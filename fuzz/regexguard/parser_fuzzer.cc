@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
       robotscan::regexguard::ParsePattern(input.pattern, input.options);
   if (!parsed) {
     const auto& error = parsed.error();
-    if (error.message.empty()) std::abort();
-    if (error.span && error.span->end > input.pattern.size()) std::abort();
+    if (error.message().empty()) std::abort();
+    if (error.span() && error.span()->end > input.pattern.size()) std::abort();
     return 0;
   }
   CheckSpans(*parsed->root, input.pattern.size(), 0);

@@ -58,7 +58,7 @@ std::optional<std::string> OptionsFor(const CheckFlags& flags,
   if (!dialect) return "unknown dialect '" + dialect_name + "'";
   rg::Result<rg::PatternFlags> pattern_flags =
       rg::ParseFlagLetters(input.flags.value_or(flags.flags));
-  if (!pattern_flags) return pattern_flags.error().message;
+  if (!pattern_flags) return pattern_flags.status().message();
   options->parse.dialect = *dialect;
   options->parse.flags = *pattern_flags;
   options->anchored = flags.anchored;
@@ -107,8 +107,8 @@ int RunCheck(const CheckFlags& flags) {
   for (const rg::AnalysisReport& report : reports) {
     findings = findings || report.verdict == rg::Verdict::kExponential ||
                report.verdict == rg::Verdict::kPolynomial;
-    invalid = invalid || (report.error &&
-                          report.error->code == rg::ErrorCode::kInvalidPattern);
+    invalid = invalid || (report.error && report.error->code() ==
+                                              rg::StatusCode::kInvalidInput);
   }
 
   if (flags.format == "json") {
