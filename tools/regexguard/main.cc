@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_main.h"
 #include "input.h"
 #include "output.h"
 #include "robotscan/base/exit_codes.h"
@@ -261,14 +262,6 @@ int main(int argc, char** argv) {
                          "Replace a pre-commit hook not written by regexguard");
   install_hook->callback(
       [&] { exit_code = rg::cli::RunInstallHook(force_hook); });
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "regexguard: %s\n", e.what());
-    return kExitUsage;
-  }
-  return exit_code;
+  return robotscan::cli::ParseAndRunCli(app, argc, argv, "regexguard",
+                                        exit_code);
 }
