@@ -105,7 +105,7 @@ std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
       const double cpu_start = ThreadCpuSeconds();
       results[i].report = AnalyzePattern(corpus[i].pattern, options);
       if (corpus[i].dialect == "portable" && results[i].report.error &&
-          results[i].report.error->code == ErrorCode::kInvalidPattern) {
+          results[i].report.error->code() == StatusCode::kInvalidInput) {
         // "portable" patterns published in Python syntax ((?P<name>...)).
         options.parse.dialect = Dialect::kPython;
         results[i].report = AnalyzePattern(corpus[i].pattern, options);
@@ -191,7 +191,7 @@ DialectRun AnalyseCorpusAs(const std::vector<CorpusEntry>& corpus,
       result.predicted_vulnerable = PredictsVulnerable(result.report.verdict);
       run.not_dialect_syntax[i] =
           result.report.error &&
-          result.report.error->code == ErrorCode::kInvalidPattern;
+          result.report.error->code() == StatusCode::kInvalidInput;
     }
   };
   std::vector<std::thread> threads;

@@ -26,9 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   auto parsed =
       robotscan::regexguard::ParsePattern(input.pattern, input.options);
   if (!parsed) {
-    const auto& error = parsed.error();
-    if (error.message.empty()) std::abort();
-    if (error.span && error.span->end > input.pattern.size()) std::abort();
+    const auto& error = parsed.status();
+    if (error.message().empty()) std::abort();
+    if (error.span() && error.span()->end > input.pattern.size()) std::abort();
     return 0;
   }
   CheckSpans(*parsed->root, input.pattern.size(), 0);

@@ -21,20 +21,22 @@ namespace {
 namespace py = pybind11;
 namespace rg = robotscan::regexguard;
 
-std::string ErrorCodeName(rg::ErrorCode code) {
+std::string ErrorCodeName(rg::StatusCode code) {
   switch (code) {
-    case rg::ErrorCode::kInvalidPattern:
+    case rg::StatusCode::kInvalidInput:
       return "invalid-pattern";
-    case rg::ErrorCode::kUnsupportedSyntax:
+    case rg::StatusCode::kUnsupported:
       return "unsupported-syntax";
-    case rg::ErrorCode::kInvalidArgument:
+    case rg::StatusCode::kInvalidArgument:
       return "invalid-argument";
-    case rg::ErrorCode::kBudgetExceeded:
+    case rg::StatusCode::kBudgetExceeded:
       return "budget-exceeded";
-    case rg::ErrorCode::kEngineError:
+    case rg::StatusCode::kInternal:
       return "engine-error";
-    case rg::ErrorCode::kIoError:
+    case rg::StatusCode::kIoError:
       return "io-error";
+    default:  // Codes regexguard never returns.
+      break;
   }
   return "unknown";
 }
@@ -51,7 +53,7 @@ rg::AnalysisReport Analyze(py::handle pattern_object, std::string_view dialect,
         "' (pcre, python, javascript, java, ruby, go, dotnet)");
   }
   rg::Result<rg::PatternFlags> parsed_flags = rg::ParseFlagLetters(flags);
-  if (!parsed_flags) throw py::value_error(parsed_flags.error().message);
+  if (!parsed_flags) throw py::value_error(parsed_flags.status().message());
   if (!(timeout > 0)) throw py::value_error("timeout must be positive");
 
   rg::AnalyzeOptions options;
@@ -64,13 +66,13 @@ rg::AnalysisReport Analyze(py::handle pattern_object, std::string_view dialect,
     py::gil_scoped_release release;
     report = rg::AnalyzePattern(pattern, options);
   }
-  if (report.error && report.error->code == rg::ErrorCode::kInvalidPattern) {
+  if (report.error && report.error->code() == rg::StatusCode::kInvalidInput) {
     std::string message = "invalid " +
                           std::string(rg::DialectName(*parsed_dialect)) +
-                          " pattern: " + report.error->message;
-    if (report.error->span) {
+                          " pattern: " + report.error->message();
+    if (report.error->span()) {
       message +=
-          " (at offset " + std::to_string(report.error->span->begin) + ")";
+          " (at offset " + std::to_string(report.error->span()->begin) + ")";
     }
     throw py::value_error(message);
   }
@@ -147,7 +149,7 @@ void BindRegexguard(py::module_& m) {
           "error",
           [](const rg::AnalysisReport& r) -> std::optional<std::string> {
             if (!r.error) return std::nullopt;
-            return ErrorCodeName(r.error->code) + ": " + r.error->message;
+            return ErrorCodeName(r.error->code()) + ": " + r.error->message();
           },
           "The analyser's error (e.g. unsupported syntax), else None.")
       .def_property_readonly(

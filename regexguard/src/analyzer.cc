@@ -490,8 +490,8 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   Result<ParsedPattern> parsed = ParsePattern(pattern, options.parse);
   if (!parsed) {
     report.verdict = Verdict::kUnknown;
-    report.error = parsed.error();
-    report.unknown_reason = parsed.error().message;
+    report.error = parsed.status();
+    report.unknown_reason = parsed.status().message();
     return report;
   }
   if (IsLinearTimeEngine(options.parse.dialect)) {
@@ -511,7 +511,7 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   Result<internal::Nfa> nfa = internal::BuildNfa(root, nfa_budget);
   if (!nfa) {
     report.verdict = Verdict::kUnknown;
-    report.unknown_reason = "budget exceeded: " + nfa.error().message;
+    report.unknown_reason = "budget exceeded: " + nfa.status().message();
     return report;
   }
   report.nfa_states = nfa->states.size();
@@ -558,8 +558,8 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
       program.text, searched.front(), program.options, tree);
   if (!primary) {
     report.verdict = Verdict::kUnknown;
-    report.error = primary.error();
-    report.unknown_reason = primary.error().message;
+    report.error = primary.status();
+    report.unknown_reason = primary.status().message();
     return report;
   }
   internal::GrowthLimits limits;

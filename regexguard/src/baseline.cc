@@ -29,7 +29,7 @@ std::string KeyOf(const std::string& path, const std::string& pattern_hash,
 
 Result<Baseline> Baseline::Read(const std::string& file) {
   auto fail = [&](std::string message) {
-    return Error{ErrorCode::kIoError, std::move(message), std::nullopt};
+    return Status{StatusCode::kIoError, std::move(message), std::nullopt};
   };
   std::ifstream in(file, std::ios::binary);
   if (!in) return fail("cannot read baseline '" + file + "'");
@@ -80,8 +80,8 @@ Status Baseline::Write(const std::string& file,
   out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
       << "\n";
   if (!out) {
-    return Error{ErrorCode::kIoError, "cannot write baseline '" + file + "'",
-                 std::nullopt};
+    return Status{StatusCode::kIoError, "cannot write baseline '" + file + "'",
+                  std::nullopt};
   }
   return Status();
 }

@@ -67,10 +67,10 @@ Result<PatternFlags> ParseFlagLetters(std::string_view letters) {
         flags.global = true;
         break;
       default:
-        return Error{ErrorCode::kInvalidArgument,
-                     std::string("unknown flag letter '") + letter +
-                         "' (expected letters among imsxuag)",
-                     std::nullopt};
+        return Status{StatusCode::kInvalidArgument,
+                      std::string("unknown flag letter '") + letter +
+                          "' (expected letters among imsxuag)",
+                      std::nullopt};
     }
   }
   return flags;

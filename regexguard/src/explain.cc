@@ -332,9 +332,9 @@ std::string FormatTextReport(const AnalysisReport& report) {
   }
   out += "\n";
   if (report.error) {
-    out += "error: " + report.error->message + "\n";
-    if (report.error->span) {
-      const SourceSpan span = *report.error->span;
+    out += "error: " + report.error->message() + "\n";
+    if (report.error->span()) {
+      const SourceSpan span = *report.error->span();
       out += "  " + report.pattern + "\n  " + std::string(span.begin, ' ') +
              std::string(std::max<std::size_t>(span.end - span.begin, 1), '^') +
              "\n";

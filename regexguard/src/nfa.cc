@@ -83,10 +83,10 @@ class Builder {
     if (error_) return;
     nfa_.states[from].next.push_back(to);
     if (++edges_added_ > budget_.max_edges * 4) {
-      error_ = Error{ErrorCode::kBudgetExceeded,
-                     "automaton has more than " +
-                         std::to_string(budget_.max_edges) + " transitions",
-                     std::nullopt};
+      error_ = Status{StatusCode::kBudgetExceeded,
+                      "automaton has more than " +
+                          std::to_string(budget_.max_edges) + " transitions",
+                      std::nullopt};
     }
   }
 
@@ -161,10 +161,10 @@ class Builder {
       }
       case NodeKind::kCharacters: {
         if (nfa_.states.size() >= budget_.max_states) {
-          error_ = Error{ErrorCode::kBudgetExceeded,
-                         "automaton has more than " +
-                             std::to_string(budget_.max_states) + " states",
-                         node.span};
+          error_ = Status{StatusCode::kBudgetExceeded,
+                          "automaton has more than " +
+                              std::to_string(budget_.max_states) + " states",
+                          node.span};
           return {};
         }
         NfaState state;
@@ -285,7 +285,7 @@ class Builder {
   int active_references_ = 0;
   std::vector<const Node*> loops_;
   std::size_t edges_added_ = 0;
-  std::optional<Error> error_;
+  std::optional<Status> error_;
 };
 
 }  // namespace

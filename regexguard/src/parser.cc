@@ -20,8 +20,8 @@ Result<ParsedPattern> Parser::Parse() {
   for (std::size_t offset = 0; offset < pattern_.size();) {
     const DecodedCodePoint decoded = DecodeUtf8(pattern_, offset);
     if (decoded.length == 0) {
-      return Error{ErrorCode::kInvalidPattern, "pattern is not valid UTF-8",
-                   SourceSpan{offset, offset + 1}};
+      return Status{StatusCode::kInvalidInput, "pattern is not valid UTF-8",
+                    SourceSpan{offset, offset + 1}};
     }
     chars_.push_back(decoded.code_point);
     offsets_.push_back(offset);
@@ -41,23 +41,23 @@ Result<ParsedPattern> Parser::Parse() {
   if (error_) return *error_;
   if (pos_ < chars_.size()) {
     // Only an unbalanced ')' stops the top-level alternation early.
-    return Fail(ErrorCode::kInvalidPattern, "unmatched ')'", pos_, pos_ + 1);
+    return Failure(StatusCode::kInvalidInput, "unmatched ')'", pos_, pos_ + 1);
   }
   for (const auto& [node, name] : pending_named_references_) {
     auto it = group_names_.find(name);
     if (it == group_names_.end()) {
-      return Error{ErrorCode::kInvalidPattern,
-                   "reference to undefined group name '" + name + "'",
-                   node->span};
+      return Status{StatusCode::kInvalidInput,
+                    "reference to undefined group name '" + name + "'",
+                    node->span};
     }
     node->group_index = it->second;
   }
   for (const Node* node : numbered_references_) {
     if (node->group_index > captures_seen_) {
-      return Error{ErrorCode::kInvalidPattern,
-                   "reference to non-existent group " +
-                       std::to_string(node->group_index),
-                   node->span};
+      return Status{StatusCode::kInvalidInput,
+                    "reference to non-existent group " +
+                        std::to_string(node->group_index),
+                    node->span};
     }
   }
   ParsedPattern parsed;
@@ -71,17 +71,17 @@ Result<ParsedPattern> Parser::Parse() {
   return parsed;
 }
 
-Error Parser::Fail(ErrorCode code, std::string message, std::size_t first,
-                   std::size_t last) {
-  if (code == ErrorCode::kUnsupportedSyntax) {
+Status Parser::Failure(StatusCode code, std::string message, std::size_t first,
+                       std::size_t last) {
+  if (code == StatusCode::kUnsupported) {
     message = "cannot analyse: " + message;
   }
-  Error error{code, std::move(message), SpanOf(first, last)};
+  Status error{code, std::move(message), SpanOf(first, last)};
   if (!error_) error_ = error;
   return error;
 }
 
-std::nullptr_t Parser::FailNull(ErrorCode code, std::string message,
+std::nullptr_t Parser::FailNull(StatusCode code, std::string message,
                                 std::size_t first, std::size_t last) {
   Fail(code, std::move(message), first, last);
   return nullptr;

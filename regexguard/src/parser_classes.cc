@@ -25,7 +25,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
   std::optional<char32_t> previous;  // last single character, for ranges
   while (true) {
     if (AtEnd()) {
-      return FailNull(ErrorCode::kInvalidPattern, "missing ] for class", start,
+      return FailNull(StatusCode::kInvalidInput, "missing ] for class", start,
                       pos_);
     }
     const char32_t c = Peek();
@@ -54,7 +54,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
         }
         std::optional<CodePointSet> set = PosixClass(name);
         if (!set) {
-          return FailNull(ErrorCode::kInvalidPattern,
+          return FailNull(StatusCode::kInvalidInput,
                           "unknown POSIX class name '" + name + "'", pos_,
                           end + 2);
         }
@@ -65,12 +65,12 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
       }
     }
     if (c == '[' && Has(Feature::kClassSetOperations)) {
-      return FailNull(ErrorCode::kUnsupportedSyntax, "nested character classes",
+      return FailNull(StatusCode::kUnsupported, "nested character classes",
                       pos_, pos_ + 1);
     }
     if (c == '&' && Peek(1) == '&' && Has(Feature::kClassSetOperations)) {
-      return FailNull(ErrorCode::kUnsupportedSyntax, "class intersection &&",
-                      pos_, pos_ + 2);
+      return FailNull(StatusCode::kUnsupported, "class intersection &&", pos_,
+                      pos_ + 2);
     }
     // One item: a character or a shorthand class.
     std::optional<char32_t> item;
@@ -78,7 +78,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
     if (c == '\\') {
       ++pos_;
       if (AtEnd()) {
-        return FailNull(ErrorCode::kInvalidPattern, "pattern ends with \\",
+        return FailNull(StatusCode::kInvalidInput, "pattern ends with \\",
                         item_start, pos_);
       }
       if (Peek() == 'Q' && Has(Feature::kQuotedLiteralsInClass)) {
@@ -101,7 +101,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
         previous.reset();
         if (Peek() == '-' && Peek(1) != ']' &&
             Has(Feature::kRangeFromShorthandIsError)) {
-          return FailNull(ErrorCode::kInvalidPattern,
+          return FailNull(StatusCode::kInvalidInput,
                           "invalid range in character class", item_start,
                           pos_ + 1);
         }
@@ -114,7 +114,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
           item = Peek();
           ++pos_;
         } else {
-          return FailNull(ErrorCode::kInvalidPattern,
+          return FailNull(StatusCode::kInvalidInput,
                           "unrecognised escape in character class", item_start,
                           pos_ + 1);
         }
@@ -139,7 +139,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
         if (handled) {
           // "a-\d": a literal '-' in most engines; PCRE rejects it.
           if (Has(Feature::kRangeToShorthandIsError)) {
-            return FailNull(ErrorCode::kInvalidPattern,
+            return FailNull(StatusCode::kInvalidInput,
                             "invalid range in character class", item_start,
                             pos_);
           }
@@ -156,7 +156,7 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
             last = Peek();
             ++pos_;
           } else {
-            return FailNull(ErrorCode::kInvalidPattern,
+            return FailNull(StatusCode::kInvalidInput,
                             "unrecognised escape in character class", dash,
                             pos_ + 1);
           }
@@ -165,14 +165,14 @@ std::unique_ptr<Node> Parser::ParseClass(const InlineFlags& flags) {
         }
       } else if (Peek() == '[' && Peek(1) == ':' &&
                  Has(Feature::kPosixClasses)) {
-        return FailNull(ErrorCode::kInvalidPattern,
+        return FailNull(StatusCode::kInvalidInput,
                         "invalid range in character class", item_start, pos_);
       } else {
         last = Peek();
         ++pos_;
       }
       if (*last < *item) {
-        return FailNull(ErrorCode::kInvalidPattern,
+        return FailNull(StatusCode::kInvalidInput,
                         "range out of order in character class", item_start,
                         pos_);
       }

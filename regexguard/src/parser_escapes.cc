@@ -88,7 +88,7 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
         value = ReadHex(0, 2);
       }
       if (!value) {
-        Fail(ErrorCode::kInvalidPattern, "bad \\x escape", start, pos_);
+        Fail(StatusCode::kInvalidInput, "bad \\x escape", start, pos_);
         return {};
       }
       return {true, *value};
@@ -96,7 +96,7 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
     case 'u': {
       if (!Has(Feature::kEscapeU)) {
         if (!Has(Feature::kEscapeUIsError)) break;
-        Fail(ErrorCode::kInvalidPattern,
+        Fail(StatusCode::kInvalidInput,
              "\\u is not supported in this dialect (use \\x{...})", start,
              pos_ + 1);
         return {};
@@ -122,11 +122,11 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
       }
       if (!value) {
         if (Has(Feature::kIdentityEscapes)) return {true, 'u'};
-        Fail(ErrorCode::kInvalidPattern, "bad \\u escape", start, pos_);
+        Fail(StatusCode::kInvalidInput, "bad \\u escape", start, pos_);
         return {};
       }
       if (!IsEncodable(*value)) {
-        Fail(ErrorCode::kUnsupportedSyntax, "lone surrogate code point", start,
+        Fail(StatusCode::kUnsupported, "lone surrogate code point", start,
              pos_);
         return {};
       }
@@ -138,7 +138,7 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
         ++pos_;
         std::optional<char32_t> value = ReadHex(8, 8);
         if (!value) {
-          Fail(ErrorCode::kInvalidPattern, "bad \\U escape", start, pos_);
+          Fail(StatusCode::kInvalidInput, "bad \\U escape", start, pos_);
           return {};
         }
         return {true, *value};
@@ -151,7 +151,7 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
         return {true, static_cast<char32_t>(letter & 0x1F)};
       }
       if (Has(Feature::kBadControlEscapeIsBackslash)) return {true, '\\'};
-      Fail(ErrorCode::kInvalidPattern, "bad \\c escape", start, pos_ + 1);
+      Fail(StatusCode::kInvalidInput, "bad \\c escape", start, pos_ + 1);
       return {};
     case 'o':
       if (!Has(Feature::kOctalBraces)) break;
@@ -166,7 +166,7 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
           ++count;
         }
         if (count == 0 || AtEnd() || Peek() != '}') {
-          Fail(ErrorCode::kInvalidPattern, "bad \\o escape", start, pos_);
+          Fail(StatusCode::kInvalidInput, "bad \\o escape", start, pos_);
           return {};
         }
         ++pos_;
@@ -175,7 +175,7 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
       break;
     case 'N':
       if (Has(Feature::kNamedCharacters) && Peek(1) == '{') {
-        Fail(ErrorCode::kUnsupportedSyntax, "named characters \\N{...}", start,
+        Fail(StatusCode::kUnsupported, "named characters \\N{...}", start,
              pos_ + 1);
         return {};
       }
@@ -267,7 +267,7 @@ bool Parser::ParseClassEscape(ClassBuilder* cls, bool* handled) {
           *handled = false;
           return true;
         }
-        Fail(ErrorCode::kInvalidPattern, "bad escape \\p", start, pos_ + 1);
+        Fail(StatusCode::kInvalidInput, "bad escape \\p", start, pos_ + 1);
         return false;
       }
       negate = c == 'P';
@@ -285,8 +285,7 @@ bool Parser::ParseClassEscape(ClassBuilder* cls, bool* handled) {
           ++pos_;
         }
         if (AtEnd()) {
-          Fail(ErrorCode::kInvalidPattern, "missing } in \\p{...}", start,
-               pos_);
+          Fail(StatusCode::kInvalidInput, "missing } in \\p{...}", start, pos_);
           return false;
         }
         ++pos_;
@@ -294,7 +293,7 @@ bool Parser::ParseClassEscape(ClassBuilder* cls, bool* handled) {
         AppendUtf8(Peek(), &name);
         ++pos_;
       } else {
-        Fail(ErrorCode::kInvalidPattern, "malformed \\p escape", start, pos_);
+        Fail(StatusCode::kInvalidInput, "malformed \\p escape", start, pos_);
         return false;
       }
       (void)name_start;
@@ -304,7 +303,7 @@ bool Parser::ParseClassEscape(ClassBuilder* cls, bool* handled) {
       }
       std::optional<PropertySet> property = UnicodeProperty(value_name);
       if (!property) {
-        Fail(ErrorCode::kUnsupportedSyntax,
+        Fail(StatusCode::kUnsupported,
              "unknown Unicode property '" + name + "'", start, pos_);
         return false;
       }
@@ -330,7 +329,7 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
   const std::size_t start = pos_;
   ++pos_;  // backslash
   if (AtEnd()) {
-    return FailNull(ErrorCode::kInvalidPattern, "pattern ends with \\", start,
+    return FailNull(StatusCode::kInvalidInput, "pattern ends with \\", start,
                     pos_);
   }
   const char32_t c = Peek();
@@ -363,13 +362,13 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
       return assertion(AssertionKind::kStartOfSearch);
     case 'K':
       if (Has(Feature::kResetMatchStart)) {
-        return FailNull(ErrorCode::kUnsupportedSyntax,
-                        "\\K (reset match start)", start, pos_ + 1);
+        return FailNull(StatusCode::kUnsupported, "\\K (reset match start)",
+                        start, pos_ + 1);
       }
       break;
     case 'X':
       if (Has(Feature::kGraphemeClusters)) {
-        return FailNull(ErrorCode::kUnsupportedSyntax,
+        return FailNull(StatusCode::kUnsupported,
                         "extended grapheme clusters \\X", start, pos_ + 1);
       }
       break;
@@ -405,7 +404,7 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
     pos_ += 2;
     std::optional<std::string> name = ReadName(close);
     if (!name) {
-      return FailNull(ErrorCode::kInvalidPattern, "bad \\k<name> reference",
+      return FailNull(StatusCode::kInvalidInput, "bad \\k<name> reference",
                       start, pos_);
     }
     auto node = MakeNode(NodeKind::kBackReference, start, pos_);
@@ -421,13 +420,13 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
       relative = true;
       ++pos_;
     } else if (Peek() == '+') {
-      return FailNull(ErrorCode::kUnsupportedSyntax,
-                      "forward relative references", start, pos_);
+      return FailNull(StatusCode::kUnsupported, "forward relative references",
+                      start, pos_);
     }
     if (braced && !relative && !AtEnd() && !IsAsciiDigit(Peek())) {
       std::optional<std::string> name = ReadName('}');
       if (!name) {
-        return FailNull(ErrorCode::kInvalidPattern, "bad \\g{name}", start,
+        return FailNull(StatusCode::kInvalidInput, "bad \\g{name}", start,
                         pos_);
       }
       auto node = MakeNode(NodeKind::kBackReference, start, pos_);
@@ -442,13 +441,13 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
       ++digits;
     }
     if (digits == 0 || (braced && (AtEnd() || Peek() != '}'))) {
-      return FailNull(ErrorCode::kInvalidPattern, "bad \\g reference", start,
+      return FailNull(StatusCode::kInvalidInput, "bad \\g reference", start,
                       pos_);
     }
     if (braced) ++pos_;
     if (relative) number = captures_seen_ + 1 - number;
     if (number <= 0) {
-      return FailNull(ErrorCode::kInvalidPattern, "bad relative reference",
+      return FailNull(StatusCode::kInvalidInput, "bad relative reference",
                       start, pos_);
     }
     auto node = MakeNode(NodeKind::kBackReference, start, pos_);
@@ -458,7 +457,7 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
   }
   if (c >= '1' && c <= '9') {
     if (!Has(Feature::kBackReferences)) {
-      return FailNull(ErrorCode::kInvalidPattern,
+      return FailNull(StatusCode::kInvalidInput,
                       "back references are not supported by Go", start,
                       pos_ + 1);
     }
@@ -490,7 +489,7 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
           return MakeLiteral(c - '0', Fold(flags), start, pos_);
         }
         return FailNull(
-            ErrorCode::kInvalidPattern,
+            StatusCode::kInvalidInput,
             "reference to non-existent group " + std::to_string(number), start,
             pos_ + used);
       }
@@ -507,8 +506,7 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
       ++pos_;
     }
     if (pos_ == start + 1) {
-      return FailNull(ErrorCode::kInvalidPattern, "bad escape", start,
-                      pos_ + 1);
+      return FailNull(StatusCode::kInvalidInput, "bad escape", start, pos_ + 1);
     }
     return MakeLiteral(value, Fold(flags), start, pos_);
   }
@@ -530,7 +528,7 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
     ++pos_;
     return MakeLiteral(c, Fold(flags), start, pos_);
   }
-  return FailNull(ErrorCode::kInvalidPattern,
+  return FailNull(StatusCode::kInvalidInput,
                   "unrecognised escape \\" +
                       std::string(1, static_cast<char>(c < 0x80 ? c : '?')),
                   start, pos_ + 1);

@@ -77,7 +77,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
   ++pos_;  // '('
   if (++depth_ > options_.max_nesting) {
     return FailNull(
-        ErrorCode::kUnsupportedSyntax,
+        StatusCode::kUnsupported,
         "groups nested deeper than " + std::to_string(options_.max_nesting),
         start, pos_);
   }
@@ -87,7 +87,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
   bool lookbehind = false, negated = false;
   std::string name;
   if (Peek() == '*' && Has(Feature::kBacktrackingVerbs)) {
-    return FailNull(ErrorCode::kUnsupportedSyntax,
+    return FailNull(StatusCode::kUnsupported,
                     "backtracking control verbs like (*SKIP)", start, pos_ + 1);
   }
   if (Peek() == '?') {
@@ -101,7 +101,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
       group_kind = GroupKind::kAtomic;
     } else if (k == '=' || k == '!') {
       if (!Has(Feature::kLookaround)) {
-        return FailNull(ErrorCode::kInvalidPattern,
+        return FailNull(StatusCode::kInvalidInput,
                         "lookahead is not supported by Go", start, pos_ + 1);
       }
       ++pos_;
@@ -109,7 +109,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
       negated = k == '!';
     } else if (k == '<' && (Peek(1) == '=' || Peek(1) == '!')) {
       if (!Has(Feature::kLookaround)) {
-        return FailNull(ErrorCode::kInvalidPattern,
+        return FailNull(StatusCode::kInvalidInput,
                         "lookbehind is not supported by Go", start, pos_);
       }
       kind = NodeKind::kLookaround;
@@ -124,7 +124,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
       ++pos_;
       std::optional<std::string> read = ReadName(terminator);
       if (!read) {
-        return FailNull(ErrorCode::kInvalidPattern, "bad group name", start,
+        return FailNull(StatusCode::kInvalidInput, "bad group name", start,
                         pos_);
       }
       name = *read;
@@ -133,7 +133,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
       pos_ += 2;
       std::optional<std::string> read = ReadName(')');
       if (!read) {
-        return FailNull(ErrorCode::kInvalidPattern, "bad group name", start,
+        return FailNull(StatusCode::kInvalidInput, "bad group name", start,
                         pos_);
       }
       --depth_;
@@ -143,7 +143,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
     } else if (k == '#' && Has(Feature::kInlineComments)) {
       while (!AtEnd() && Peek() != ')') ++pos_;
       if (AtEnd()) {
-        return FailNull(ErrorCode::kInvalidPattern, "missing ) after comment",
+        return FailNull(StatusCode::kInvalidInput, "missing ) after comment",
                         start, pos_);
       }
       ++pos_;
@@ -152,7 +152,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
     } else if (k == '|' || k == '(' || k == 'R' || k == '&' || k == 'C' ||
                IsAsciiDigit(k) || k == '+' || (k == 'P' && Peek(1) == '>') ||
                (k == '-' && IsAsciiDigit(Peek(1)))) {
-      return FailNull(ErrorCode::kUnsupportedSyntax,
+      return FailNull(StatusCode::kUnsupported,
                       k == '|'   ? "branch reset groups (?|...)"
                       : k == '(' ? "conditional groups (?(...)...)"
                       : k == 'C' ? "callouts (?C...)"
@@ -162,8 +162,8 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
       bool scoped = false;
       if (!ParseFlagLettersInline(&flags, &scoped)) {
         return FailNull(Has(Feature::kUnknownGroupIsInvalid)
-                            ? ErrorCode::kInvalidPattern
-                            : ErrorCode::kUnsupportedSyntax,
+                            ? StatusCode::kInvalidInput
+                            : StatusCode::kUnsupported,
                         "unrecognised group syntax after (?", start,
                         std::min(pos_ + 1, chars_.size()));
       }
@@ -182,7 +182,7 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
     if (!name.empty()) {
       if (group_names_.count(name) != 0 &&
           !Has(Feature::kDuplicateGroupNames)) {
-        return FailNull(ErrorCode::kInvalidPattern,
+        return FailNull(StatusCode::kInvalidInput,
                         "duplicate group name '" + name + "'", start, pos_);
       }
       group_names_.emplace(name, capture_index);
@@ -191,12 +191,12 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
   std::unique_ptr<Node> body = ParseAlternation(flags);
   if (error_) return nullptr;
   if (AtEnd() || Peek() != ')') {
-    return FailNull(ErrorCode::kInvalidPattern, "missing )", start, pos_);
+    return FailNull(StatusCode::kInvalidInput, "missing )", start, pos_);
   }
   ++pos_;
   --depth_;
   if (lookbehind && !LookbehindLengthAllowed(*body)) {
-    return FailNull(ErrorCode::kInvalidPattern,
+    return FailNull(StatusCode::kInvalidInput,
                     "lookbehind assertion is not fixed length", start, pos_);
   }
   auto node = MakeNode(kind, start, pos_);

@@ -103,9 +103,16 @@ class Parser {
                       offsets_[std::min(last, chars_.size())]};
   }
 
-  Error Fail(ErrorCode code, std::string message, std::size_t first,
-             std::size_t last);
-  std::nullptr_t FailNull(ErrorCode code, std::string message,
+  // Records the parse's first failure (later ones are consequences of it)
+  // and returns this one, for callers that return it at once.
+  Status Failure(StatusCode code, std::string message, std::size_t first,
+                 std::size_t last);
+  // Failure() for callers that only unwind (they test error_ on the way).
+  void Fail(StatusCode code, std::string message, std::size_t first,
+            std::size_t last) {
+    (void)Failure(code, std::move(message), first, last);
+  }
+  std::nullptr_t FailNull(StatusCode code, std::string message,
                           std::size_t first, std::size_t last);
 
   // Whether the dialect (with its flags) has the syntax `feature`.
@@ -207,7 +214,7 @@ class Parser {
   std::map<std::string, int> group_names_;
   std::vector<std::pair<Node*, std::string>> pending_named_references_;
   std::vector<const Node*> numbered_references_;
-  std::optional<Error> error_;
+  std::optional<Status> error_;
 };
 
 }  // namespace robotscan::regexguard::internal::parsing

@@ -73,7 +73,7 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
           Has(Feature::kRepeatOfCountedRepeat))) {
       // `a**` is an error everywhere; Java reads `a{2}{3}` as a repeat of
       // a repeat.
-      return FailNull(ErrorCode::kInvalidPattern,
+      return FailNull(StatusCode::kInvalidInput,
                       "quantifier does not follow a repeatable item",
                       quantifier_start, pos_);
     }
@@ -82,7 +82,7 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
          atom->assertion == AssertionKind::kStartOfLine ||
          atom->assertion == AssertionKind::kWordBoundary) &&
         Has(Feature::kAnchorsNotRepeatable)) {
-      return FailNull(ErrorCode::kInvalidPattern, "nothing to repeat",
+      return FailNull(StatusCode::kInvalidInput, "nothing to repeat",
                       quantifier_start, pos_);
     }
     Greediness greediness = Greediness::kGreedy;
@@ -95,7 +95,7 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
       ++pos_;
     }
     if (++depth_ > options_.max_nesting) {
-      return FailNull(ErrorCode::kUnsupportedSyntax,
+      return FailNull(StatusCode::kUnsupported,
                       "quantifiers nested deeper than " +
                           std::to_string(options_.max_nesting),
                       quantifier_start, pos_);
@@ -143,13 +143,13 @@ bool Parser::ParseCountedQuantifier(int* min, int* max) {
       Has(Feature::kCountLimit1000) ? 1000 : options_.max_repeat_count;
   if (low > limit || high > limit) {
     Fail(
-        ErrorCode::kInvalidPattern,
+        StatusCode::kInvalidInput,
         "number too big in {} quantifier (limit " + std::to_string(limit) + ")",
         pos_, i + 1);
     return true;
   }
   if (high != kUnbounded && high < low) {
-    Fail(ErrorCode::kInvalidPattern, "numbers out of order in {} quantifier",
+    Fail(StatusCode::kInvalidInput, "numbers out of order in {} quantifier",
          pos_, i + 1);
     return true;
   }
@@ -203,7 +203,7 @@ std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
     case '*':
     case '+':
     case '?':
-      return FailNull(ErrorCode::kInvalidPattern,
+      return FailNull(StatusCode::kInvalidInput,
                       "quantifier does not follow a repeatable item", pos_,
                       pos_ + 1);
     case '{': {
@@ -212,14 +212,14 @@ std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
       if (ParseCountedQuantifier(&min, &max)) {
         if (error_) return nullptr;
         if (!Has(Feature::kLiteralQuantifierBraces)) {
-          return FailNull(ErrorCode::kInvalidPattern,
+          return FailNull(StatusCode::kInvalidInput,
                           "quantifier does not follow a repeatable item", saved,
                           pos_);
         }
         pos_ = saved;
       }
       if (Has(Feature::kStrictBraces)) {
-        return FailNull(ErrorCode::kInvalidPattern, "lone '{'", pos_, pos_ + 1);
+        return FailNull(StatusCode::kInvalidInput, "lone '{'", pos_, pos_ + 1);
       }
       ++pos_;
       return MakeLiteral('{', Fold(*flags), start, pos_);
@@ -227,7 +227,7 @@ std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
     case ']':
     case '}':
       if (Has(Feature::kStrictBraces)) {
-        return FailNull(ErrorCode::kInvalidPattern, "lone bracket", pos_,
+        return FailNull(StatusCode::kInvalidInput, "lone bracket", pos_,
                         pos_ + 1);
       }
       ++pos_;

@@ -134,8 +134,8 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
                                pattern.size(), options, &error_code,
                                &error_offset, nullptr));
   if (!code) {
-    return Error{
-        ErrorCode::kEngineError,
+    return Status{
+        StatusCode::kInternal,
         "PCRE2 rejected the translated pattern: " + Pcre2ErrorText(error_code) +
             " at offset " + std::to_string(error_offset),
         std::nullopt};
@@ -151,9 +151,9 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
                        ? pcre2_jit_compile(jit_code.get(), PCRE2_JIT_COMPLETE)
                        : PCRE2_ERROR_INTERNAL;
     if (rc != 0) {
-      return Error{ErrorCode::kEngineError,
-                   "PCRE2 JIT unavailable: " + Pcre2ErrorText(rc),
-                   std::nullopt};
+      return Status{StatusCode::kInternal,
+                    "PCRE2 JIT unavailable: " + Pcre2ErrorText(rc),
+                    std::nullopt};
     }
     if (tree != nullptr) {
       std::uint32_t all_options = 0;
@@ -166,8 +166,8 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
       pcre2_match_data_create_from_pattern(code.get(), nullptr));
   Pcre2MatchContext context(pcre2_match_context_create(nullptr));
   if (!match_data || !context) {
-    return Error{ErrorCode::kEngineError, "out of memory for PCRE2 match data",
-                 std::nullopt};
+    return Status{StatusCode::kInternal, "out of memory for PCRE2 match data",
+                  std::nullopt};
   }
   return CompiledPcre2(std::move(code), std::move(match_data),
                        std::move(context), std::move(early_fail), config);

@@ -36,8 +36,8 @@ std::string HookScript(const fs::path& binary) {
          "exec \"$regexguard\" scan --staged\n";
 }
 
-Error HookError(std::string message) {
-  return Error{ErrorCode::kIoError, std::move(message), std::nullopt};
+Status HookError(std::string message) {
+  return Status{StatusCode::kIoError, std::move(message), std::nullopt};
 }
 
 }  // namespace

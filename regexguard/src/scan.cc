@@ -146,7 +146,7 @@ Result<ScanSettings> ResolveSettings(const ScanOptions& options) {
             : std::optional<fs::path>(options.config_file);
     if (file) {
       Result<ScanConfig> loaded = internal::LoadScanConfig(*file);
-      if (!loaded) return loaded.error();
+      if (!loaded) return loaded.status();
       settings.config = std::move(*loaded);
     }
   }
@@ -210,8 +210,8 @@ Result<std::vector<std::vector<RegexLiteral>>> ExtractAll(
   out.reserve(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!extracted[i]) {
-      return Error{ErrorCode::kIoError, "cannot read '" + files[i].path + "'",
-                   std::nullopt};
+      return Status{StatusCode::kIoError, "cannot read '" + files[i].path + "'",
+                    std::nullopt};
     }
     out.push_back(std::move(*extracted[i]));
   }
@@ -284,7 +284,7 @@ PatternVerdict VerdictOf(const AnalysisReport& report) {
   out.cause = report.cause;
   out.attack = report.attack;
   out.reason = report.unknown_reason;
-  if (out.reason.empty() && report.error) out.reason = report.error->message;
+  if (out.reason.empty() && report.error) out.reason = report.error->message();
   if (report.verdict == Verdict::kUnknown && report.dialect == Dialect::kPcre &&
       report.configs.size() == 3) {
     const ConfigVerdict& interpreter = report.configs[0];
@@ -362,7 +362,7 @@ std::string DescribeAttack(const Finding& finding) {
 
 Result<ScanReport> ScanSources(const ScanOptions& options) {
   Result<ScanSettings> resolved = ResolveSettings(options);
-  if (!resolved) return resolved.error();
+  if (!resolved) return resolved.status();
   const ScanSettings& settings = *resolved;
   const ScanConfig& config = settings.config;
 
@@ -372,10 +372,10 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
                            options.paths.empty() ? std::vector<std::string>{"."}
                                                  : options.paths,
                            config, options.use_git);
-  if (!files) return files.error();
+  if (!files) return files.status();
   Result<std::vector<std::vector<RegexLiteral>>> extracted =
       ExtractAll(*files, config, options.jobs);
-  if (!extracted) return extracted.error();
+  if (!extracted) return extracted.status();
 
   // One analysis per distinct key; informational and suppressed literals
   // need none.
@@ -436,15 +436,15 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
       }
     }
     if (Status written = Baseline::Write(options.write_baseline, entries);
-        !written) {
-      return written.error();
+        !written.ok()) {
+      return written;
     }
     report.baseline_written = entries.size();
     return report;
   }
   if (!settings.baseline_file.empty()) {
     Result<Baseline> baseline = Baseline::Read(settings.baseline_file);
-    if (!baseline) return baseline.error();
+    if (!baseline) return baseline.status();
     report.baseline_applied = true;
     for (Finding& finding : report.findings) {
       if (finding.severity >= Severity::kWarning &&

@@ -68,14 +68,14 @@ ConfigNode FromToml(const toml::node& node) {
   return out;
 }
 
-std::optional<Error> ReadToml(const fs::path& file, ConfigNode* root) {
+std::optional<Status> ReadToml(const fs::path& file, ConfigNode* root) {
   try {
     *root = FromToml(toml::parse_file(file.string()));
   } catch (const toml::parse_error& e) {
-    return Error{ErrorCode::kInvalidArgument,
-                 Where(file, e.source().begin.line, e.source().begin.column) +
-                     std::string(e.description()),
-                 std::nullopt};
+    return Status{StatusCode::kInvalidArgument,
+                  Where(file, e.source().begin.line, e.source().begin.column) +
+                      std::string(e.description()),
+                  std::nullopt};
   }
   root->line = root->column = 1;
   return std::nullopt;
@@ -133,11 +133,11 @@ ConfigNode FromYaml(const YAML::Node& node) {
   return out;
 }
 
-std::optional<Error> ReadYaml(const fs::path& file, ConfigNode* root) {
+std::optional<Status> ReadYaml(const fs::path& file, ConfigNode* root) {
   std::ifstream in(file, std::ios::binary);
   if (!in)
-    return Error{ErrorCode::kIoError, file.string() + ": cannot read",
-                 std::nullopt};
+    return Status{StatusCode::kIoError, file.string() + ": cannot read",
+                  std::nullopt};
   try {
     const YAML::Node document = YAML::Load(in);
     if (document.IsNull()) {
@@ -147,11 +147,11 @@ std::optional<Error> ReadYaml(const fs::path& file, ConfigNode* root) {
       *root = FromYaml(document);
     }
   } catch (const YAML::Exception& e) {
-    return Error{ErrorCode::kInvalidArgument,
-                 Where(file, static_cast<std::size_t>(e.mark.line + 1),
-                       static_cast<std::size_t>(e.mark.column + 1)) +
-                     e.msg,
-                 std::nullopt};
+    return Status{StatusCode::kInvalidArgument,
+                  Where(file, static_cast<std::size_t>(e.mark.line + 1),
+                        static_cast<std::size_t>(e.mark.column + 1)) +
+                      e.msg,
+                  std::nullopt};
   }
   root->line = root->column = 1;
   return std::nullopt;
@@ -159,27 +159,28 @@ std::optional<Error> ReadYaml(const fs::path& file, ConfigNode* root) {
 
 // ---- Checking the keys, for both syntaxes ----
 
-std::optional<Error> ReadGlobs(const fs::path& file, const ConfigNode& node,
-                               std::vector<std::string>* out) {
+std::optional<Status> ReadGlobs(const fs::path& file, const ConfigNode& node,
+                                std::vector<std::string>* out) {
   if (node.kind != ConfigNode::Kind::kList) {
-    return Error{ErrorCode::kInvalidArgument,
-                 Where(file, node) + "expected a list of glob strings",
-                 std::nullopt};
+    return Status{StatusCode::kInvalidArgument,
+                  Where(file, node) + "expected a list of glob strings",
+                  std::nullopt};
   }
   for (const ConfigNode& element : node.items) {
     if (element.kind != ConfigNode::Kind::kString || element.text.empty()) {
-      return Error{ErrorCode::kInvalidArgument,
-                   Where(file, element) + "expected a non-empty glob string",
-                   std::nullopt};
+      return Status{StatusCode::kInvalidArgument,
+                    Where(file, element) + "expected a non-empty glob string",
+                    std::nullopt};
     }
     out->push_back(element.text);
   }
   return std::nullopt;
 }
 
-std::optional<Error> ReadChoice(const fs::path& file, const ConfigNode& node,
-                                std::initializer_list<std::string_view> allowed,
-                                std::optional<std::string>* out) {
+std::optional<Status> ReadChoice(
+    const fs::path& file, const ConfigNode& node,
+    std::initializer_list<std::string_view> allowed,
+    std::optional<std::string>* out) {
   if (node.kind == ConfigNode::Kind::kString) {
     for (std::string_view choice : allowed) {
       if (node.text == choice) {
@@ -192,13 +193,13 @@ std::optional<Error> ReadChoice(const fs::path& file, const ConfigNode& node,
   for (std::string_view choice : allowed) {
     message += " \"" + std::string(choice) + "\"";
   }
-  return Error{ErrorCode::kInvalidArgument, message, std::nullopt};
+  return Status{StatusCode::kInvalidArgument, message, std::nullopt};
 }
 
-std::optional<Error> ReadConfig(const fs::path& file, const ConfigNode& root,
-                                ScanConfig* config) {
+std::optional<Status> ReadConfig(const fs::path& file, const ConfigNode& root,
+                                 ScanConfig* config) {
   for (const auto& [key, node] : root.entries) {
-    std::optional<Error> error;
+    std::optional<Status> error;
     if (key == "include") {
       error = ReadGlobs(file, node, &config->include);
     } else if (key == "exclude") {
@@ -212,25 +213,26 @@ std::optional<Error> ReadConfig(const fs::path& file, const ConfigNode& root,
     } else if (key == "timeout-per-regex") {
       if (node.kind != ConfigNode::Kind::kNumber || !(node.number > 0)) {
         error =
-            Error{ErrorCode::kInvalidArgument,
-                  Where(file, node) + "expected a positive number of seconds",
-                  std::nullopt};
+            Status{StatusCode::kInvalidArgument,
+                   Where(file, node) + "expected a positive number of seconds",
+                   std::nullopt};
       } else {
         config->timeout_seconds = node.number;
       }
     } else if (key == "baseline") {
       if (node.kind != ConfigNode::Kind::kString || node.text.empty()) {
-        error = Error{ErrorCode::kInvalidArgument,
-                      Where(file, node) + "expected a file name", std::nullopt};
+        error =
+            Status{StatusCode::kInvalidArgument,
+                   Where(file, node) + "expected a file name", std::nullopt};
       } else {
         config->baseline = file.parent_path() / node.text;
       }
     } else if (key == "dialects") {
       if (node.kind != ConfigNode::Kind::kTable) {
         error =
-            Error{ErrorCode::kInvalidArgument,
-                  Where(file, node) + "expected a table of language = dialect",
-                  std::nullopt};
+            Status{StatusCode::kInvalidArgument,
+                   Where(file, node) + "expected a table of language = dialect",
+                   std::nullopt};
       }
       for (const auto& [language, value] : node.entries) {
         const std::optional<Dialect> dialect =
@@ -238,19 +240,19 @@ std::optional<Error> ReadConfig(const fs::path& file, const ConfigNode& root,
                 ? DialectFromName(value.text)
                 : std::nullopt;
         if (!dialect) {
-          error = Error{ErrorCode::kInvalidArgument,
-                        Where(file, value) +
-                            "expected a dialect name (pcre, python, "
-                            "javascript, java, ruby, go, dotnet)",
-                        std::nullopt};
+          error = Status{StatusCode::kInvalidArgument,
+                         Where(file, value) +
+                             "expected a dialect name (pcre, python, "
+                             "javascript, java, ruby, go, dotnet)",
+                         std::nullopt};
           break;
         }
         config->dialects[language] = *dialect;
       }
     } else {
       error =
-          Error{ErrorCode::kInvalidArgument,
-                Where(file, node) + "unknown key '" + key + "'", std::nullopt};
+          Status{StatusCode::kInvalidArgument,
+                 Where(file, node) + "unknown key '" + key + "'", std::nullopt};
     }
     if (error) return error;
   }

@@ -105,8 +105,8 @@ Result<std::vector<SourceFile>> CollectSourceFiles(
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) {
-      return Error{ErrorCode::kIoError, "cannot read '" + path + "'",
-                   std::nullopt};
+      return Status{StatusCode::kIoError, "cannot read '" + path + "'",
+                    std::nullopt};
     }
     if (!fs::is_directory(status)) {
       // An explicit file (as hooks pass them) is scanned if its language is
@@ -143,9 +143,9 @@ Result<std::vector<SourceFile>> CollectStagedFiles(
   argv.insert(argv.end(), pathspecs.begin(), pathspecs.end());
   const ProcessResult run = RunProcess(argv);
   if (run.exit_code != 0) {
-    return Error{ErrorCode::kIoError,
-                 "--staged needs a git work tree (git diff --cached failed)",
-                 std::nullopt};
+    return Status{StatusCode::kIoError,
+                  "--staged needs a git work tree (git diff --cached failed)",
+                  std::nullopt};
   }
   // git names staged files from the root; report them from here: "sub/"
   // (the prefix) is dropped below sub, "../" (to the root) added elsewhere.

@@ -202,7 +202,7 @@ TEST(AnalyzerTest, InvalidPatternIsUnknownWithTheParserError) {
   const AnalysisReport report = Analyse("(a", Dialect::kPcre);
   EXPECT_EQ(report.verdict, Verdict::kUnknown);
   ASSERT_TRUE(report.error.has_value());
-  EXPECT_EQ(report.error->code, ErrorCode::kInvalidPattern);
+  EXPECT_EQ(report.error->code(), StatusCode::kInvalidInput);
 }
 
 TEST(AnalyzerTest, UnsupportedSyntaxIsNeverSafe) {

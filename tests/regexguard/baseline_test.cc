@@ -14,7 +14,7 @@ TEST_F(ScanPartsTest, BaselineCountsOccurrencesAndIgnoresLines) {
   const BaselineEntry known{"./src/a.py", "^(a+)+$", "", "python",
                             "regexguard/exponential"};
   const std::string file = (root_ / "baseline.json").string();
-  ASSERT_TRUE(Baseline::Write(file, {known}));
+  ASSERT_TRUE(Baseline::Write(file, {known}).ok());
   Result<Baseline> read = Baseline::Read(file);
   ASSERT_TRUE(read);
   Baseline& baseline = *read;
@@ -35,7 +35,7 @@ TEST_F(ScanPartsTest, BaselineCountsOccurrencesAndIgnoresLines) {
   const Result<Baseline> bad =
       Baseline::Read(Write("bad.json", "{\"version\": 2}").string());
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().code, ErrorCode::kIoError);
+  EXPECT_EQ(bad.status().code(), StatusCode::kIoError);
 }
 }  // namespace
 }  // namespace robotscan::regexguard::internal

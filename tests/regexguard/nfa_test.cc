@@ -81,7 +81,7 @@ TEST(NfaTest, StateBudgetIsEnforced) {
   budget.max_states = 100;
   Result<Nfa> nfa = BuildNfa(*parsed->root, budget);
   ASSERT_FALSE(nfa);
-  EXPECT_EQ(nfa.error().code, ErrorCode::kBudgetExceeded);
+  EXPECT_EQ(nfa.status().code(), StatusCode::kBudgetExceeded);
 }
 
 TEST(NfaTest, HugeCountedRepetitionIsApproximated) {

@@ -68,7 +68,7 @@ TEST(PathologicalTest, DeepNesting) {
   const Timed refused = AnalyseTimed(too_deep);
   EXPECT_EQ(refused.report.verdict, Verdict::kUnknown);
   ASSERT_TRUE(refused.report.error.has_value());
-  EXPECT_EQ(refused.report.error->code, ErrorCode::kUnsupportedSyntax);
+  EXPECT_EQ(refused.report.error->code(), StatusCode::kUnsupported);
 }
 
 TEST(PathologicalTest, HugeCountedRepetitions) {

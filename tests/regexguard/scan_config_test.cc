@@ -67,8 +67,8 @@ TEST_F(ScanPartsTest, TomlAndYamlReadTheSameConfig) {
                               "  python: pcre\n");
   const Result<ScanConfig> from_toml = LoadScanConfig(toml);
   const Result<ScanConfig> from_yaml = LoadScanConfig(yaml);
-  ASSERT_TRUE(from_toml) << from_toml.error().message;
-  ASSERT_TRUE(from_yaml) << from_yaml.error().message;
+  ASSERT_TRUE(from_toml) << from_toml.status().message();
+  ASSERT_TRUE(from_yaml) << from_yaml.status().message();
   for (const ScanConfig* config : {&*from_toml, &*from_yaml}) {
     EXPECT_EQ(config->include, std::vector<std::string>{"src/**"});
     EXPECT_EQ(config->exclude, (std::vector<std::string>{"gen", "*.min.js"}));
@@ -105,8 +105,8 @@ TEST_F(ScanPartsTest, ConfigMistakesAreErrorsWithTheirPlace) {
   for (const auto& c : kCases) {
     const Result<ScanConfig> config = LoadScanConfig(Write(c.name, c.content));
     ASSERT_FALSE(config) << c.name;
-    EXPECT_EQ(config.error().code, ErrorCode::kInvalidArgument) << c.name;
-    const std::string& message = config.error().message;
+    EXPECT_EQ(config.status().code(), StatusCode::kInvalidArgument) << c.name;
+    const std::string& message = config.status().message();
     const std::string ending = c.message;
     EXPECT_TRUE(message.size() >= ending.size() &&
                 message.compare(message.size() - ending.size(), ending.size(),
@@ -115,7 +115,7 @@ TEST_F(ScanPartsTest, ConfigMistakesAreErrorsWithTheirPlace) {
   }
   const Result<ScanConfig> missing = LoadScanConfig(root_ / "none.yaml");
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().code, ErrorCode::kIoError);
+  EXPECT_EQ(missing.status().code(), StatusCode::kIoError);
 }
 
 }  // namespace

@@ -110,7 +110,7 @@ TEST_F(ScanSourcesTest, FindingsCarryRuleAttackAndFingerprint) {
   Write("main.go", "var r = regexp.MustCompile(`(a+)+`)\n");
   ScanOptions options = Options();
   const Result<ScanReport> report = ScanSources(options);
-  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_TRUE(report) << report.status().message();
   EXPECT_EQ(report->files, 2u);
   // The Go literal is informational: listed only with show_info.
   ASSERT_EQ(report->findings.size(), 3u);
@@ -164,7 +164,7 @@ TEST_F(ScanSourcesTest, BaselineAcceptsKnownFindingsOnly) {
   ScanOptions options = Options();
   options.write_baseline = (root_ / "baseline.json").string();
   const Result<ScanReport> written = ScanSources(options);
-  ASSERT_TRUE(written) << written.error().message;
+  ASSERT_TRUE(written) << written.status().message();
   EXPECT_EQ(written->baseline_written, 1u);
   EXPECT_FALSE(written->failing);
 
@@ -174,7 +174,7 @@ TEST_F(ScanSourcesTest, BaselineAcceptsKnownFindingsOnly) {
   options.write_baseline.clear();
   options.baseline = (root_ / "baseline.json").string();
   const Result<ScanReport> applied = ScanSources(options);
-  ASSERT_TRUE(applied) << applied.error().message;
+  ASSERT_TRUE(applied) << applied.status().message();
   EXPECT_TRUE(applied->baseline_applied);
   ASSERT_EQ(applied->findings.size(), 2u);
   EXPECT_TRUE(applied->findings[0].baselined);
@@ -192,21 +192,21 @@ TEST_F(ScanSourcesTest, ErrorsAreValues) {
   options.paths = {(root_ / "absent").string()};
   const Result<ScanReport> absent = ScanSources(options);
   ASSERT_FALSE(absent);
-  EXPECT_EQ(absent.error().code, ErrorCode::kIoError);
+  EXPECT_EQ(absent.status().code(), StatusCode::kIoError);
 
   options = Options();
   options.no_config = false;
   options.config_file = Write("bad.toml", "fail-level = 3\n").string();
   const Result<ScanReport> bad_config = ScanSources(options);
   ASSERT_FALSE(bad_config);
-  EXPECT_EQ(bad_config.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(bad_config.status().code(), StatusCode::kInvalidArgument);
 
   options = Options();
   options.baseline = (root_ / "no-baseline.json").string();
   Write("a.py", "import re\nre.compile('(a|a)*b')\n");
   const Result<ScanReport> no_baseline = ScanSources(options);
   ASSERT_FALSE(no_baseline);
-  EXPECT_EQ(no_baseline.error().message,
+  EXPECT_EQ(no_baseline.status().message(),
             "cannot read baseline '" + options.baseline + "'");
 }
 

@@ -26,7 +26,7 @@ TEST_F(ScanPartsTest, WalkKeepsKnownLanguagesAndSkipsDependencyFolders) {
   // The same file twice (folder and name) is listed once.
   const Result<std::vector<SourceFile>> files = CollectSourceFiles(
       {root, root + "/src/a.js"}, ScanConfig(), /*use_git=*/false);
-  ASSERT_TRUE(files) << files.error().message;
+  ASSERT_TRUE(files) << files.status().message();
   std::vector<std::string> paths;
   for (const SourceFile& file : *files) {
     paths.push_back(file.path);
@@ -38,8 +38,8 @@ TEST_F(ScanPartsTest, WalkKeepsKnownLanguagesAndSkipsDependencyFolders) {
   const Result<std::vector<SourceFile>> missing =
       CollectSourceFiles({root + "/absent"}, ScanConfig(), false);
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().code, ErrorCode::kIoError);
-  EXPECT_EQ(missing.error().message, "cannot read '" + root + "/absent'");
+  EXPECT_EQ(missing.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(missing.status().message(), "cannot read '" + root + "/absent'");
 }
 
 TEST_F(ScanPartsTest, ConfigGlobsSelectTheWalkedFiles) {

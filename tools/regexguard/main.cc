@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_main.h"
 #include "input.h"
 #include "output.h"
 #include "robotscan/base/exit_codes.h"
@@ -58,7 +59,7 @@ std::optional<std::string> OptionsFor(const CheckFlags& flags,
   if (!dialect) return "unknown dialect '" + dialect_name + "'";
   rg::Result<rg::PatternFlags> pattern_flags =
       rg::ParseFlagLetters(input.flags.value_or(flags.flags));
-  if (!pattern_flags) return pattern_flags.error().message;
+  if (!pattern_flags) return pattern_flags.status().message();
   options->parse.dialect = *dialect;
   options->parse.flags = *pattern_flags;
   options->anchored = flags.anchored;
@@ -107,8 +108,8 @@ int RunCheck(const CheckFlags& flags) {
   for (const rg::AnalysisReport& report : reports) {
     findings = findings || report.verdict == rg::Verdict::kExponential ||
                report.verdict == rg::Verdict::kPolynomial;
-    invalid = invalid || (report.error &&
-                          report.error->code == rg::ErrorCode::kInvalidPattern);
+    invalid = invalid || (report.error && report.error->code() ==
+                                              rg::StatusCode::kInvalidInput);
   }
 
   if (flags.format == "json") {
@@ -261,14 +262,6 @@ int main(int argc, char** argv) {
                          "Replace a pre-commit hook not written by regexguard");
   install_hook->callback(
       [&] { exit_code = rg::cli::RunInstallHook(force_hook); });
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "regexguard: %s\n", e.what());
-    return kExitUsage;
-  }
-  return exit_code;
+  return robotscan::cli::ParseAndRunCli(app, argc, argv, "regexguard",
+                                        exit_code);
 }

@@ -239,9 +239,9 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
     out["reason"] = report.unknown_reason;
   if (report.error) {
     out["error"] = {
-        {"message", report.error->message},
-        {"begin", report.error->span ? report.error->span->begin : 0},
-        {"end", report.error->span ? report.error->span->end : 0}};
+        {"message", report.error->message()},
+        {"begin", report.error->span() ? report.error->span()->begin : 0},
+        {"end", report.error->span() ? report.error->span()->end : 0}};
   }
   return out;
 }

@@ -38,7 +38,8 @@ int RunScan(const ScanFlags& flags) {
   const auto started = std::chrono::steady_clock::now();
   const Result<ScanReport> scanned = ScanSources(flags.options);
   if (!scanned) {
-    std::fprintf(stderr, "regexguard: %s\n", scanned.error().message.c_str());
+    std::fprintf(stderr, "regexguard: %s\n",
+                 scanned.status().message().c_str());
     return kExitUsage;
   }
   const ScanReport& report = *scanned;
@@ -93,7 +94,7 @@ int RunInstallHook(bool force) {
   const Result<std::filesystem::path> hook = InstallPreCommitHook(options);
   if (!hook) {
     std::fprintf(stderr, "regexguard: install-hook: %s\n",
-                 hook.error().message.c_str());
+                 hook.status().message().c_str());
     return kExitUsage;
   }
   std::printf("regexguard: installed %s\n", hook->c_str());

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli_main.h"
 #include "commands.h"
 #include "robotscan/base/version.h"
 
@@ -28,17 +29,7 @@ std::unique_ptr<CLI::App> MakeRobotscanApp() {
 }
 
 int ParseAndRun(CLI::App& app, int argc, char** argv, const int& exit_code) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // --help and --version are "errors" with exit code 0.
-    const int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "robotscan: %s\n", e.what());
-    return kExitUsage;
-  }
-  return exit_code;
+  return ParseAndRunCli(app, argc, argv, "robotscan", exit_code);
 }
 
 }  // namespace robotscan::cli

@@ -160,8 +160,12 @@ class [[nodiscard]] Result {
 
   bool ok() const { return storage_.index() == 0; }
   explicit operator bool() const { return ok(); }
-  // Status::Ok() when there is a value.
-  Status status() const { return ok() ? Status::Ok() : std::get<1>(storage_); }
+  // An ok Status when there is a value. A reference, so that
+  // `result.status().message()` may be held while `result` lives.
+  const Status& status() const {
+    static const Status kOk;  // Immutable; shared by every Result<T>.
+    return ok() ? kOk : std::get<1>(storage_);
+  }
 
   T& value() & { return std::get<0>(storage_); }
   const T& value() const& { return std::get<0>(storage_); }

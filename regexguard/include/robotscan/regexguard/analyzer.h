@@ -162,7 +162,7 @@ struct AnalysisReport {
   std::string explanation;             // why it explodes, in words
   std::vector<std::string> fix_hints;  // mechanical fixes, if any
   std::string unknown_reason;          // for kUnknown
-  std::optional<Error> error;          // invalid or unsupported pattern
+  std::optional<Status> error;         // invalid or unsupported pattern
   std::size_t nfa_states = 0;
   std::size_t candidates_tried = 0;
 };

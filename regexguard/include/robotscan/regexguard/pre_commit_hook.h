@@ -12,7 +12,7 @@
 // Usage:
 //   const auto hook = robotscan::regexguard::InstallPreCommitHook(
 //       {.regexguard_binary = "/usr/bin/regexguard"});
-//   if (!hook) { /* hook.error().message */ }
+//   if (!hook) { /* hook.status().message() */ }
 //
 // Thread safety: runs git in the current directory and writes one file;
 // do not run two installs into the same repository at once.

@@ -32,8 +32,8 @@
 //   options.paths = {"src"};
 //   options.jobs = 2;
 //   const auto report = robotscan::regexguard::ScanSources(options);
-//   if (!report) { /* report.error().message: bad config, unreadable path */ }
-//   for (const auto& finding : report->findings) {
+//   if (!report) { /* report.status().message(): bad config, unreadable path */
+//   } for (const auto& finding : report->findings) {
 //     if (finding.reported) { /* finding.path, .line, .rule, .message */ }
 //   }
 //   return report->failing ? 1 : 0;

@@ -8,12 +8,12 @@
 //
 // Usage:
 //   Result<ParsedPattern> parsed = ParsePattern("^(a+)+$", {});
-//   if (!parsed) { /* parsed.error().code, .message, .span */ }
+//   if (!parsed) { /* parsed.status().code(), .message, .span */ }
 //   const Node& root = *parsed->root;
 //
 // Syntax the analyser cannot model (recursion, conditionals, backtracking
 // verbs, branch reset, \K, set operations in classes) is rejected with
-// ErrorCode::kUnsupportedSyntax and a "cannot analyse: ..." message; it is
+// StatusCode::kUnsupported and a "cannot analyse: ..." message; it is
 // never silently treated as harmless.
 //
 // Worst case: time and memory linear in the pattern length; nesting deeper
