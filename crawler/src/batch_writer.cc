@@ -4,11 +4,10 @@
 
 namespace robotscan::crawler {
 
-BatchWriter::BatchWriter(storage::CrawlStore* store, std::int64_t run_id,
-                         int batch_size, std::chrono::milliseconds interval,
+BatchWriter::BatchWriter(WriteBatch write, int batch_size,
+                         std::chrono::milliseconds interval,
                          CommittedHandler committed, FailureHandler failed)
-    : store_(store),
-      run_id_(run_id),
+    : write_(std::move(write)),
       batch_size_(static_cast<std::size_t>(batch_size > 0 ? batch_size : 1)),
       interval_(interval),
       committed_(std::move(committed)),
@@ -68,7 +67,7 @@ void BatchWriter::Loop() {
       last = stopping_ && queue_.empty();
     }
     if (!batch.empty()) {
-      const storage::Status status = store_->AppendFetches(run_id_, batch);
+      const storage::Status status = write_(batch);
       if (!status.ok()) {
         {
           std::lock_guard lock(mutex_);

@@ -1,6 +1,8 @@
 // The single writer: a thread that takes finished fetch records from the
 // event loop and commits them to the crawl database in batches (one
-// transaction per batch), so that the loop never waits for the disk.
+// transaction per batch), so that the loop never waits for the disk. What a
+// commit is belongs to the caller: CrawlStore::AppendFetches for a crawl,
+// SharedFrontier::CommitFetches (records with their leases) for a worker.
 //
 // Thread-safety: Push, backlog and failed are safe from any thread; Start
 // and Finish from the owning thread only.
@@ -13,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,8 +31,11 @@ class BatchWriter {
   // which nothing more is written).
   using CommittedHandler = std::function<void(std::vector<std::string>)>;
   using FailureHandler = std::function<void(const Status&)>;
+  // Commits one batch, all or nothing (called on the writer thread).
+  using WriteBatch =
+      std::function<storage::Status(std::span<const storage::FetchRecord>)>;
 
-  BatchWriter(storage::CrawlStore* store, std::int64_t run_id, int batch_size,
+  BatchWriter(WriteBatch write, int batch_size,
               std::chrono::milliseconds interval, CommittedHandler committed,
               FailureHandler failed);
   ~BatchWriter();
@@ -47,8 +53,7 @@ class BatchWriter {
  private:
   void Loop();
 
-  storage::CrawlStore* store_;
-  std::int64_t run_id_;
+  WriteBatch write_;
   std::size_t batch_size_;
   std::chrono::milliseconds interval_;
   CommittedHandler committed_;

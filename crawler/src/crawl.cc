@@ -23,6 +23,7 @@
 
 #include "batch_writer.h"
 #include "crawl_loop.h"
+#include "crawl_parts.h"
 #include "domain_admission.h"
 #include "endpoint_rules.h"
 #include "robotscan/base/version.h"
@@ -31,7 +32,6 @@
 #include "time_format.h"
 
 namespace robotscan::crawler {
-namespace {
 
 using Clock = std::chrono::steady_clock;
 
@@ -63,8 +63,6 @@ CrawlProgress SumProgress(const std::vector<std::unique_ptr<CrawlLoop>>& loops,
       std::chrono::duration<double>(Clock::now() - started).count();
   return sum;
 }
-
-}  // namespace
 
 // `stop` runs under the mutex: once OnCancel(nullptr) returns, no Cancel()
 // is still inside a stop function whose crawl is ending.
@@ -154,6 +152,8 @@ Status CountSelectedEntries(const CrawlOptions& options, std::int64_t* total) {
   return Status::Ok();
 }
 
+}  // namespace
+
 std::string OptionsAsJson(const CrawlOptions& o) {
   // Hand-written to keep the library free of a JSON dependency; values are
   // numbers, booleans and option strings we escape minimally.
@@ -217,21 +217,24 @@ std::size_t LoopCount(const CrawlOptions& options) {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Runs every loop on a thread of its own while the calling thread reports
-// progress; a Cancel() on `handle` stops them all. Returns whether the crawl
-// was cancelled.
 bool RunLoops(const CrawlOptions& options, const CrawlCallbacks& callbacks,
               std::int64_t total, SharedCrawlState* shared,
               const std::vector<std::unique_ptr<CrawlLoop>>& loops,
-              BatchWriter* writer, CrawlHandle* handle) {
+              BatchWriter* writer, CrawlHandle* handle,
+              const std::function<void()>& on_cancel,
+              const std::function<void(CrawlProgress*)>& amend_progress) {
   const Clock::time_point started = Clock::now();
   boost::asio::io_context coordinator{1};
   boost::asio::steady_timer ticker(coordinator);
   std::atomic<bool> cancelled{false};
   if (handle != nullptr) {
-    handle->OnCancel([&cancelled, shared] {
+    handle->OnCancel([&cancelled, shared, &on_cancel] {
       cancelled = true;
-      shared->StopAll("");
+      if (on_cancel) {
+        on_cancel();
+      } else {
+        shared->StopAll("");
+      }
     });
   }
   std::function<void()> tick = [&] {
@@ -239,7 +242,8 @@ bool RunLoops(const CrawlOptions& options, const CrawlCallbacks& callbacks,
     ticker.async_wait([&](const boost::system::error_code& ec) {
       if (ec) return;
       if (callbacks.on_progress) {
-        const CrawlProgress progress = SumProgress(loops, total, started);
+        CrawlProgress progress = SumProgress(loops, total, started);
+        if (amend_progress) amend_progress(&progress);
         std::lock_guard<std::mutex> lock(shared->callback_mutex);
         callbacks.on_progress(progress);
       }
@@ -266,8 +270,6 @@ bool RunLoops(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   ticker.cancel();
   return cancelled;
 }
-
-}  // namespace
 
 std::int64_t DescriptorsNeeded(const CrawlOptions& options) {
   // Per loop: epoll (Asio's and the driver's), Asio's eventfd and timerfd,
@@ -316,10 +318,11 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   const bool database_was_empty = !any_fetch;
 
   const std::size_t loop_count = LoopCount(options);
-  SharedCrawlState shared(options);
+  SharedCrawlState shared(options.per_ip_limit, options.rate_limit, false);
   // Each loop has its own list reader and database reader (a SQLite
   // connection is used by one thread).
   std::vector<std::unique_ptr<storage::CrawlStore>> readers;
+  std::vector<std::unique_ptr<DomainAdmission>> sources;
   std::vector<std::unique_ptr<CrawlLoop>> loops;
   for (std::size_t i = 0; i < loop_count; ++i) {
     Result<std::unique_ptr<TopListReader>> list =
@@ -330,9 +333,15 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
     auto reader = storage::CrawlStore::Open(options.db_path, read_options);
     if (!reader.ok()) return reader.status();
     readers.push_back(std::move(reader.value()));
+    sources.push_back(std::make_unique<DomainAdmission>(
+        options, i, loop_count, std::move(list).value(), readers.back().get(),
+        database_was_empty, [&callbacks, &shared](const MalformedLine& bad) {
+          if (!callbacks.on_malformed_line) return;
+          std::lock_guard<std::mutex> lock(shared.callback_mutex);
+          callbacks.on_malformed_line(bad);
+        }));
     loops.push_back(std::make_unique<CrawlLoop>(
-        options, callbacks, &shared, i, loop_count, readers.back().get(),
-        std::move(list).value(), database_was_empty));
+        options, callbacks, &shared, loop_count, sources.back().get()));
     if (Status ready = loops.back()->CheckReady(); !ready.ok()) {
       return ready;
     }
@@ -360,7 +369,11 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   if (!hold.lock->SetRunId(run_id).ok()) me.run_id = 0;
 
   BatchWriter batch_writer(
-      writer.value().get(), run_id, options.batch_size, options.batch_interval,
+      [store = writer.value().get(),
+       run_id](std::span<const storage::FetchRecord> records) {
+        return store->AppendFetches(run_id, records);
+      },
+      options.batch_size, options.batch_interval,
       [&shared](std::vector<std::string> domains) {
         // Tell each loop which of its domains are now in the database.
         if (shared.loops.size() == 1) {
@@ -384,7 +397,7 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   shared.writer = &batch_writer;
 
   const bool cancelled = RunLoops(options, callbacks, total, &shared, loops,
-                                  &batch_writer, handle);
+                                  &batch_writer, handle, nullptr, nullptr);
   const Status write_failure = batch_writer.Finish();
   for (const auto& loop : loops) loop->DrainNotifications();
   summary->progress = SumProgress(loops, total, started);

@@ -24,6 +24,10 @@ constexpr long kReceiveBufferBytes = 1024;
 // bound. (2,000 instead made no difference to peak RSS at 10,000 in flight.)
 constexpr std::size_t kMaxWriterBacklog = 20000;
 
+// How often a loop whose source has nothing now (a worker waiting for its
+// next lease) asks again.
+constexpr std::chrono::milliseconds kWaitForDomains{20};
+
 std::string TrimHeaderValue(std::string_view v) {
   while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) {
     v.remove_prefix(1);
@@ -99,10 +103,7 @@ void SharedCrawlState::StopAll(const std::string& fatal) {
 
 CrawlLoop::CrawlLoop(const CrawlOptions& options,
                      const CrawlCallbacks& callbacks, SharedCrawlState* shared,
-                     std::size_t index, std::size_t loop_count,
-                     storage::CrawlStore* reader,
-                     std::unique_ptr<TopListReader> list,
-                     bool database_was_empty)
+                     std::size_t loop_count, DomainSource* source)
     : options_(options),
       callbacks_(callbacks),
       shared_(shared),
@@ -111,13 +112,7 @@ CrawlLoop::CrawlLoop(const CrawlOptions& options,
       driver_(io_, [this](CURL* easy,
                           CURLcode code) { OnTransferDone(easy, code); }),
       resolver_(io_, MakeDnsOptions(options)),
-      admission_(options, index, loop_count, std::move(list), reader,
-                 database_was_empty,
-                 [this](const MalformedLine& bad) {
-                   if (!callbacks_.on_malformed_line) return;
-                   std::lock_guard<std::mutex> lock(shared_->callback_mutex);
-                   callbacks_.on_malformed_line(bad);
-                 }),
+      admission_(source),
       progress_timer_(io_),
       pump_timer_(io_),
       speed_timer_(io_) {
@@ -178,7 +173,7 @@ void CrawlLoop::DrainNotifications() {
 
 void CrawlLoop::PostCommitted(std::vector<std::string> domains) {
   boost::asio::post(io_, [this, d = std::move(domains)] {
-    admission_.Committed(d);
+    admission_->Committed(d);
     progress_.committed += static_cast<std::int64_t>(d.size());
   });
 }
@@ -201,9 +196,9 @@ void CrawlLoop::Stop(const std::string& fatal) {
 
 void CrawlLoop::PublishProgress() {
   progress_.in_flight = static_cast<std::int64_t>(jobs_.size());
-  progress_.duplicates = admission_.duplicates();
-  progress_.already_present = admission_.already_present();
-  progress_.malformed_lines = admission_.malformed_lines();
+  progress_.duplicates = admission_->duplicates();
+  progress_.already_present = admission_->already_present();
+  progress_.malformed_lines = admission_->malformed_lines();
   progress_.done =
       progress_.fetched + progress_.duplicates + progress_.already_present;
   // Retries that wait, and the soonest: a crawl's tail is mostly these.
@@ -287,18 +282,21 @@ void CrawlLoop::Pump() {
     }
     if (!pending_) {
       AdmittedDomain next;
-      switch (admission_.Next(&lines_left, &next)) {
-        case DomainAdmission::Outcome::kDomain:
+      switch (admission_->Next(&lines_left, &next)) {
+        case DomainSource::Outcome::kDomain:
           pending_ = std::move(next);
           break;
-        case DomainAdmission::Outcome::kYield:
+        case DomainSource::Outcome::kYield:
           PostPump();
           return;
-        case DomainAdmission::Outcome::kEnd:
+        case DomainSource::Outcome::kWait:
+          SchedulePump(kWaitForDomains);
+          return;
+        case DomainSource::Outcome::kEnd:
           list_done_ = true;
           continue;
-        case DomainAdmission::Outcome::kError:
-          Stop(admission_.error());
+        case DomainSource::Outcome::kError:
+          Stop(admission_->error());
           return;
       }
     }

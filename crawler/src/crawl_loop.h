@@ -44,8 +44,10 @@ class CrawlLoop;
 // a hash of the domain, so a domain (and every duplicate of it) belongs to
 // exactly one loop; everything else they share is here, thread-safe.
 struct SharedCrawlState {
-  explicit SharedCrawlState(const CrawlOptions& options)
-      : limiter(options.per_ip_limit), rate(options.rate_limit) {}
+  // `crawl_wide`: the limits are a scaled-out crawl's, granted by its
+  // coordinator (request_limits.h's grant and fed modes).
+  SharedCrawlState(int per_ip_limit, double rate_limit, bool crawl_wide)
+      : limiter(per_ip_limit, crawl_wide), rate(rate_limit, crawl_wide) {}
 
   // Stops every loop (thread-safe); the first fatal message is kept.
   void StopAll(const std::string& fatal);
@@ -65,10 +67,10 @@ struct SharedCrawlState {
 
 class CrawlLoop {
  public:
+  // `source` (owned by the caller, outliving the loop) gives its domains.
   CrawlLoop(const CrawlOptions& options, const CrawlCallbacks& callbacks,
-            SharedCrawlState* shared, std::size_t index, std::size_t loop_count,
-            storage::CrawlStore* reader, std::unique_ptr<TopListReader> list,
-            bool database_was_empty);
+            SharedCrawlState* shared, std::size_t loop_count,
+            DomainSource* source);
   ~CrawlLoop();
   CrawlLoop(const CrawlLoop&) = delete;
   CrawlLoop& operator=(const CrawlLoop&) = delete;
@@ -129,7 +131,7 @@ class CrawlLoop {
   boost::asio::io_context io_{1};
   CurlAsioDriver driver_;
   DnsResolver resolver_;
-  DomainAdmission admission_;
+  DomainSource* admission_;
   boost::asio::steady_timer progress_timer_;
   boost::asio::steady_timer pump_timer_;
   boost::asio::steady_timer speed_timer_;

@@ -31,14 +31,31 @@ struct AdmittedDomain {
   std::optional<storage::PreviousFetch> previous;
 };
 
-class DomainAdmission {
+// Where an event loop takes its domains from: a list (DomainAdmission,
+// below) or, for a worker of a scaled-out crawl, the batches it leased from
+// the shared frontier (leased_domain_source.h).
+class DomainSource {
  public:
   enum class Outcome : std::uint8_t {
     kDomain,  // *out is a domain to fetch.
-    kYield,   // Read enough lines for one turn; call again.
-    kEnd,     // This loop's share of the list is done.
+    kYield,   // Did enough for one turn; call again.
+    kWait,    // Nothing now; more may come: call again shortly.
+    kEnd,     // No more domains for this loop.
     kError,   // error() says why (list or database unreadable).
   };
+  virtual ~DomainSource() = default;
+  // The next domain, reading at most *lines_left list lines (decremented).
+  virtual Outcome Next(int* lines_left, AdmittedDomain* out) = 0;
+  // Records of these domains are committed (from the writer).
+  virtual void Committed(const std::vector<std::string>& domains) = 0;
+  virtual std::string error() const = 0;
+  virtual std::int64_t duplicates() const = 0;
+  virtual std::int64_t already_present() const = 0;
+  virtual std::int64_t malformed_lines() const = 0;
+};
+
+class DomainAdmission final : public DomainSource {
+ public:
   using MalformedHandler = std::function<void(const MalformedLine&)>;
 
   // Malformed lines are reported by loop 0 only (every loop reads the
@@ -52,15 +69,15 @@ class DomainAdmission {
 
   // Reads list lines until a domain to fetch, at most *lines_left of them
   // (decremented).
-  Outcome Next(int* lines_left, AdmittedDomain* out);
+  Outcome Next(int* lines_left, AdmittedDomain* out) override;
 
   // Records of these domains are committed (from the writer).
-  void Committed(const std::vector<std::string>& domains);
+  void Committed(const std::vector<std::string>& domains) override;
 
-  const std::string& error() const { return error_; }
-  std::int64_t duplicates() const { return duplicates_; }
-  std::int64_t already_present() const { return already_present_; }
-  std::int64_t malformed_lines() const { return malformed_lines_; }
+  std::string error() const override { return error_; }
+  std::int64_t duplicates() const override { return duplicates_; }
+  std::int64_t already_present() const override { return already_present_; }
+  std::int64_t malformed_lines() const override { return malformed_lines_; }
 
  private:
   const CrawlOptions& options_;

@@ -14,6 +14,7 @@
 #include "robotscan/base/ascii.h"
 #include "robotscan/report/report.h"
 #include "robotscan/robots/lint.h"
+#include "robotscan/storage/database_location.h"
 
 namespace robotscan::report {
 namespace {
@@ -835,9 +836,11 @@ storage::Status BuildReportFromDatabase(std::string_view path,
         storage::LatestFetchReader::Open(older_path, older_query);
     if (!older_reader.ok()) return older_reader.status();
     RowStream older(std::move(older_reader.value()));
+    // A PostgreSQL URI may carry a password: never in the report.
+    const std::string shown = storage::RedactDatabaseUri(older_path);
     builder.DescribeOlder(source.run > 0 ? "run " + std::to_string(source.run) +
-                                               " of " + older_path
-                                         : older_path);
+                                               " of " + shown
+                                         : shown);
     status = older.Advance();
     if (!status.ok()) return status;
     while (current.has_row() || older.has_row()) {

@@ -1,14 +1,15 @@
 #include "robotscan/storage/crawl_store.h"
 
-#include <openssl/sha.h>
 #include <sqlite3.h>
-#include <zstd.h>
 
 #include <array>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
+#include "body_codec.h"
+#include "pg_crawl_store.h"
+#include "robotscan/storage/database_location.h"
 #include "robotscan/storage/fetch_classes.h"
 #include "run_rows.h"
 #include "schema.h"
@@ -17,38 +18,6 @@
 
 namespace robotscan::storage {
 namespace {
-
-constexpr int kZstdLevel = 3;
-
-std::string Sha256Of(std::string_view bytes) {
-  std::array<unsigned char, SHA256_DIGEST_LENGTH> digest{};
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-         digest.data());
-  return std::string(reinterpret_cast<const char*>(digest.data()),
-                     digest.size());
-}
-
-Status Compress(std::string_view in, std::string* out) {
-  out->resize(ZSTD_compressBound(in.size()));
-  const std::size_t n =
-      ZSTD_compress(out->data(), out->size(), in.data(), in.size(), kZstdLevel);
-  if (ZSTD_isError(n)) {
-    return Status(Status::Code::kInternal,
-                  std::string("zstd: ") + ZSTD_getErrorName(n));
-  }
-  out->resize(n);
-  return Status::Ok();
-}
-
-Status Decompress(std::string_view in, std::size_t size, std::string* out) {
-  out->resize(size);
-  const std::size_t n =
-      ZSTD_decompress(out->data(), out->size(), in.data(), in.size());
-  if (ZSTD_isError(n) || n != size) {
-    return Status(Status::Code::kCorrupt, "stored zstd body does not decode");
-  }
-  return Status::Ok();
-}
 
 class SqliteCrawlStore final : public CrawlStore {
  public:
@@ -278,7 +247,7 @@ Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
   insert_body_.BindInt(2, static_cast<std::int64_t>(body.size()));
   std::string compressed;
   if (options_.compress_bodies) {
-    if (Status s = Compress(body, &compressed); !s.ok()) return s;
+    if (Status s = CompressBody(body, &compressed); !s.ok()) return s;
     insert_body_.BindText(3, "zstd");
     insert_body_.BindBlob(4, compressed);
   } else {
@@ -446,7 +415,7 @@ Status SqliteCrawlStore::ReadBody(std::int64_t fetch_id, std::string* body) {
   const auto size =
       static_cast<std::size_t>(select_body_of_fetch_.ColumnInt(1));
   std::string data = select_body_of_fetch_.ColumnText(2);
-  if (compression == "zstd") return Decompress(data, size, body);
+  if (compression == "zstd") return DecompressBody(data, size, body);
   *body = std::move(data);
   return Status::Ok();
 }
@@ -512,6 +481,7 @@ Status SqliteCrawlStore::CountRows(std::int64_t* fetches,
 
 Result<std::unique_ptr<CrawlStore>> CrawlStore::Open(
     std::string_view path, const StoreOptions& options) {
+  if (IsPostgresUri(path)) return OpenPgCrawlStore(path, options);
   const std::string file(path);
   sqlite3* raw = nullptr;
   const int flags = options.read_only

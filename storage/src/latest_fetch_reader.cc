@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "pg_crawl_store.h"
+#include "robotscan/storage/database_location.h"
 #include "run_rows.h"
 #include "schema_version.h"
 #include "sqlite_handles.h"
@@ -64,10 +66,14 @@ JOIN fetch f ON f.id = (SELECT max(g.id) FROM fetch g
 LEFT JOIN body b ON b.id = f.body_id
 )sql";
 
+// The example is the best-ranked domain, ties broken by name in byte
+// order (packed into one min() so that the PostgreSQL reader, which has no
+// bare columns, picks the same one).
 constexpr char kSelectSharedBodies[] = R"sql(
 SELECT body_sha256, count(*) AS n, max(bytes),
        min(CASE WHEN rank > 0 THEN rank ELSE 9223372036854775807 END) AS best,
-       domain
+       min(printf('%019d', CASE WHEN rank > 0 THEN rank
+                          ELSE 9223372036854775807 END) || '|' || domain)
 FROM latest_fetch
 WHERE (http_status BETWEEN 200 AND 299 OR not_modified = 1)
   AND body_sha256 IS NOT NULL
@@ -183,7 +189,10 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       body.bytes = query.ColumnInt(2);
       const std::int64_t best = query.ColumnInt(3);
       body.example_rank = best == INT64_MAX ? 0 : best;
-      body.example_domain = query.ColumnText(4);
+      const std::string packed = query.ColumnText(4);
+      const std::size_t bar = packed.find('|');
+      body.example_domain =
+          bar == std::string::npos ? packed : packed.substr(bar + 1);
       // Excerpts are read afterwards, for the few bodies listed: asking the
       // GROUP BY for one would read every body of the view a second time.
       bodies->push_back(std::move(body));
@@ -254,6 +263,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
 
 Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
     std::string_view path, const LatestFetchQuery& query) {
+  if (IsPostgresUri(path)) return OpenPgLatestFetchReader(path, query);
   sqlite3* raw_db = nullptr;
   const std::string path_string(path);
   const int rc = sqlite3_open_v2(path_string.c_str(), &raw_db,

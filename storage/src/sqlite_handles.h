@@ -89,6 +89,9 @@ class Statement {
   std::int64_t ColumnInt(int col) const {
     return sqlite3_column_int64(stmt_, col);
   }
+  double ColumnDouble(int col) const {
+    return sqlite3_column_double(stmt_, col);
+  }
   bool ColumnIsNull(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
   }

@@ -61,6 +61,20 @@ CONTEXTS = {
         "returns": "Status",
         "epilogue": "return Status();",
     },
+    "storage/include/robotscan/storage/shared_frontier.h": {
+        "prelude": "WorkerInfo me;",
+        "returns": "Status",
+        "epilogue": "return s;",
+    },
+    "storage/include/robotscan/storage/copy_crawl.h": {
+        "returns": "Status",
+        "epilogue": "return s;",
+    },
+    "storage/include/robotscan/storage/database_location.h": {
+        "includes": ["<string>"],
+        "prelude": ('std::string db = "postgresql://u:pw@host/crawls";\n'
+                    "auto Say = [](const std::string&) {};"),
+    },
     "crawler/include/robotscan/crawler/top_list_download.h": {
         "epilogue": "(void)s;",
     },

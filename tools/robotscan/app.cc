@@ -22,7 +22,7 @@ const char* RobotscanVersionText() {
 std::unique_ptr<CLI::App> MakeRobotscanApp() {
   auto app = std::make_unique<CLI::App>(
       "robotscan: RFC 9309 robots.txt toolkit (check, lint, toplist, crawl, "
-      "report)");
+      "enqueue, migrate, report)");
   app->set_version_flag("--version", RobotscanVersionText());
   app->require_subcommand(1);
   return app;

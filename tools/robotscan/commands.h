@@ -18,6 +18,8 @@ void AddLintCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddReportCommand(CLI::App& app, int* exit_code);
 void AddTopListCommand(CLI::App& app, int* exit_code);
+void AddEnqueueCommand(CLI::App& app, int* exit_code);
+void AddMigrateCommand(CLI::App& app, int* exit_code);
 
 }  // namespace robotscan::cli
 

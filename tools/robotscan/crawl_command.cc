@@ -21,6 +21,8 @@
 #include "commands.h"
 #include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
+#include "robotscan/storage/database_location.h"
+#include "robotscan/storage/shared_frontier.h"
 
 namespace robotscan::cli {
 namespace {
@@ -66,6 +68,9 @@ struct CrawlFlags {
   std::string schemes = "https,http";
   bool quiet = false;
   std::string log_json;
+  bool worker = false;      // --worker: one worker of an enqueued crawl.
+  bool status = false;      // --status: show the enqueued crawl's progress.
+  std::int64_t run_id = 0;  // --run: which enqueued crawl (0: newest).
 };
 
 // Every transfer in flight holds a socket: raises the soft RLIMIT_NOFILE
@@ -145,6 +150,24 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
   std::fflush(stderr);
 }
 
+// A worker's share of a crawl: the crawl-wide figures are `crawl --status`.
+void PrintWorkerProgressLine(const crawler::CrawlProgress& p) {
+  const double rate = p.elapsed_seconds > 0
+                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
+                          : 0;
+  std::fprintf(
+      stderr,
+      "\r\033[Kworker: fetched %lld %.0f/s | success %lld "
+      "unavailable %lld unreachable %lld | leased %lld, taken over "
+      "%lld, refused %lld | in flight %lld%s",
+      static_cast<long long>(p.fetched), rate,
+      static_cast<long long>(p.success), static_cast<long long>(p.unavailable),
+      static_cast<long long>(p.unreachable), static_cast<long long>(p.leased),
+      static_cast<long long>(p.taken_over), static_cast<long long>(p.rejected),
+      static_cast<long long>(p.in_flight), WaitingRetries(p).c_str());
+  std::fflush(stderr);
+}
+
 // --log-json: one JSON object a line, appended. Owns its FILE (closed
 // once, so neither copyable nor reopened over a live one).
 class JsonLog {
@@ -183,6 +206,9 @@ nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
           {"unreachable", p.unreachable},
           {"committed", p.committed},
           {"malformed_lines", p.malformed_lines},
+          {"leased", p.leased},
+          {"taken_over", p.taken_over},
+          {"rejected", p.rejected},
           {"elapsed_seconds", p.elapsed_seconds}};
 }
 
@@ -196,7 +222,30 @@ std::string DescribeHolder(const storage::CrawlHolder& h) {
 
 // A second crawl on one database would fetch every domain again; say who
 // holds it and what to do instead.
-void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
+void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h,
+                        bool worker) {
+  if (worker) {
+    std::fprintf(stderr,
+                 "robotscan crawl: %s is being written by a single-process "
+                 "crawl: %s.\n  Workers share a database only with other "
+                 "workers: wait for it or stop it (kill %lld), then enqueue "
+                 "the list (robotscan enqueue LIST --db URI).\n",
+                 storage::RedactDatabaseUri(db).c_str(),
+                 DescribeHolder(h).c_str(), static_cast<long long>(h.pid));
+    return;
+  }
+  if (storage::IsPostgresUri(db)) {
+    std::fprintf(stderr,
+                 "robotscan crawl: %s is being written by another crawl or "
+                 "its workers: %s.\n  One single-process crawl per database. "
+                 "To share the work between processes and machines, enqueue "
+                 "the list once (robotscan enqueue LIST --db URI) and start "
+                 "any number of robotscan crawl --worker --db URI "
+                 "(docs/scale-out.md).\n",
+                 storage::RedactDatabaseUri(db).c_str(),
+                 DescribeHolder(h).c_str());
+    return;
+  }
   std::fprintf(stderr,
                "robotscan crawl: %s is being written by another crawl: %s.\n"
                "  One live crawl per database (a second one would fetch every "
@@ -204,7 +253,8 @@ void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
                "resumes), or scale out instead: --loops 0 uses every core of "
                "this machine in one crawl, and further machines or processes "
                "crawl other parts of the list (--skip/--top) into databases "
-               "of their own.\n",
+               "of their own, or move to PostgreSQL, where any number of "
+               "workers share one crawl (docs/scale-out.md).\n",
                db.c_str(), DescribeHolder(h).c_str(),
                static_cast<long long>(h.pid));
 }
@@ -249,8 +299,117 @@ class StopOnSignals {
   std::thread waiter_;
 };
 
+std::string Seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f s", s);
+  return text;
+}
+
+// `robotscan crawl --status --db URI`: the crawl's progress and each worker
+// with its lease (docs/scale-out.md).
+int PrintCrawlStatus(const CrawlFlags& flags) {
+  const std::string& db = flags.options.db_path;
+  auto frontier = storage::SharedFrontier::Open(db, {});
+  if (!frontier.ok()) {
+    std::fprintf(stderr, "robotscan crawl --status: %s\n",
+                 frontier.status().message().c_str());
+    return ExitCodeFor(frontier.status());
+  }
+  storage::FrontierStatus st;
+  if (storage::Status s = frontier.value()->ReadStatus(flags.run_id, &st);
+      !s.ok()) {
+    std::fprintf(stderr, "robotscan crawl --status: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  const std::int64_t finished = st.done + st.present;
+  std::printf(
+      "crawl %lld (%s): %lld of %lld domains done (%.1f%%): %lld fetched, "
+      "%lld already present; %lld leased, %lld pending\n",
+      static_cast<long long>(st.run.id), st.run.status.c_str(),
+      static_cast<long long>(finished), static_cast<long long>(st.total),
+      st.total > 0 ? 100.0 * static_cast<double>(finished) /
+                         static_cast<double>(st.total)
+                   : 100.0,
+      static_cast<long long>(st.done), static_cast<long long>(st.present),
+      static_cast<long long>(st.leased), static_cast<long long>(st.pending));
+  std::printf(
+      "  list %s (%lld entries, %lld duplicates, %lld malformed lines); "
+      "started %s%s%s\n",
+      st.run.input.c_str(), static_cast<long long>(st.run.list.entries),
+      static_cast<long long>(st.duplicates),
+      static_cast<long long>(st.malformed_lines), st.run.started_at.c_str(),
+      st.run.finished_at.empty() ? "" : ", finished ",
+      st.run.finished_at.c_str());
+  std::printf(
+      "  crawl-wide: per-IP cap %d, rate %s, lease %s, batches of %d\n",
+      st.settings.per_ip_limit,
+      st.settings.rate_limit > 0
+          ? (std::to_string(st.settings.rate_limit) + "/s").c_str()
+          : "unlimited",
+      Seconds(static_cast<double>(st.settings.lease.count()) / 1000).c_str(),
+      st.settings.batch_size);
+  std::printf(
+      "  taken over from expired leases: %lld domains (%lld leases); records "
+      "refused (lease lost): %lld; leases expired now: %lld\n",
+      static_cast<long long>(st.taken_over_domains),
+      static_cast<long long>(st.taken_over_leases),
+      static_cast<long long>(st.rejected_records),
+      static_cast<long long>(st.expired_batches));
+  for (const storage::WorkerStatus& w : st.workers) {
+    const double lease_s =
+        static_cast<double>(st.settings.lease.count()) / 1000;
+    std::string state = w.status;
+    if (w.status == "running" && w.heartbeat_age_seconds > lease_s) {
+      state =
+          "lost (no heartbeat for " + Seconds(w.heartbeat_age_seconds) + ")";
+    }
+    std::printf(
+        "  worker %lld %s pid %lld: %s since %s; heartbeat %s ago; %.1f/s, "
+        "%lld fetched, %lld refused, %lld in flight; leases %lld (%lld "
+        "domains)%s%s; IP slots %lld\n",
+        static_cast<long long>(w.id), w.host.c_str(),
+        static_cast<long long>(w.pid), state.c_str(), w.started_at.c_str(),
+        Seconds(w.heartbeat_age_seconds).c_str(), w.rate,
+        static_cast<long long>(w.fetched), static_cast<long long>(w.rejected),
+        static_cast<long long>(w.in_flight), static_cast<long long>(w.batches),
+        static_cast<long long>(w.leased_domains),
+        w.lease_expires_in_seconds >= 0 ? ", expiring in " : "",
+        w.lease_expires_in_seconds >= 0
+            ? Seconds(w.lease_expires_in_seconds).c_str()
+            : "",
+        static_cast<long long>(w.ip_slots));
+  }
+  return kExitOk;
+}
+
 int RunCrawlCommand(CrawlFlags& flags) {
   crawler::CrawlOptions& o = flags.options;
+  if (flags.status) {
+    if (flags.worker || !o.list_path.empty()) {
+      std::fprintf(stderr,
+                   "robotscan crawl: --status takes only --db (and --run)\n");
+      return kExitUsage;
+    }
+    return PrintCrawlStatus(flags);
+  }
+  if (flags.worker && !o.list_path.empty()) {
+    std::fprintf(stderr,
+                 "robotscan crawl: a worker takes no LIST: its crawl's list "
+                 "was enqueued (robotscan enqueue LIST --db URI)\n");
+    return kExitUsage;
+  }
+  if (!flags.worker && o.list_path.empty()) {
+    std::fprintf(stderr,
+                 "robotscan crawl: LIST is required (or --worker / --status "
+                 "with a PostgreSQL --db)\n");
+    return kExitUsage;
+  }
+  if (flags.worker && !storage::IsPostgresUri(o.db_path)) {
+    std::fprintf(stderr,
+                 "robotscan crawl: --worker needs a PostgreSQL --db "
+                 "(postgresql://...): an SQLite file has one writer\n");
+    return kExitUsage;
+  }
   struct DurationFlag {
     const char* name;
     const std::string* text;
@@ -301,14 +460,17 @@ int RunCrawlCommand(CrawlFlags& flags) {
     start = end + 1;
   }
   o.tool_version = ROBOTSCAN_VERSION_STRING;
-  if (const Status valid = crawler::ValidateCrawlOptions(o); !valid.ok()) {
+  crawler::CrawlOptions checked = o;
+  if (flags.worker) checked.list_path = "(enqueued)";
+  if (const Status valid = crawler::ValidateCrawlOptions(checked);
+      !valid.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n", valid.message().c_str());
     return ExitCodeFor(valid);
   }
 
   // The list named on the command line: unreadable is a usage error (2),
   // told apart from a read failing mid-crawl (3).
-  if (access(o.list_path.c_str(), R_OK) != 0) {
+  if (!flags.worker && access(o.list_path.c_str(), R_OK) != 0) {
     std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
                  o.list_path.c_str(), std::strerror(errno));
     return kExitUsage;
@@ -333,8 +495,13 @@ int RunCrawlCommand(CrawlFlags& flags) {
 
   crawler::CrawlCallbacks callbacks;
   if (live) {
-    callbacks.on_progress = [](const crawler::CrawlProgress& p) {
-      PrintProgressLine(p);
+    const bool worker = flags.worker;
+    callbacks.on_progress = [worker](const crawler::CrawlProgress& p) {
+      if (worker) {
+        PrintWorkerProgressLine(p);
+      } else {
+        PrintProgressLine(p);
+      }
     };
   }
   callbacks.on_stale_lock = [&](const storage::CrawlHolder& h) {
@@ -391,7 +558,8 @@ int RunCrawlCommand(CrawlFlags& flags) {
 
   log.Write({{"event", "start"},
              {"list", o.list_path},
-             {"db", o.db_path},
+             {"db", storage::RedactDatabaseUri(o.db_path)},
+             {"worker", flags.worker},
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
   crawler::CrawlHandle handle;
@@ -399,7 +567,9 @@ int RunCrawlCommand(CrawlFlags& flags) {
   int signal = 0;
   {
     StopOnSignals stop_on_signals(&handle);
-    status = crawler::RunCrawl(o, callbacks, &summary, &handle);
+    status = flags.worker ? crawler::RunCrawlWorker(o, flags.run_id, callbacks,
+                                                    &summary, &handle)
+                          : crawler::RunCrawl(o, callbacks, &summary, &handle);
     signal = stop_on_signals.received();
   }
   if (live) std::fprintf(stderr, "\r\033[K");
@@ -414,21 +584,37 @@ int RunCrawlCommand(CrawlFlags& flags) {
   const double rate = p.elapsed_seconds > 0
                           ? static_cast<double>(p.fetched) / p.elapsed_seconds
                           : 0;
-  std::printf(
-      "crawl %lld: %lld of %lld domains done in %.1fs (%.0f/s): fetched %lld "
-      "(success %lld, unavailable %lld, unreachable %lld), already in the "
-      "database %lld, duplicates %lld, malformed lines %lld\n",
-      static_cast<long long>(summary.run_id), static_cast<long long>(p.done),
-      static_cast<long long>(p.total), p.elapsed_seconds, rate,
-      static_cast<long long>(p.fetched), static_cast<long long>(p.success),
-      static_cast<long long>(p.unavailable),
-      static_cast<long long>(p.unreachable),
-      static_cast<long long>(p.already_present),
-      static_cast<long long>(p.duplicates),
-      static_cast<long long>(p.malformed_lines));
+  if (flags.worker) {
+    std::printf(
+        "worker of crawl %lld: fetched %lld in %.1fs (%.0f/s) (success %lld, "
+        "unavailable %lld, unreachable %lld), already present %lld; leased "
+        "%lld, taken over from expired leases %lld, records refused (lease "
+        "lost) %lld\n",
+        static_cast<long long>(summary.run_id),
+        static_cast<long long>(p.fetched), p.elapsed_seconds, rate,
+        static_cast<long long>(p.success),
+        static_cast<long long>(p.unavailable),
+        static_cast<long long>(p.unreachable),
+        static_cast<long long>(p.already_present),
+        static_cast<long long>(p.leased), static_cast<long long>(p.taken_over),
+        static_cast<long long>(p.rejected));
+  } else {
+    std::printf(
+        "crawl %lld: %lld of %lld domains done in %.1fs (%.0f/s): fetched %lld "
+        "(success %lld, unavailable %lld, unreachable %lld), already in the "
+        "database %lld, duplicates %lld, malformed lines %lld\n",
+        static_cast<long long>(summary.run_id), static_cast<long long>(p.done),
+        static_cast<long long>(p.total), p.elapsed_seconds, rate,
+        static_cast<long long>(p.fetched), static_cast<long long>(p.success),
+        static_cast<long long>(p.unavailable),
+        static_cast<long long>(p.unreachable),
+        static_cast<long long>(p.already_present),
+        static_cast<long long>(p.duplicates),
+        static_cast<long long>(p.malformed_lines));
+  }
   std::fflush(stdout);
   if (status.code() == StatusCode::kLocked && summary.locked_by) {
-    PrintLockedMessage(o.db_path, *summary.locked_by);
+    PrintLockedMessage(o.db_path, *summary.locked_by, flags.worker);
     return ExitCodeFor(status);
   }
   if (!status.ok()) {
@@ -438,6 +624,12 @@ int RunCrawlCommand(CrawlFlags& flags) {
   if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
     return kExitSignalBase + SIGINT;
+  }
+  if (signal != 0 && flags.worker) {
+    std::fprintf(stderr,
+                 "robotscan crawl: worker stopped after finishing its "
+                 "transfers; its unstarted domains went back to the crawl\n");
+    return kExitSignalBase + signal;
   }
   if (signal == SIGTERM) {
     std::fprintf(stderr, "robotscan crawl: terminated; rerun to continue\n");
@@ -453,14 +645,25 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
   crawler::CrawlOptions& o = flags->options;
   CLI::App* cmd = app.add_subcommand(
       "crawl",
-      "Fetch /robots.txt for every domain of a top-sites list into SQLite "
-      "(rerun to resume)");
+      "Fetch /robots.txt for every domain of a top-sites list into SQLite or "
+      "PostgreSQL (rerun to resume), or work on an enqueued crawl (--worker)");
   cmd->add_option("list", o.list_path,
                   "Top-sites list: rank,domain CSV (Tranco/Alexa/Umbrella), "
-                  "Majestic CSV, or one domain per line; .gz accepted")
+                  "Majestic CSV, or one domain per line; .gz accepted "
+                  "(not with --worker or --status)");
+  cmd->add_option("--db", o.db_path,
+                  "Crawl database: an SQLite file (created if new) or a "
+                  "postgresql:// URI (PG* environment variables apply; put "
+                  "the password in PGPASSWORD or ~/.pgpass)")
       ->required();
-  cmd->add_option("--db", o.db_path, "Crawl database (SQLite), created if new")
-      ->required();
+  cmd->add_flag("--worker", flags->worker,
+                "Work on the enqueued crawl of a PostgreSQL --db with any "
+                "number of other workers (docs/scale-out.md)");
+  cmd->add_flag("--status", flags->status,
+                "Show the enqueued crawl's progress, workers and leases");
+  cmd->add_option("--run", flags->run_id,
+                  "The enqueued crawl (crawl_run id) for --worker/--status; "
+                  "default: the newest");
   cmd->add_option("--top", o.top, "Only the first N list entries");
   cmd->add_option("--skip", o.skip, "Skip the first N list entries");
   cmd->add_option("--concurrency", o.concurrency, "Domains in flight")

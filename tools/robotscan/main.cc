@@ -43,7 +43,10 @@ bool RunsHere(int argc, char** argv) {
   if (command != "check" && command != "lint") return false;
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "crawl" || arg == "report" || arg == "toplist") return false;
+    if (arg == "crawl" || arg == "report" || arg == "toplist" ||
+        arg == "enqueue" || arg == "migrate") {
+      return false;
+    }
   }
   return true;
 }

@@ -138,7 +138,9 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
       "Analyse a crawl database: outcomes, walled gardens, banned agents, "
       "blocking matrix, comments, file facts, parser sensitivity, change "
       "since an older crawl");
-  command->add_option("--db", options->db, "Crawl database (SQLite)")
+  command
+      ->add_option("--db", options->db,
+                   "Crawl database: an SQLite file or a postgresql:// URI")
       ->required();
   command
       ->add_option("--format", options->format,

@@ -55,6 +55,7 @@
 #include "robotscan/base/status.h"
 #include "robotscan/crawler/top_list.h"
 #include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/shared_frontier.h"
 
 namespace robotscan::crawler {
 
@@ -135,6 +136,10 @@ struct CrawlProgress {
   std::int64_t waiting_retries = 0;
   double next_retry_in_seconds = -1;
   double elapsed_seconds = 0;
+  // A worker's (RunCrawlWorker): domains it leased, those of them taken
+  // over from another worker's expired lease, and its records refused
+  // because their own lease had been taken over meanwhile.
+  std::int64_t leased = 0, taken_over = 0, rejected = 0;
 };
 
 struct CrawlCallbacks {
@@ -200,6 +205,42 @@ std::int64_t DescriptorsNeeded(const CrawlOptions& options);
 // kSchemaTooNew, ...) as the database gave them.
 Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
                 CrawlSummary* summary, CrawlHandle* handle = nullptr);
+
+// A scaled-out crawl (PostgreSQL; docs/scale-out.md): `robotscan enqueue`
+// loads a list as a crawl with its crawl-wide politeness settings, then any
+// number of `robotscan crawl --worker` processes on any hosts fetch it.
+struct EnqueueOptions {
+  std::string list_path;
+  std::string db_path;    // postgresql://...
+  std::int64_t top = 0;   // Take this many list entries (0: all).
+  std::int64_t skip = 0;  // After skipping this many.
+  storage::CrawlSettings settings;
+  std::string tool_version;
+};
+
+// Reads the list (with its provenance) into a new crawl's frontier, in one
+// transaction: kInvalidArgument (options, not PostgreSQL), kIoError (the
+// list), storage's codes.
+Status EnqueueCrawl(
+    const EnqueueOptions& options,
+    const std::function<void(const MalformedLine&)>& on_malformed_line,
+    storage::EnqueueSummary* summary);
+
+// Runs one worker of the enqueued crawl `run_id` (0: the newest one still
+// running) in options.db_path until the crawl has nothing left for anyone:
+// leases batches of the frontier, fetches them with `options` (its
+// list_path, top, skip, per_ip_limit and rate_limit are not used: the
+// crawl's settings rule), commits each batch of records with their leases,
+// heartbeats, and takes over batches whose worker died. A Cancel() on
+// `handle` drains: nothing new is started, unstarted domains go back to
+// the frontier, the transfers in flight finish and are committed
+// (bounded by the request timeouts), then RunCrawlWorker returns with
+// summary->cancelled. kLocked (summary->locked_by) while a single-process
+// crawl holds the database; kInvalidArgument for a file --db or no
+// enqueued crawl; storage's codes as the database gave them.
+Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
+                      const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                      CrawlHandle* handle = nullptr);
 
 // Initializes libcurl and c-ares process-wide; construct one in main
 // before any crawl and keep it alive until the end.

@@ -17,10 +17,14 @@
 //     file is emptied on release, never deleted (deleting it would let two
 //     processes lock two different inodes). Local file systems only: flock
 //     on network file systems is not dependable (docs/crawler.md).
-//   * A shared backend (PostgreSQL, issue 14) would hold a lease row with
-//     the same CrawlHolder fields plus an expiry renewed by heartbeats;
-//     stale = expired. Many workers there each hold a lease on a batch of
-//     the frontier instead of the whole database.
+//   * PostgreSQL (storage/src/pg_crawl_lock.h): a session advisory lock on
+//     a connection of its own (TCP keepalives, so a lost host's session
+//     ends within about 25 s), taken exclusively by a single-process crawl
+//     and shared by the workers of a scaled-out crawl
+//     (SharedFrontier::LockForWorker); the crawl_holder table names the
+//     holders, and a row whose session no longer holds the lock is a dead
+//     holder's. Workers additionally lease batches of the frontier with
+//     expiring leases (shared_frontier.h, docs/scale-out.md).
 //
 // Thread-safety: a CrawlLock is used by one thread at a time.
 //

@@ -9,6 +9,10 @@
 //                     stored body does not decode;
 //   kSchemaTooNew     written by a newer robotscan; never downgraded;
 //   kInternal         any other SQLite failure.
+// PostgreSQL (postgresql:// locations) maps to the same codes: a failed
+// connection or a lost server is kIoError, disk full (53100) kDiskFull, a
+// deadlock or serialization failure (40P01, 40001) kBusy (retried by the
+// writers), a constraint or data error (23xxx, 22xxx) kInvalidArgument.
 //
 // Thread-safety: Status is a plain value type.
 #ifndef ROBOTSCAN_STORAGE_STATUS_H_

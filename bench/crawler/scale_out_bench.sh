@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Scale-out benchmark (issue 14), loopback only, bounded in time: the same
+# list of N synthetic domains (d1.bench ... dN.bench, pinned to one nginx on
+# 127.0.0.1 with --connect-to, http only, no per-IP cap) crawled
+#   * by one `robotscan crawl` into SQLite (the baseline),
+#   * by one `robotscan crawl` into PostgreSQL (the backend's cost per record),
+#   * by 1, 2 and 4 `robotscan crawl --worker` processes of one enqueued crawl
+#     (`robotscan enqueue`), the total concurrency shared out among them,
+# each into a fresh database of a local PostgreSQL 15 cluster started here
+# (tests/pg/pg_test_cluster.sh, durable settings: fsync on,
+# synchronous_commit=off) and torn down at the end. Prints wall time,
+# domains/s and the whole machine's CPU seconds (nginx and PostgreSQL
+# included: /proc/stat) per run, then the writer micro-benchmark on both
+# backends (crawl_store_bench).
+#
+#   bench/crawler/scale_out_bench.sh [--domains N] [--concurrency C]
+#                                    [--build DIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+domains=100000
+concurrency=500
+build=build/bench
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --domains) domains="$2"; shift 2 ;;
+    --concurrency) concurrency="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    *) echo "scale_out_bench.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+bin="$build/tools/robotscan/robotscan"
+bench_bin="$build/bench/storage/crawl_store_bench"
+if [ ! -x "$bin" ] || [ ! -x "$bench_bin" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DROBOTSCAN_BUILD_TESTS=OFF -DROBOTSCAN_BUILD_BENCHMARKS=ON >/dev/null
+  cmake --build "$build" --target robotscan crawl_store_bench -j "$(nproc)"
+fi
+
+work=$(mktemp -d /tmp/robotscan-scale.XXXXXX)
+cleanup() {
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  tests/pg/pg_test_cluster.sh stop "$work/pg" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$((20000 + RANDOM % 20000))
+mkdir -p "$work/www" "$work/logs"
+printf 'User-agent: *\nDisallow: /private\n' > "$work/www/robots.txt"
+chmod 755 "$work" "$work/www"; chmod 644 "$work/www/robots.txt"
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/logs/error.log error;
+events { worker_connections 16384; multi_accept on; }
+worker_rlimit_nofile 65536;
+http {
+  access_log off;
+  keepalive_timeout 0;
+  client_body_temp_path $work/logs;
+  proxy_temp_path $work/logs;
+  fastcgi_temp_path $work/logs;
+  uwsgi_temp_path $work/logs;
+  scgi_temp_path $work/logs;
+  server {
+    listen 127.0.0.1:$port backlog=8192 reuseport;
+    root $work/www;
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf" -p "$work"
+PG_CLUSTER_DURABLE=1 tests/pg/pg_test_cluster.sh start "$work/pg" >/dev/null
+if [ ! -f "$work/pg/uri" ]; then
+  echo "scale_out_bench.sh: PostgreSQL did not start: $(cat "$work/pg/skip")" >&2
+  exit 1
+fi
+admin=$(cat "$work/pg/uri")
+new_db() {  # new_db NAME: prints the URI of a fresh database
+  psql "$admin" -qc "CREATE DATABASE $1" >/dev/null
+  echo "${admin/\/postgres?//$1?}"
+}
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+awk -v n="$domains" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,d%d.bench\n", i, i }' \
+  > "$work/list.csv"
+fetch_flags=(--connect-to "::127.0.0.1:$port" --allow-private-addresses
+             --schemes http --per-ip-limit 0 --quiet)
+
+machine_cpu() {  # user+nice+system jiffies of the whole machine, in seconds
+  awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f", ($2 + $3 + $4) / hz }' /proc/stat
+}
+# run LABEL COMMAND...: prints wall, domains/s and machine CPU; sets RATE.
+run() {
+  local label="$1"; shift
+  local cpu0 t0 t1 cpu1
+  cpu0=$(machine_cpu); t0=$(date +%s.%N)
+  "$@" >"$work/out.txt" 2>"$work/err.txt" || { echo "!! $label failed"; tail -5 "$work/err.txt"; }
+  t1=$(date +%s.%N); cpu1=$(machine_cpu)
+  awk -v l="$label" -v a="$t0" -v b="$t1" -v c="$cpu0" -v d="$cpu1" -v n="$domains" \
+    'BEGIN { printf "%-44s %8.2f s %9.0f /s  machine cpu %7.2f s\n", l, b - a, n / (b - a), d - c }'
+  RATE=$(awk -v a="$t0" -v b="$t1" -v n="$domains" 'BEGIN { printf "%.0f", n / (b - a) }')
+}
+
+workers() {  # workers N URI: N workers sharing the concurrency, waited for
+  local n="$1" uri="$2" pids=() i
+  for i in $(seq 1 "$n"); do
+    "$bin" crawl --worker --db "$uri" "${fetch_flags[@]}" \
+      --concurrency $((concurrency / n)) >"$work/w$i.out" 2>&1 &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+}
+
+echo "== scale-out benchmark: $domains domains, total concurrency $concurrency, $(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg) =="
+run "crawl into SQLite (1 process)" \
+  "$bin" crawl "$work/list.csv" --db "$work/a.sqlite" "${fetch_flags[@]}" \
+  --concurrency "$concurrency"
+sqlite_rate=$RATE
+uri=$(new_db single)
+run "crawl into PostgreSQL (1 process)" \
+  "$bin" crawl "$work/list.csv" --db "$uri" "${fetch_flags[@]}" \
+  --concurrency "$concurrency"
+pg_rate=$RATE
+declare -A worker_rate
+for n in 1 2 4; do
+  uri=$(new_db "workers$n")
+  "$bin" enqueue "$work/list.csv" --db "$uri" --per-ip-limit 0 --quiet >/dev/null
+  run "enqueued crawl, $n worker(s) of $((concurrency / n))" workers "$n" "$uri"
+  worker_rate[$n]=$RATE
+  got=$(psql "$uri" -Atc 'SELECT count(*) || '"'"' records, '"'"' || count(DISTINCT domain_id) || '"'"' domains'"'"' FROM "fetch"')
+  echo "    ($got; $("$bin" crawl --status --db "$uri" | head -1 | cut -c1-60))"
+done
+awk -v s="$sqlite_rate" -v p="$pg_rate" -v w1="${worker_rate[1]}" -v w2="${worker_rate[2]}" \
+  -v w4="${worker_rate[4]}" 'BEGIN {
+  printf "=> PostgreSQL single process = %.2fx SQLite; workers 1/2/4 = %.2fx / %.2fx / %.2fx one worker\n", p / s, 1, w2 / w1, w4 / w1 }'
+
+echo "== writer micro-benchmark (batches of 500 records) =="
+ROBOTSCAN_BENCH_PG_URI=$(new_db writer) "$bench_bin" --benchmark_min_time=2 \
+  2>/dev/null | grep -E "^BM_|^Benchmark"

@@ -1,0 +1,228 @@
+// The PostgreSQL backend of CrawlStore (crawl_store.h): the same schema
+// and semantics as the SQLite file, with fetches written set-wise
+// (pg_fetch_writer.h) and the one-live-crawl hold as a session advisory
+// lock (pg_crawl_lock.h).
+#include "pg_crawl_store.h"
+
+#include <string>
+#include <utility>
+
+#include "body_codec.h"
+#include "pg_crawl_lock.h"
+#include "pg_database.h"
+#include "pg_fetch_writer.h"
+#include "pg_handles.h"
+
+namespace robotscan::storage {
+namespace {
+
+// Deadlocks and serialization failures (another crawl writing the same
+// domains) are retried this often before the batch fails.
+constexpr int kBusyRetries = 5;
+
+class PgCrawlStore final : public CrawlStore {
+ public:
+  PgCrawlStore(PgDatabase db, std::string uri, const StoreOptions& options)
+      : db_(std::move(db)),
+        uri_(std::move(uri)),
+        options_(options),
+        writer_(db_.utf8, options.compress_bodies) {}
+
+  Status BeginRun(const RunInfo& info, std::int64_t* run_id) override {
+    PgResult r;
+    PgParams p;
+    p.Text(info.started_at)
+        .TextOrNull(info.tool_version)
+        .TextOrNull(PgSafeText(info.input, db_.utf8))
+        .TextOrNull(PgSafeText(info.options_json, db_.utf8))
+        .TextOrNull(info.host)
+        .Int(info.pid)
+        .TextOrNull(info.list.source)
+        .TextOrNull(info.list.list_id)
+        .TextOrNull(info.list.date)
+        .TextOrNull(info.list.url)
+        .TextOrNull(info.list.sha256)
+        .Int(info.list.entries);
+    if (Status s = ExecPg(
+            conn(),
+            "INSERT INTO crawl_run(started_at, tool_version, input, options, "
+            "host, pid, list_source, list_id, list_date, list_url, "
+            "list_sha256, list_entries) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+            "$8, $9, $10, $11, $12) RETURNING id",
+            p, "insert crawl_run", &r);
+        !s.ok()) {
+      return s;
+    }
+    *run_id = PgInt(r.get(), 0, 0);
+    return Status::Ok();
+  }
+
+  Status FinishRun(std::int64_t run_id, std::string_view status,
+                   std::string_view finished_at) override {
+    return ExecPg(conn(),
+                  "UPDATE crawl_run SET status = $2, finished_at = $3 WHERE "
+                  "id = $1",
+                  PgParams().Int(run_id).Text(status).Text(finished_at),
+                  "update crawl_run");
+  }
+
+  Status AppendFetches(std::int64_t run_id,
+                       std::span<const FetchRecord> records) override {
+    if (records.empty()) return Status::Ok();
+    Status status;
+    for (int attempt = 0; attempt <= kBusyRetries; ++attempt) {
+      status = AppendOnce(run_id, records);
+      if (status.code() != Status::Code::kBusy) break;
+    }
+    return status;
+  }
+
+  Status FindLatestFetch(std::string_view domain,
+                         std::optional<PreviousFetch>* previous) override {
+    previous->reset();
+    PgResult r;
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT f.id, f.fetched_at, f.http_status::int8, f.access, "
+                   "f.etag, f.last_modified, (f.body_id IS NOT NULL)::int FROM "
+                   "domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
+                   "WHERE d.name = "
+                   "$1",
+                   PgParams().Text(domain), "latest fetch", &r);
+        !s.ok()) {
+      return s;
+    }
+    if (PQntuples(r.get()) == 0) return Status::Ok();
+    const PGresult* res = r.get();
+    PreviousFetch p;
+    p.fetch_id = PgInt(res, 0, 0);
+    p.fetched_at = PgText(res, 0, 1);
+    p.http_status = static_cast<int>(PgInt(res, 0, 2));
+    p.access = PgText(res, 0, 3);
+    p.etag = PgText(res, 0, 4);
+    p.last_modified = PgText(res, 0, 5);
+    p.has_body = PgInt(res, 0, 6) != 0;
+    *previous = std::move(p);
+    return Status::Ok();
+  }
+
+  Status ReadBody(std::int64_t fetch_id, std::string* body) override {
+    body->clear();
+    PgResult r;
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT b.compression, b.size, b.data FROM \"fetch\" f "
+                   "JOIN body b ON b.id = f.body_id WHERE f.id = $1",
+                   PgParams().Int(fetch_id), "read body", &r);
+        !s.ok()) {
+      return s;
+    }
+    if (PQntuples(r.get()) == 0) return Status::Ok();
+    const std::string_view data = PgBytes(r.get(), 0, 2);
+    if (PgBytes(r.get(), 0, 0) == "zstd") {
+      return DecompressBody(
+          data, static_cast<std::size_t>(PgInt(r.get(), 0, 1)), body);
+    }
+    body->assign(data);
+    return Status::Ok();
+  }
+
+  // PostgreSQL checks its own pages (data checksums, if enabled); this
+  // checks the crawl's invariants: every domain points at its newest
+  // fetch, a fetch of that domain.
+  Status CheckIntegrity(bool* ok, std::string* report) override {
+    PgResult r;
+    if (Status s =
+            ExecPg(conn(),
+                   "SELECT count(*)::int8 FROM domain d LEFT JOIN \"fetch\" f "
+                   "ON f.id = "
+                   "d.latest_fetch_id WHERE d.latest_fetch_id IS NOT NULL AND "
+                   "(f.id IS NULL OR f.domain_id <> d.id OR f.id <> (SELECT "
+                   "max(g.id) FROM \"fetch\" g WHERE g.domain_id = d.id))",
+                   {}, "integrity", &r);
+        !s.ok()) {
+      return s;
+    }
+    const std::int64_t bad = PgInt(r.get(), 0, 0);
+    *ok = bad == 0;
+    *report = *ok ? "ok"
+                  : std::to_string(bad) +
+                        " domains do not point at their newest fetch";
+    return Status::Ok();
+  }
+
+  Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override {
+    PgResult r;
+    if (Status s = ExecPg(conn(),
+                          "SELECT (SELECT count(*) FROM \"fetch\")::int8, "
+                          "(SELECT count(*) FROM body)::int8",
+                          {}, "count", &r);
+        !s.ok()) {
+      return s;
+    }
+    *fetches = PgInt(r.get(), 0, 0);
+    *bodies = PgInt(r.get(), 0, 1);
+    return Status::Ok();
+  }
+
+  Status HasFetches(bool* any) override {
+    PgResult r;
+    if (Status s =
+            ExecPg(conn(), "SELECT EXISTS (SELECT 1 FROM \"fetch\")::int", {},
+                   "any fetch", &r);
+        !s.ok()) {
+      return s;
+    }
+    *any = PgInt(r.get(), 0, 0) != 0;
+    return Status::Ok();
+  }
+
+  Status ReadRuns(std::vector<RunRecord>* runs) override {
+    return ReadPgRuns(conn(), runs);
+  }
+
+  Status LockForCrawl(const CrawlHolder& me, LockAttempt* attempt) override {
+    if (options_.read_only) {
+      return Status(Status::Code::kInvalidArgument,
+                    "a read-only store cannot hold a crawl");
+    }
+    return AcquirePgCrawlLock(uri_, me, CrawlLockMode::kExclusive, attempt);
+  }
+
+ private:
+  PGconn* conn() { return db_.conn.get(); }
+
+  Status AppendOnce(std::int64_t run_id, std::span<const FetchRecord> records) {
+    PgTransaction txn(conn());
+    Status s = txn.Begin();
+    std::int64_t inserted = 0;
+    if (s.ok()) s = writer_.Stage(conn(), records, {});
+    if (s.ok()) s = writer_.InsertStaged(conn(), run_id, false, &inserted);
+    if (s.ok()) s = txn.Commit();
+    if (s.ok()) {
+      writer_.Committed();
+    } else {
+      writer_.RolledBack();
+    }
+    return s;
+  }
+
+  PgDatabase db_;
+  std::string uri_;
+  StoreOptions options_;
+  PgFetchWriter writer_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<CrawlStore>> OpenPgCrawlStore(
+    std::string_view uri, const StoreOptions& options) {
+  PgDatabase db;
+  if (Status s = OpenPgDatabase(uri, !options.read_only, &db); !s.ok()) {
+    return s;
+  }
+  return std::unique_ptr<CrawlStore>(
+      std::make_unique<PgCrawlStore>(std::move(db), std::string(uri), options));
+}
+
+}  // namespace robotscan::storage

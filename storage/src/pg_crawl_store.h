@@ -1,0 +1,22 @@
+// Entry points of the PostgreSQL backend, called by CrawlStore::Open and
+// LatestFetchReader::Open for postgresql:// URIs. Private to storage.
+#ifndef ROBOTSCAN_STORAGE_PG_CRAWL_STORE_H_
+#define ROBOTSCAN_STORAGE_PG_CRAWL_STORE_H_
+
+#include <memory>
+#include <string_view>
+
+#include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/latest_fetch_reader.h"
+
+namespace robotscan::storage {
+
+Result<std::unique_ptr<CrawlStore>> OpenPgCrawlStore(
+    std::string_view uri, const StoreOptions& options);
+
+Result<std::unique_ptr<LatestFetchReader>> OpenPgLatestFetchReader(
+    std::string_view uri, const LatestFetchQuery& query);
+
+}  // namespace robotscan::storage
+
+#endif  // ROBOTSCAN_STORAGE_PG_CRAWL_STORE_H_
