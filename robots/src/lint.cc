@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "robotscan/base/ascii.h"
 #include "extensions.h"
+#include "robotscan/base/ascii.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"
 

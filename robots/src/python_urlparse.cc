@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include "robotscan/base/ascii.h"
 #include "python_text.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::robots::internal::python {
 namespace {

@@ -4,10 +4,10 @@
 #include <map>
 #include <utility>
 
-#include "robotscan/base/ascii.h"
 #include "extensions.h"
 #include "normalize.h"
 #include "pattern.h"
+#include "robotscan/base/ascii.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"

@@ -1,7 +1,7 @@
 #include "robotscan/robots/url.h"
 
-#include "robotscan/base/ascii.h"
 #include "normalize.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::robots {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "robotscan/base/ascii.h"
 #include "python_text.h"
 #include "python_urlparse.h"
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::robots::internal {
 namespace {

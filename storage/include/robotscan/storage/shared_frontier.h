@@ -25,9 +25,8 @@
 //   CrawlToJoin crawl;
 //   Status s = frontier.value()->FindCrawl(0, &crawl);
 //   std::int64_t worker_id = 0;
-//   if (s.ok()) s = frontier.value()->RegisterWorker(crawl.run_id, me, &worker_id);
-//   ClaimResult claim;
-//   if (s.ok()) {
+//   if (s.ok()) s = frontier.value()->RegisterWorker(crawl.run_id, me,
+//   &worker_id); ClaimResult claim; if (s.ok()) {
 //     s = frontier.value()->ClaimBatch(crawl.run_id, worker_id, crawl.settings,
 //                                      &claim);
 //   }
