@@ -25,10 +25,11 @@
 //   CrawlToJoin crawl;
 //   Status s = frontier.value()->FindCrawl(0, &crawl);
 //   std::int64_t worker_id = 0;
-//   if (s.ok()) s = frontier.value()->RegisterWorker(crawl.run_id, me,
-//   &worker_id); ClaimResult claim; if (s.ok()) {
-//     s = frontier.value()->ClaimBatch(crawl.run_id, worker_id, crawl.settings,
-//                                      &claim);
+//   SharedFrontier& f = *frontier.value();
+//   if (s.ok()) s = f.RegisterWorker(crawl.run_id, me, &worker_id);
+//   ClaimResult claim;
+//   if (s.ok()) {
+//     s = f.ClaimBatch(crawl.run_id, worker_id, crawl.settings, &claim);
 //   }
 #ifndef ROBOTSCAN_STORAGE_SHARED_FRONTIER_H_
 #define ROBOTSCAN_STORAGE_SHARED_FRONTIER_H_
