@@ -168,7 +168,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
   {
     py::gil_scoped_release release;
     // The agent's group is looked up once for the whole batch.
-    const robots::AgentMatcher matcher = robots.MatcherFor(agent);
+    const robots::AgentMatcher matcher = robots.MatcherFor(agent, count);
     for (std::size_t i = 0; i < count; ++i) {
       if (robots::UrlSyntaxError(views[i])) {
         bad_index = i;

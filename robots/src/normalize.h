@@ -2,6 +2,7 @@
 #ifndef ROBOTSCAN_ROBOTS_SRC_NORMALIZE_H_
 #define ROBOTSCAN_ROBOTS_SRC_NORMALIZE_H_
 
+#include <array>
 #include <cstddef>
 #include <string_view>
 
@@ -11,6 +12,11 @@ namespace robotscan::robots::internal {
 
 // True when NormalizeForMatching would change `input`.
 bool NeedsNormalization(std::string_view input, PathRole role);
+
+// The bytes of a URL path that NormalizeForMatching may change or start an
+// escape with ('%', '*', '$' and the bytes that must be encoded); every
+// other byte is kept as it is, where it is.
+const std::array<bool, 256>& UrlPathBytesNormalizationMayChange();
 
 // Writes the normal form of `input` to `out`, which must hold at least
 // 3 * input.size() bytes (every byte may become %XX). Returns its length.

@@ -1,5 +1,7 @@
 #include "pattern.h"
 
+#include "rule_dfa.h"
+
 #include <string.h>  // memmem (glibc: linear worst case, SIMD when short)
 
 #include <algorithm>
@@ -152,7 +154,7 @@ bool ReferencePatternMatches(std::string_view path, std::string_view pattern) {
 }
 
 RuleIndex::RuleIndex(std::vector<IndexedRule> rules, SegmentFilterPolicy policy)
-    : policy_(policy) {
+    : policy_(policy), automaton_(std::make_unique<Automaton>()) {
   rules.erase(
       std::remove_if(rules.begin(), rules.end(),
                      [](const IndexedRule& r) { return r.priority == 0; }),
@@ -243,6 +245,47 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules, SegmentFilterPolicy policy)
   if (rules_with_segments != 0 && rules_with_segments >= policy_.min_rules) {
     filter_ = std::make_unique<SegmentFilter>();
   }
+}
+
+RuleIndex::RuleIndex(RuleIndex&&) noexcept = default;
+RuleIndex& RuleIndex::operator=(RuleIndex&&) noexcept = default;
+RuleIndex::~RuleIndex() = default;
+
+bool RuleIndex::PrepareAutomaton(std::size_t max_work) const {
+  Automaton& automaton = *automaton_;
+  if (automaton.ready.load(std::memory_order_acquire) != nullptr) return true;
+  std::lock_guard<std::mutex> lock(automaton.mutex);
+  if (automaton.dfa != nullptr) return true;
+  if (rules_.empty() || max_work <= automaton.work_tried) return false;
+  RuleDfa::Limits limits;
+  limits.max_work = max_work;
+  automaton.dfa = RuleDfa::Build(rules_, limits);
+  if (automaton.dfa == nullptr) {
+    automaton.work_tried = max_work;
+    return false;
+  }
+  automaton.ready.store(automaton.dfa.get(), std::memory_order_release);
+  return true;
+}
+
+const IndexedRule* RuleIndex::BestMatchByAutomaton(
+    std::string_view path) const {
+  const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
+  if (dfa == nullptr) return BestMatch(path);
+  const std::uint32_t rule = dfa->BestRule(path);
+  return rule == RuleDfa::kNoRule ? nullptr : &rules_[rule];
+}
+
+bool RuleIndex::BestMatchByAutomatonUnlessStopped(
+    std::string_view path, const std::array<bool, 256>& stop,
+    const IndexedRule** best) const {
+  const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
+  std::uint32_t rule = RuleDfa::kNoRule;
+  if (dfa == nullptr || !dfa->BestRuleUnlessStopped(path, stop, &rule)) {
+    return false;
+  }
+  *best = rule == RuleDfa::kNoRule ? nullptr : &rules_[rule];
+  return true;
 }
 
 void RuleIndex::BuildBlocks(Node* node) {

@@ -20,6 +20,8 @@
 #ifndef ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
 #define ROBOTSCAN_ROBOTS_SRC_PATTERN_H_
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -103,6 +105,8 @@ struct IndexedRule {
   bool has_segments = false;
 };
 
+class RuleDfa;  // rule_dfa.h
+
 // When RuleIndex builds and uses its segment filter. The defaults keep
 // ordinary files (a few wildcard rules) and ordinary lookups off it; tests
 // lower them to exercise the filter on small inputs.
@@ -122,9 +126,27 @@ class RuleIndex {
   // dropped, as in Google's matcher.
   explicit RuleIndex(std::vector<IndexedRule> rules,
                      SegmentFilterPolicy policy = {});
+  RuleIndex(RuleIndex&&) noexcept;
+  RuleIndex& operator=(RuleIndex&&) noexcept;
+  ~RuleIndex();
 
   // The deciding rule for `path`, or nullptr when no rule matches.
   const IndexedRule* BestMatch(std::string_view path) const;
+
+  // Builds the rules' automaton (rule_dfa.h) for BestMatchByAutomaton,
+  // spending at most `max_work` (RuleDfa::Limits::max_work); thread-safe.
+  // Once built it stays; after a failure, only a larger budget tries again.
+  // False when it would be too large for the budget.
+  bool PrepareAutomaton(std::size_t max_work) const;
+  // BestMatch through the automaton when one was built; the same answer,
+  // one table step per path byte.
+  const IndexedRule* BestMatchByAutomaton(std::string_view path) const;
+  // The same, giving up (false) at the first byte marked in `stop` that
+  // the walk reaches (RuleDfa::BestRuleUnlessStopped), or when no
+  // automaton was built.
+  bool BestMatchByAutomatonUnlessStopped(std::string_view path,
+                                         const std::array<bool, 256>& stop,
+                                         const IndexedRule** best) const;
 
   std::size_t rule_count() const { return rules_.size(); }
   bool has_segment_filter() const { return filter_ != nullptr; }
@@ -196,6 +218,13 @@ class RuleIndex {
   std::uint32_t max_priority_ = 0;
   SegmentFilterPolicy policy_;
   std::unique_ptr<SegmentFilter> filter_;  // Null: too few rules to need it.
+  struct Automaton {
+    std::mutex mutex;                            // Guards the rest but ready.
+    std::atomic<const RuleDfa*> ready{nullptr};  // Set once, after building.
+    std::unique_ptr<RuleDfa> dfa;
+    std::size_t work_tried = 0;  // Largest budget that failed.
+  };
+  std::unique_ptr<Automaton> automaton_;
 };
 
 // True if `a` beats `b`: higher priority, or equal priority and allow.

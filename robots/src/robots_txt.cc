@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <deque>
 #include <map>
@@ -99,9 +100,13 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   struct AgentRules {
     const RuleIndex* index = nullptr;  // Null: no group applies.
     bool used_global = false;
+    bool by_automaton = false;  // index->PrepareAutomaton() succeeded.
   };
   AgentRules RulesOfAgent(std::string_view agent) const;
   MatchResult MatchRules(const AgentRules& rules, std::string_view path) const;
+  // The result once the deciding rule (or none) is known.
+  MatchResult ResultOf(const AgentRules& rules,
+                       const internal::IndexedRule* best) const;
   // CheckPath and Check, for rfc and google modes.
   MatchResult CheckPathWith(const AgentRules& rules,
                             std::string_view path) const;
@@ -115,6 +120,23 @@ struct AgentMatcher::Impl {
 };
 
 namespace {
+
+// True if the first bytes of `path`, as many as "/robots.txt?" has, need no
+// normalising (so the path is "/robots.txt" after normalising exactly when
+// it is before) and it is not "/robots.txt": then only the rules decide.
+bool IsDecidedWithoutNormalizing(std::string_view path) {
+  constexpr std::string_view kRobotsTxt = "/robots.txt";
+  const std::array<bool, 256>& may_change =
+      internal::UrlPathBytesNormalizationMayChange();
+  const std::size_t head = std::min(path.size(), kRobotsTxt.size() + 1);
+  for (std::size_t i = 0; i < head; ++i) {
+    if (may_change[static_cast<unsigned char>(path[i])]) return false;
+  }
+  const bool is_robots_txt =
+      path.substr(0, kRobotsTxt.size()) == kRobotsTxt &&
+      (path.size() == kRobotsTxt.size() || path[kRobotsTxt.size()] == '?');
+  return !is_robots_txt;
+}
 
 // Builds the group structure from the tokenizer's events.
 class GroupBuilder : public LineListener {
@@ -381,7 +403,14 @@ MatchResult RobotsTxt::Impl::MatchRules(const AgentRules& rules,
     result.decision = Decision::kNoGroupForAgent;
     return result;
   }
-  const IndexedRule* best = index->BestMatch(path);
+  return ResultOf(rules, rules.by_automaton ? index->BestMatchByAutomaton(path)
+                                            : index->BestMatch(path));
+}
+
+MatchResult RobotsTxt::Impl::ResultOf(const AgentRules& rules,
+                                      const IndexedRule* best) const {
+  MatchResult result;
+  result.used_global_group = rules.used_global;
   if (best == nullptr) {
     result.decision = Decision::kNoMatchingRule;
     return result;
@@ -441,6 +470,15 @@ MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
 MatchResult RobotsTxt::Impl::CheckPathWith(const AgentRules& rules,
                                            std::string_view path) const {
   if (compat == Compat::kGoogle) return MatchRules(rules, path);
+  if (rules.by_automaton && IsDecidedWithoutNormalizing(path)) {
+    // The automaton reads the path as given until a byte normalisation may
+    // change; most paths are decided before one, or have none.
+    const IndexedRule* best = nullptr;
+    if (rules.index->BestMatchByAutomatonUnlessStopped(
+            path, internal::UrlPathBytesNormalizationMayChange(), &best)) {
+      return ResultOf(rules, best);
+    }
+  }
   // RFC 9309: compare normalised forms; the URL side is normalised here,
   // without touching the heap for paths up to kInlineUrlBytes / 3.
   char inline_buffer[kInlineUrlBytes];
@@ -480,13 +518,23 @@ MatchResult RobotsTxt::Check(std::string_view user_agent,
   return impl_->CheckUrlWith(impl_->RulesOfAgent(user_agent), url);
 }
 
-AgentMatcher RobotsTxt::MatcherFor(std::string_view user_agent) const {
+AgentMatcher RobotsTxt::MatcherFor(std::string_view user_agent,
+                                   std::size_t expected_checks) const {
   auto matcher = std::make_shared<AgentMatcher::Impl>();
   matcher->robots = *this;
   if (impl_->compat == Compat::kUrllib) {
     matcher->agent = std::string(user_agent);
   } else {
     matcher->rules = impl_->RulesOfAgent(user_agent);
+    // Compiling pays for itself over many lookups only; its budget is
+    // about 30 ns of work per lookup expected (bench/RESULTS.md).
+    constexpr std::size_t kWorkPerExpectedCheck = 16;  // ~2 ns per unit.
+    constexpr std::size_t kMaxWork = std::size_t{1} << 24;
+    if (matcher->rules.index != nullptr &&
+        expected_checks >= kChecksWorthAnAutomaton) {
+      matcher->rules.by_automaton = matcher->rules.index->PrepareAutomaton(
+          std::min(kMaxWork, expected_checks * kWorkPerExpectedCheck));
+    }
   }
   return AgentMatcher(std::move(matcher));
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <string>
 #include <thread>
@@ -186,6 +187,88 @@ TEST(RuleIndex, BlocksOfWildcardRulesEqualALinearScan) {
   }
   EXPECT_GT(decided, 2000);  // Most lookups have a match to get right.
   EXPECT_LT(decided, 12000);
+}
+
+// The automaton (rule_dfa.h) must give BestMatch's answer: the same rule,
+// not only the same rank, since the caller reports its line. Random rule
+// sets over a small alphabet with '*', '$', duplicates and ties.
+TEST(RuleDfa, GivesBestMatchsRuleOnRandomRuleSets) {
+  std::mt19937 rng(2026);
+  std::vector<std::string> storage;
+  int built = 0;
+  int matched = 0;
+  for (int round = 0; round < 1500; ++round) {
+    storage.clear();
+    const int n = 1 + static_cast<int>(rng() % 40);
+    storage.reserve(static_cast<std::size_t>(n));
+    std::vector<IndexedRule> rules;
+    for (int i = 0; i < n; ++i) {
+      storage.push_back((rng() % 6 == 0 ? "" : "/") +
+                        RandomString(rng, "ab/*$", 6));
+      rules.push_back(RuleFor(storage.back(), i, rng() % 2 == 0));
+    }
+    const RuleIndex index(rules);
+    if (!index.PrepareAutomaton(std::size_t{1} << 22)) continue;
+    ++built;
+    for (int q = 0; q < 30; ++q) {
+      const std::string path = "/" + RandomString(rng, "ab/", 10);
+      const IndexedRule* expected = index.BestMatch(path);
+      const IndexedRule* actual = index.BestMatchByAutomaton(path);
+      ASSERT_EQ(actual, expected) << "round " << round << " path " << path;
+      matched += expected != nullptr;
+    }
+  }
+  EXPECT_GT(built, 1400);  // Small sets always fit the budget.
+  EXPECT_GT(matched, 10000);
+  EXPECT_LT(matched, 44000);
+}
+
+TEST(RuleDfa, StopsAtMarkedBytesAndOtherwiseAgrees) {
+  std::vector<std::string> storage = {"/a*b", "/a$", "/*x*y", "/ab/cd"};
+  std::vector<IndexedRule> rules;
+  for (std::size_t i = 0; i < storage.size(); ++i) {
+    rules.push_back(RuleFor(storage[i], static_cast<int>(i), i % 2 == 0));
+  }
+  const RuleIndex index(rules);
+  ASSERT_TRUE(index.PrepareAutomaton(std::size_t{1} << 20));
+  std::array<bool, 256> stop{};
+  stop['%'] = true;
+  const IndexedRule* best = nullptr;
+  // "/ab/cd" decides before the '%' is reached: nothing can beat it.
+  ASSERT_TRUE(
+      index.BestMatchByAutomatonUnlessStopped("/ab/cd%zz", stop, &best));
+  EXPECT_EQ(best, index.BestMatch("/ab/cd%zz"));
+  EXPECT_NE(best, nullptr);
+  // "/a%" could still become "/a*b" or "/*x*y": the walk must give up.
+  EXPECT_FALSE(index.BestMatchByAutomatonUnlessStopped("/a%b", stop, &best));
+  for (const char* path : {"/a", "/ab", "/axy", "/b", "/ab/cd", "/q"}) {
+    ASSERT_TRUE(index.BestMatchByAutomatonUnlessStopped(path, stop, &best));
+    EXPECT_EQ(best, index.BestMatch(path)) << path;
+  }
+}
+
+// Rules such as "/*a*b*c*d" make the subset construction multiply states;
+// past its budget the index keeps answering through the trie.
+TEST(RuleDfa, GivesUpPastItsBudgetAndTheTrieStillAnswers) {
+  std::vector<std::string> storage;
+  const std::string letters = "abcdefghijklmnop";
+  for (std::size_t i = 0; i < 60; ++i) {
+    std::string pattern = "/";
+    for (std::size_t k = 0; k < 6; ++k) {
+      pattern += "*";
+      pattern += letters[(i * 7 + k * 3) % letters.size()];
+    }
+    storage.push_back(pattern);
+  }
+  std::vector<IndexedRule> rules;
+  for (std::size_t i = 0; i < storage.size(); ++i) {
+    rules.push_back(RuleFor(storage[i], static_cast<int>(i)));
+  }
+  const RuleIndex index(rules);
+  EXPECT_FALSE(index.PrepareAutomaton(200000));
+  const std::string path = "/" + letters + letters;
+  EXPECT_EQ(index.BestMatchByAutomaton(path), index.BestMatch(path));
+  EXPECT_NE(index.BestMatch(path), nullptr);
 }
 
 TEST(RuleIndex, NoBlocksForShortRuns) {

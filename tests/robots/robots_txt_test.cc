@@ -283,28 +283,33 @@ TEST(AgentMatcher, AnswersExactlyLikeCheck) {
          {RobotsTxt::Parse(body, options), RobotsTxt::AllowAll(compat),
           RobotsTxt::DisallowAll(compat)}) {
       for (const std::string& agent : agents) {
-        const AgentMatcher matcher = robots.MatcherFor(agent);
-        for (const std::string& url : urls) {
-          const MatchResult expected = robots.Check(agent, url);
-          const MatchResult actual = matcher.Check(url);
-          const std::string where =
-              std::string(CompatName(compat)) + " " + agent + " " + url;
-          EXPECT_EQ(actual.allowed, expected.allowed) << where;
-          EXPECT_EQ(actual.decision, expected.decision) << where;
-          EXPECT_EQ(actual.line, expected.line) << where;
-          EXPECT_EQ(actual.pattern, expected.pattern) << where;
-          EXPECT_EQ(actual.used_global_group, expected.used_global_group)
-              << where;
-          EXPECT_EQ(matcher.IsAllowed(url), expected.allowed) << where;
-          const MatchResult by_path = robots.CheckPath(agent, url);
-          EXPECT_EQ(matcher.CheckPath(url).allowed, by_path.allowed) << where;
-          EXPECT_EQ(matcher.CheckPath(url).line, by_path.line) << where;
-          disallowed += !expected.allowed;
+        for (std::size_t expected_checks :
+             {std::size_t{0}, RobotsTxt::kChecksWorthAnAutomaton * 100}) {
+          // 0: the trie; many: the automaton where the budget allows.
+          const AgentMatcher matcher =
+              robots.MatcherFor(agent, expected_checks);
+          for (const std::string& url : urls) {
+            const MatchResult expected = robots.Check(agent, url);
+            const MatchResult actual = matcher.Check(url);
+            const std::string where =
+                std::string(CompatName(compat)) + " " + agent + " " + url;
+            EXPECT_EQ(actual.allowed, expected.allowed) << where;
+            EXPECT_EQ(actual.decision, expected.decision) << where;
+            EXPECT_EQ(actual.line, expected.line) << where;
+            EXPECT_EQ(actual.pattern, expected.pattern) << where;
+            EXPECT_EQ(actual.used_global_group, expected.used_global_group)
+                << where;
+            EXPECT_EQ(matcher.IsAllowed(url), expected.allowed) << where;
+            const MatchResult by_path = robots.CheckPath(agent, url);
+            EXPECT_EQ(matcher.CheckPath(url).allowed, by_path.allowed) << where;
+            EXPECT_EQ(matcher.CheckPath(url).line, by_path.line) << where;
+            disallowed += !expected.allowed;
+          }
         }
       }
     }
   }
-  EXPECT_GT(disallowed, 100);  // The cases reach both verdicts.
+  EXPECT_GT(disallowed, 200);  // The cases reach both verdicts.
 }
 
 TEST(AgentMatcher, OutlivesTheRobotsTxtItCameFrom) {

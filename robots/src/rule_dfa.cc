@@ -1,0 +1,265 @@
+#include "rule_dfa.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+namespace robotscan::robots::internal {
+namespace {
+
+// Bounds on the construction itself, whatever the state budget: past these
+// a file is hostile or huge, and the trie serves it.
+constexpr std::size_t kMaxRules = 4096;
+constexpr std::size_t kMaxThreads = std::size_t{1} << 15;
+
+// A set of threads, one bit each. Thread base[r] + p is rule r at position
+// p of its pattern text (p == text size: the pattern has ended), so moving
+// every thread of a set one byte on is a one-bit shift of the whole set.
+using ThreadSet = std::vector<std::uint64_t>;
+
+struct ThreadSetHash {
+  std::size_t operator()(const ThreadSet& set) const {
+    std::uint64_t h = 1469598103934665603u;  // FNV-1a over the words.
+    for (const std::uint64_t word : set) h = (h ^ word) * 1099511628211u;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+template <typename Visit>
+void ForEachThread(const ThreadSet& set, Visit visit) {
+  for (std::size_t w = 0; w < set.size(); ++w) {
+    for (std::uint64_t bits = set[w]; bits != 0; bits &= bits - 1) {
+      visit(static_cast<std::uint32_t>(
+          w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
+                                        const Limits& limits) {
+  if (rules.empty() || rules.size() > kMaxRules) return nullptr;
+  std::size_t thread_count = 0;
+  for (const IndexedRule& rule : rules) {
+    thread_count += rule.pattern.text.size() + 1;
+  }
+  if (thread_count > kMaxThreads) return nullptr;
+
+  auto dfa = std::unique_ptr<RuleDfa>(new RuleDfa());
+  // Rank 0 is the best rule: the order BestMatch prefers (Beats, then the
+  // index order, which is the order its trie walk meets equal rules in).
+  dfa->rule_of_rank_.resize(rules.size());
+  std::iota(dfa->rule_of_rank_.begin(), dfa->rule_of_rank_.end(), 0u);
+  std::stable_sort(dfa->rule_of_rank_.begin(), dfa->rule_of_rank_.end(),
+                   [&](std::uint32_t a, std::uint32_t b) {
+                     return Beats(rules[a], rules[b]);
+                   });
+  std::vector<std::uint32_t> rank(rules.size());
+  for (std::uint32_t k = 0; k < rules.size(); ++k) {
+    rank[dfa->rule_of_rank_[k]] = k;
+  }
+
+  // Bytes that some pattern names literally each get a class; all others
+  // (and '*', never a literal) share class 0.
+  std::uint32_t classes = 1;
+  for (const IndexedRule& rule : rules) {
+    for (char ch : rule.pattern.text) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c == '*' || dfa->byte_class_[c] != 0) continue;
+      dfa->byte_class_[c] = static_cast<std::uint8_t>(classes++);
+    }
+  }
+  dfa->class_count_ = classes;
+
+  // What each thread is: its rule's rank, and masks of the threads inside a
+  // '*', at a literal byte of each class, and past the end.
+  const std::size_t words = (thread_count + 63) / 64;
+  std::vector<std::uint32_t> rank_of_thread;
+  std::vector<std::uint8_t> class_of_thread;  // Literal threads only.
+  ThreadSet at_star(words), ended_free(words), ended_anchored(words);
+  ThreadSet literal(words);
+  std::vector<ThreadSet> literal_of_class(classes, ThreadSet(words));
+  ThreadSet start(words);
+  auto set_bit = [](ThreadSet& set, std::size_t id) {
+    set[id / 64] |= std::uint64_t{1} << (id % 64);
+  };
+  for (std::uint32_t r = 0; r < rules.size(); ++r) {
+    const std::string_view text = rules[r].pattern.text;
+    set_bit(start, rank_of_thread.size());
+    for (std::size_t p = 0; p <= text.size(); ++p) {
+      const std::size_t id = rank_of_thread.size();
+      rank_of_thread.push_back(rank[r]);
+      class_of_thread.push_back(0);
+      if (p == text.size()) {
+        set_bit(rules[r].pattern.anchored ? ended_anchored : ended_free, id);
+      } else if (text[p] == '*') {
+        set_bit(at_star, id);
+      } else {
+        const std::uint8_t k =
+            dfa->byte_class_[static_cast<unsigned char>(text[p])];
+        class_of_thread.back() = k;
+        set_bit(literal, id);
+        set_bit(literal_of_class[k], id);
+      }
+    }
+  }
+
+  std::size_t word_operations = 0;
+  auto shift_one = [&](const ThreadSet& in, ThreadSet* out) {
+    std::uint64_t carry = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+      (*out)[w] = (in[w] << 1) | carry;
+      carry = in[w] >> 63;
+    }
+  };
+  // Adds what `set` reaches through '*'s ('*' may match nothing). The
+  // scratch sets are reused: construction allocates only for new states.
+  ThreadSet moved(words);
+  ThreadSet stars(words);
+  auto close = [&](ThreadSet* set) {
+    while (true) {
+      for (std::size_t w = 0; w < words; ++w) stars[w] = (*set)[w] & at_star[w];
+      shift_one(stars, &moved);
+      bool grew = false;
+      for (std::size_t w = 0; w < words; ++w) {
+        grew = grew || (moved[w] & ~(*set)[w]) != 0;
+        (*set)[w] |= moved[w];
+      }
+      word_operations += 4 * words;
+      if (!grew) return;
+    }
+  };
+
+  // A state depends only on its threads, never on what was matched before
+  // (the walk keeps the best match so far): pruning threads that can no
+  // longer win would make states remember history and multiply.
+  std::unordered_map<ThreadSet, std::uint32_t, ThreadSetHash> state_of_set;
+  std::vector<const ThreadSet*> set_of_state;
+  auto add_state = [&](const ThreadSet& set) -> std::uint32_t {
+    if (auto found = state_of_set.find(set); found != state_of_set.end()) {
+      return found->second;
+    }
+    auto it = state_of_set
+                  .emplace(set, static_cast<std::uint32_t>(dfa->states_.size()))
+                  .first;
+    State state;
+    const ThreadSet& threads = it->first;
+    ForEachThread(threads, [&](std::uint32_t id) {
+      const std::uint32_t r = rank_of_thread[id];
+      const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+      if ((ended_free[id / 64] & bit) != 0) {
+        state.done = std::min(state.done, r);  // Matched, whatever follows.
+        return;
+      }
+      state.alive = std::min(state.alive, r);
+      if ((ended_anchored[id / 64] & bit) != 0) {
+        state.at_end = std::min(state.at_end, r);  // A '$' rule, complete.
+      }
+    });
+    dfa->states_.push_back(state);
+    set_of_state.push_back(&it->first);  // Keys of an unordered_map stay put.
+    return it->second;
+  };
+
+  close(&start);
+  add_state(start);
+  // Per state: threads inside a '*' survive any byte; a literal thread
+  // moves on for its one byte's class only. So every class that no literal
+  // thread of the state reads leads to the same state, computed once.
+  std::vector<std::uint8_t> classes_read;
+  std::vector<bool> read(classes, false);
+  ThreadSet threads(words), staying(words), otherwise_set(words);
+  ThreadSet advancing(words), next(words);
+  for (std::uint32_t s = 0; s < dfa->states_.size(); ++s) {
+    if (dfa->states_.size() > limits.max_states ||
+        dfa->states_.size() * classes > limits.max_table_entries ||
+        word_operations > limits.max_work) {
+      return nullptr;
+    }
+    threads = *set_of_state[s];  // A copy: add_state may rehash.
+    for (std::size_t w = 0; w < words; ++w)
+      staying[w] = threads[w] & at_star[w];
+    classes_read.clear();
+    for (std::size_t w = 0; w < words; ++w) {
+      for (std::uint64_t bits = threads[w] & literal[w]; bits != 0;
+           bits &= bits - 1) {
+        const std::uint8_t k =
+            class_of_thread[w * 64 +
+                            static_cast<std::size_t>(__builtin_ctzll(bits))];
+        if (!read[k]) {
+          read[k] = true;
+          classes_read.push_back(k);
+        }
+      }
+    }
+    otherwise_set = staying;
+    close(&otherwise_set);
+    const std::uint32_t otherwise = add_state(otherwise_set);
+    const std::size_t row = dfa->next_.size();
+    dfa->next_.resize(row + classes, otherwise);
+    for (const std::uint8_t k : classes_read) {
+      read[k] = false;
+      for (std::size_t w = 0; w < words; ++w) {
+        advancing[w] = threads[w] & literal_of_class[k][w];
+      }
+      shift_one(advancing, &next);
+      for (std::size_t w = 0; w < words; ++w) next[w] |= staying[w];
+      close(&next);
+      word_operations += 4 * words;
+      dfa->next_[row + k] = add_state(next);
+    }
+    word_operations += 4 * words;
+  }
+  dfa->work_ = word_operations;
+  dfa->state_count_ = dfa->states_.size();
+  const std::uint32_t row_size = kRowHeader + classes;
+  dfa->table_.resize(dfa->states_.size() * row_size);
+  for (std::size_t s = 0; s < dfa->states_.size(); ++s) {
+    std::uint32_t* row = dfa->table_.data() + s * row_size;
+    row[0] = dfa->states_[s].done;
+    row[1] = dfa->states_[s].alive;
+    row[2] = dfa->states_[s].at_end;
+    for (std::uint32_t k = 0; k < classes; ++k) {
+      row[kRowHeader + k] = dfa->next_[s * classes + k] * row_size;
+    }
+  }
+  dfa->states_ = {};
+  dfa->next_ = {};
+  return dfa;
+}
+
+std::uint32_t RuleDfa::BestRule(std::string_view path) const {
+  const std::uint32_t* table = table_.data();
+  std::uint32_t row = 0;  // The start state's.
+  std::uint32_t best = table[0];
+  for (const char ch : path) {
+    // Nothing alive can beat the best match: the rest of the path is moot.
+    if (table[row + 1] >= best) break;
+    row = table[row + kRowHeader + byte_class_[static_cast<unsigned char>(ch)]];
+    best = std::min(best, table[row]);
+  }
+  // Past a break, at_end (counted in alive) cannot beat `best`.
+  best = std::min(best, table[row + 2]);
+  return best == kNoRank ? kNoRule : rule_of_rank_[best];
+}
+
+bool RuleDfa::BestRuleUnlessStopped(std::string_view path,
+                                    const std::array<bool, 256>& stop,
+                                    std::uint32_t* rule) const {
+  const std::uint32_t* table = table_.data();
+  std::uint32_t row = 0;
+  std::uint32_t best = table[0];
+  for (const char ch : path) {
+    if (table[row + 1] >= best) break;
+    const auto c = static_cast<unsigned char>(ch);
+    if (stop[c]) return false;
+    row = table[row + kRowHeader + byte_class_[c]];
+    best = std::min(best, table[row]);
+  }
+  best = std::min(best, table[row + 2]);
+  *rule = best == kNoRank ? kNoRule : rule_of_rank_[best];
+  return true;
+}
+
+}  // namespace robotscan::robots::internal

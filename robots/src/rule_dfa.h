@@ -1,0 +1,100 @@
+// One agent's rules compiled into a deterministic automaton over the path's
+// bytes. Private.
+//
+// The RuleIndex answers a lookup by walking a prefix trie and then checking
+// candidate wildcard rules one by one; on files with dozens of "/*/word"
+// rules per group that costs ~1,000 instructions per path. Here every rule
+// runs at once: a state is the set of (rule, position in its pattern)
+// threads still alive after the bytes read so far, so a lookup is one table
+// step per path byte (and usually fewer: the walk stops as soon as nothing
+// alive can beat the best match found). Patterns only have `*` and a final
+// `$`, so a thread never needs more than its position.
+//
+// The answer equals RuleIndex::BestMatch's, including which of several
+// equally ranked rules is reported: rules are ranked by priority, then allow
+// over disallow, then their order in the index (the order the trie walk
+// meets them).
+//
+// Subset construction can blow up (patterns such as "*a*b*c" multiply
+// states), so Build gives up past a state budget and the caller keeps the
+// trie; building is also the expensive part (milliseconds for a few hundred
+// states), which is why only AgentMatcher, made for many lookups, asks for
+// it.
+#ifndef ROBOTSCAN_ROBOTS_SRC_RULE_DFA_H_
+#define ROBOTSCAN_ROBOTS_SRC_RULE_DFA_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pattern.h"
+
+namespace robotscan::robots::internal {
+
+class RuleDfa {
+ public:
+  struct Limits {
+    std::size_t max_states = 4096;
+    // Transition table entries (states x byte classes), 4 bytes each.
+    std::size_t max_table_entries = std::size_t{1} << 18;
+    // Construction work, in 64-bit set operations (about 1 ns each).
+    std::size_t max_work = std::size_t{1} << 24;
+  };
+
+  static constexpr std::uint32_t kNoRule = 0xFFFFFFFFu;
+
+  // Compiles `rules` (priority 0 rules must already be gone). Null when the
+  // automaton would exceed `limits`.
+  static std::unique_ptr<RuleDfa> Build(std::span<const IndexedRule> rules,
+                                        const Limits& limits);
+
+  // The index into `rules` of the deciding rule for `path`, or kNoRule.
+  std::uint32_t BestRule(std::string_view path) const;
+
+  // BestRule, except that the walk gives up (returns false) at the first
+  // byte marked in `stop` it reaches. RFC mode marks the bytes that
+  // percent-normalisation may change: since normalisation maps bytes one by
+  // one (an escape starts with '%', itself marked), a path is then decided
+  // without normalising it whenever the answer is known before such a byte.
+  bool BestRuleUnlessStopped(std::string_view path,
+                             const std::array<bool, 256>& stop,
+                             std::uint32_t* rule) const;
+
+  std::size_t state_count() const { return state_count_; }
+  std::size_t work() const { return work_; }  // What Build spent.
+
+ private:
+  struct State {
+    // Best rank matched on entering this state (a rule without `$` whose
+    // pattern just ended), or kNoRank.
+    std::uint32_t done = kNoRank;
+    // Best rank of a `$` rule whose pattern ends exactly here.
+    std::uint32_t at_end = kNoRank;
+    // Best rank of a thread that may still match (including at_end's);
+    // kNoRank: none.
+    std::uint32_t alive = kNoRank;
+  };
+  static constexpr std::uint32_t kNoRank = 0xFFFFFFFFu;  // Worse than all.
+
+  // The walk's table: one row per state, its State fields first, then the
+  // row offset of the next state for each byte class; rows are
+  // kRowHeader + class_count_ long, state 0 (the start) first. One array
+  // and premultiplied offsets keep a step to three dependent loads.
+  static constexpr std::uint32_t kRowHeader = 3;  // done, alive, at_end.
+  std::uint8_t byte_class_[256] = {};
+  std::uint32_t class_count_ = 1;
+  std::vector<State> states_;        // During Build only.
+  std::vector<std::uint32_t> next_;  // [state * class_count_ + class]
+  std::vector<std::uint32_t> table_;
+  std::vector<std::uint32_t> rule_of_rank_;  // Rank -> index into rules.
+  std::size_t work_ = 0;
+  std::size_t state_count_ = 0;
+};
+
+}  // namespace robotscan::robots::internal
+
+#endif  // ROBOTSCAN_ROBOTS_SRC_RULE_DFA_H_
