@@ -129,6 +129,10 @@ int RunCheck(const CheckOptions& options) {
     return kExitUsage;
   }
 
+  // One agent for every URL: its group is found (and for long URL lists
+  // compiled) once.
+  const robots::AgentMatcher matcher =
+      robots.MatcherFor(options.user_agent, urls.size());
   bool any_disallowed = false;
   bool any_error = false;
   for (const std::string& url : urls) {
@@ -136,7 +140,7 @@ int RunCheck(const CheckOptions& options) {
     if (!urllib) problem = robots::UrlSyntaxError(url);
     robots::MatchResult result;
     if (!problem) {
-      result = robots.Check(options.user_agent, url);
+      result = matcher.Check(url);
       if (result.decision == robots::Decision::kInvalidUrl) {
         problem = "CPython's urllib.parse.urlparse raises ValueError on it";
       }
