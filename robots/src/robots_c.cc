@@ -13,6 +13,10 @@ struct robots_txt {
   robotscan::robots::RobotsTxt robots;
 };
 
+struct robots_matcher {
+  robotscan::robots::AgentMatcher matcher;
+};
+
 namespace {
 
 using robotscan::robots::Compat;
@@ -31,6 +35,23 @@ Compat ToCompat(robots_compat compat) {
 
 std::string_view View(const char* data, size_t len) {
   return data == nullptr ? std::string_view() : std::string_view(data, len);
+}
+
+// Fills `out` (when not null) from `result`; returns robots_check's value.
+int ReportMatch(const robotscan::robots::MatchResult& result,
+                robots_match* out) {
+  if (out != nullptr) {
+    out->allowed = result.allowed ? 1 : 0;
+    out->decision = static_cast<robots_decision>(result.decision);
+    out->line = result.line;
+    out->rule_is_allow =
+        result.kind == robotscan::robots::RuleKind::kAllow ? 1 : 0;
+    const bool has_rule =
+        result.decision == robotscan::robots::Decision::kRuleMatched;
+    out->pattern = has_rule ? result.pattern.data() : nullptr;
+    out->pattern_len = has_rule ? result.pattern.size() : 0;
+  }
+  return result.allowed ? 1 : 0;
 }
 
 }  // namespace
@@ -74,21 +95,26 @@ void robots_free(robots_txt* robots) { delete robots; }
 
 int robots_check(const robots_txt* robots, const char* agent, size_t agent_len,
                  const char* url, size_t url_len, robots_match* out) {
-  const robotscan::robots::MatchResult result =
-      robots->robots.Check(View(agent, agent_len), View(url, url_len));
-  if (out != nullptr) {
-    out->allowed = result.allowed ? 1 : 0;
-    out->decision = static_cast<robots_decision>(result.decision);
-    out->line = result.line;
-    out->rule_is_allow =
-        result.kind == robotscan::robots::RuleKind::kAllow ? 1 : 0;
-    const bool has_rule =
-        result.decision == robotscan::robots::Decision::kRuleMatched;
-    out->pattern = has_rule ? result.pattern.data() : nullptr;
-    out->pattern_len = has_rule ? result.pattern.size() : 0;
-  }
-  return result.allowed ? 1 : 0;
+  return ReportMatch(
+      robots->robots.Check(View(agent, agent_len), View(url, url_len)), out);
 }
+
+robots_matcher* robots_matcher_new(const robots_txt* robots, const char* agent,
+                                   size_t agent_len, size_t expected_checks) {
+  try {
+    return new robots_matcher{
+        robots->robots.MatcherFor(View(agent, agent_len), expected_checks)};
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+int robots_matcher_check(const robots_matcher* matcher, const char* url,
+                         size_t url_len, robots_match* out) {
+  return ReportMatch(matcher->matcher.Check(View(url, url_len)), out);
+}
+
+void robots_matcher_free(robots_matcher* matcher) { delete matcher; }
 
 double robots_crawl_delay(const robots_txt* robots, const char* agent,
                           size_t agent_len) {

@@ -34,6 +34,47 @@ TEST(CApi, ParseCheckAndExtensions) {
   robots_free(robots);
 }
 
+TEST(CApi, MatcherAnswersLikeCheckAndOutlivesItsRobots) {
+  std::string body = "User-agent: bot\nDisallow: /private\nAllow: /*.css$\n";
+  for (int i = 0; i < 30; ++i)
+    body += "Disallow: /*/w" + std::to_string(i) + "\n";
+  robots_txt* robots =
+      robots_parse(body.data(), body.size(), ROBOTS_COMPAT_RFC9309);
+  ASSERT_NE(robots, nullptr);
+  robots_matcher* trie = robots_matcher_new(robots, "bot", 3, 0);
+  robots_matcher* automaton = robots_matcher_new(robots, "bot", 3, 1000000);
+  ASSERT_NE(trie, nullptr);
+  ASSERT_NE(automaton, nullptr);
+  const char* urls[] = {"https://e.com/private/x",
+                        "/private/a.css",
+                        "/a/w7",
+                        "/a/w7x",
+                        "/public",
+                        "/%70rivate"};
+  int disallowed = 0;
+  for (const char* url : urls) {
+    robots_match expected, by_trie, by_automaton;
+    const int allowed =
+        robots_check(robots, "bot", 3, url, std::strlen(url), &expected);
+    EXPECT_EQ(robots_matcher_check(trie, url, std::strlen(url), &by_trie),
+              allowed)
+        << url;
+    EXPECT_EQ(
+        robots_matcher_check(automaton, url, std::strlen(url), &by_automaton),
+        allowed)
+        << url;
+    EXPECT_EQ(by_trie.line, expected.line) << url;
+    EXPECT_EQ(by_automaton.line, expected.line) << url;
+    disallowed += allowed == 0;
+  }
+  EXPECT_EQ(disallowed, 5);  // All but "/public" ("/%70rivate" is "/private").
+  robots_free(robots);       // The matchers keep what they need.
+  EXPECT_EQ(robots_matcher_check(automaton, "/private", 8, nullptr), 0);
+  robots_matcher_free(trie);
+  robots_matcher_free(automaton);
+  robots_matcher_free(nullptr);
+}
+
 TEST(CApi, HttpOutcomesBecomePolicies) {
   robots_txt* unreachable =
       robots_from_http(503, 0, nullptr, 0, ROBOTS_COMPAT_RFC9309, 0);

@@ -63,6 +63,18 @@ void robots_free(robots_txt* robots);
 int robots_check(const robots_txt* robots, const char* agent, size_t agent_len,
                  const char* url, size_t url_len, robots_match* out);
 
+/* The agent's matcher, for checking many URLs for one agent: the same
+ * answers as robots_check, the agent's group looked up once and, with
+ * expected_checks >= 4096, compiled to an automaton (see AgentMatcher in
+ * robots.h). Independent of the robots_txt's lifetime; immutable, so usable
+ * from several threads. NULL only when out of memory. */
+typedef struct robots_matcher robots_matcher;
+robots_matcher* robots_matcher_new(const robots_txt* robots, const char* agent,
+                                   size_t agent_len, size_t expected_checks);
+int robots_matcher_check(const robots_matcher* matcher, const char* url,
+                         size_t url_len, robots_match* out);
+void robots_matcher_free(robots_matcher* matcher);
+
 /* Crawl-delay in seconds for the agent, or -1.0 when none applies. */
 double robots_crawl_delay(const robots_txt* robots, const char* agent,
                           size_t agent_len);
