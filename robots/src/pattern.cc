@@ -251,40 +251,89 @@ RuleIndex::RuleIndex(RuleIndex&&) noexcept = default;
 RuleIndex& RuleIndex::operator=(RuleIndex&&) noexcept = default;
 RuleIndex::~RuleIndex() = default;
 
+namespace {
+
+// More than one '*' before the last literal byte: "/a*b" has one, "/b/*x*/"
+// two ("*" at the end do not count, see RuleDfa).
+bool HasSeveralSegments(const CompiledPattern& pattern) {
+  std::string_view text = pattern.text;
+  while (!text.empty() && text.back() == '*') text.remove_suffix(1);
+  return std::count(text.begin(), text.end(), '*') > 1;
+}
+
+}  // namespace
+
 bool RuleIndex::PrepareAutomaton(std::size_t max_work) const {
   Automaton& automaton = *automaton_;
   if (automaton.ready.load(std::memory_order_acquire) != nullptr) return true;
   std::lock_guard<std::mutex> lock(automaton.mutex);
   if (automaton.dfa != nullptr) return true;
   if (rules_.empty() || max_work <= automaton.work_tried) return false;
+  std::vector<IndexedRule> in_dfa;
+  std::vector<IndexedRule> rest;
+  for (std::uint32_t i = 0; i < rules_.size(); ++i) {
+    IndexedRule copy = rules_[i];
+    copy.rule_id = i;
+    (HasSeveralSegments(copy.pattern) ? rest : in_dfa).push_back(copy);
+  }
   RuleDfa::Limits limits;
   limits.max_work = max_work;
-  automaton.dfa = RuleDfa::Build(rules_, limits);
-  if (automaton.dfa == nullptr) {
+  std::unique_ptr<RuleDfa> dfa =
+      in_dfa.empty() ? nullptr : RuleDfa::Build(in_dfa, limits);
+  if (dfa == nullptr) {
     automaton.work_tried = max_work;
     return false;
   }
+  automaton.in_dfa = std::move(in_dfa);
+  if (!rest.empty()) {
+    automaton.rest = std::make_unique<RuleIndex>(std::move(rest), policy_);
+  }
+  automaton.dfa = std::move(dfa);
   automaton.ready.store(automaton.dfa.get(), std::memory_order_release);
   return true;
+}
+
+const IndexedRule* RuleIndex::CombinedBest(const Automaton& automaton,
+                                           std::uint32_t dfa_rule,
+                                           std::string_view path) const {
+  const IndexedRule* from_dfa =
+      dfa_rule == RuleDfa::kNoRule
+          ? nullptr
+          : &rules_[automaton.in_dfa[dfa_rule].rule_id];
+  if (automaton.rest == nullptr) return from_dfa;
+  const IndexedRule* copy = automaton.rest->BestMatch(path);
+  const IndexedRule* from_rest =
+      copy == nullptr ? nullptr : &rules_[copy->rule_id];
+  if (from_dfa == nullptr) return from_rest;
+  if (from_rest == nullptr) return from_dfa;
+  if (Beats(*from_dfa, *from_rest)) return from_dfa;
+  if (Beats(*from_rest, *from_dfa)) return from_rest;
+  return from_dfa < from_rest ? from_dfa : from_rest;
 }
 
 const IndexedRule* RuleIndex::BestMatchByAutomaton(
     std::string_view path) const {
   const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
   if (dfa == nullptr) return BestMatch(path);
-  const std::uint32_t rule = dfa->BestRule(path);
-  return rule == RuleDfa::kNoRule ? nullptr : &rules_[rule];
+  return CombinedBest(*automaton_, dfa->BestRule(path), path);
 }
 
 bool RuleIndex::BestMatchByAutomatonUnlessStopped(
     std::string_view path, const std::array<bool, 256>& stop,
     const IndexedRule** best) const {
   const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
+  if (dfa == nullptr) return false;
   std::uint32_t rule = RuleDfa::kNoRule;
-  if (dfa == nullptr || !dfa->BestRuleUnlessStopped(path, stop, &rule)) {
+  if (automaton_->rest != nullptr) {
+    // The second trie reads the whole path, so all of it must be final.
+    for (const char c : path) {
+      if (stop[static_cast<unsigned char>(c)]) return false;
+    }
+    rule = dfa->BestRule(path);
+  } else if (!dfa->BestRuleUnlessStopped(path, stop, &rule)) {
     return false;
   }
-  *best = rule == RuleDfa::kNoRule ? nullptr : &rules_[rule];
+  *best = CombinedBest(*automaton_, rule, path);
   return true;
 }
 

@@ -218,12 +218,25 @@ class RuleIndex {
   std::uint32_t max_priority_ = 0;
   SegmentFilterPolicy policy_;
   std::unique_ptr<SegmentFilter> filter_;  // Null: too few rules to need it.
+  // Rules with two or more segments between '*'s ("/b/*bed*/") make each
+  // state remember which of them have seen their first segment, doubling
+  // the states per rule; the automaton leaves them to a second, smaller
+  // trie, and a lookup takes the better of the two answers.
   struct Automaton {
     std::mutex mutex;                            // Guards the rest but ready.
     std::atomic<const RuleDfa*> ready{nullptr};  // Set once, after building.
     std::unique_ptr<RuleDfa> dfa;
-    std::size_t work_tried = 0;  // Largest budget that failed.
+    // Copies of the rules each part serves; rule_id is the rule's index in
+    // rules_.
+    std::vector<IndexedRule> in_dfa;
+    std::unique_ptr<RuleIndex> rest;  // Null: every rule is in the DFA.
+    std::size_t work_tried = 0;       // Largest budget that failed.
   };
+  // The better of the automaton's and the second trie's answers, as
+  // BestMatch would pick between them (index order breaks ties).
+  const IndexedRule* CombinedBest(const Automaton& automaton,
+                                  std::uint32_t dfa_rule,
+                                  std::string_view path) const;
   std::unique_ptr<Automaton> automaton_;
 };
 

@@ -87,11 +87,18 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
   for (std::uint32_t r = 0; r < rules.size(); ++r) {
     const std::string_view text = rules[r].pattern.text;
     set_bit(start, rank_of_thread.size());
+    // Where only '*'s are left, the pattern has matched, '$' or not: "/a*"
+    // is "/a". Were such threads kept, each rule with a trailing '*' that
+    // ever matched would stay in every later state, doubling the states.
+    std::size_t matched_at = text.size();
+    while (matched_at > 0 && text[matched_at - 1] == '*') --matched_at;
     for (std::size_t p = 0; p <= text.size(); ++p) {
       const std::size_t id = rank_of_thread.size();
       rank_of_thread.push_back(rank[r]);
       class_of_thread.push_back(0);
-      if (p == text.size()) {
+      if (p >= matched_at && (p < text.size() || matched_at < text.size())) {
+        set_bit(ended_free, id);
+      } else if (p == text.size()) {
         set_bit(rules[r].pattern.anchored ? ended_anchored : ended_free, id);
       } else if (text[p] == '*') {
         set_bit(at_star, id);

@@ -224,7 +224,7 @@ TEST(RuleDfa, GivesBestMatchsRuleOnRandomRuleSets) {
 }
 
 TEST(RuleDfa, StopsAtMarkedBytesAndOtherwiseAgrees) {
-  std::vector<std::string> storage = {"/a*b", "/a$", "/*x*y", "/ab/cd"};
+  std::vector<std::string> storage = {"/a*b", "/a$", "/*xy", "/ab/cd"};
   std::vector<IndexedRule> rules;
   for (std::size_t i = 0; i < storage.size(); ++i) {
     rules.push_back(RuleFor(storage[i], static_cast<int>(i), i % 2 == 0));
@@ -239,7 +239,7 @@ TEST(RuleDfa, StopsAtMarkedBytesAndOtherwiseAgrees) {
       index.BestMatchByAutomatonUnlessStopped("/ab/cd%zz", stop, &best));
   EXPECT_EQ(best, index.BestMatch("/ab/cd%zz"));
   EXPECT_NE(best, nullptr);
-  // "/a%" could still become "/a*b" or "/*x*y": the walk must give up.
+  // "/a%" could still become "/a*b" or "/*xy": the walk must give up.
   EXPECT_FALSE(index.BestMatchByAutomatonUnlessStopped("/a%b", stop, &best));
   for (const char* path : {"/a", "/ab", "/axy", "/b", "/ab/cd", "/q"}) {
     ASSERT_TRUE(index.BestMatchByAutomatonUnlessStopped(path, stop, &best));
@@ -247,28 +247,55 @@ TEST(RuleDfa, StopsAtMarkedBytesAndOtherwiseAgrees) {
   }
 }
 
-// Rules such as "/*a*b*c*d" make the subset construction multiply states;
-// past its budget the index keeps answering through the trie.
-TEST(RuleDfa, GivesUpPastItsBudgetAndTheTrieStillAnswers) {
+// Rules of several segments ("/*x*y") are served by a second trie beside
+// the automaton; a path with a byte to normalise anywhere is then refused
+// (the trie reads all of it), and answers still equal BestMatch's.
+TEST(RuleDfa, SeveralSegmentRulesGoToTheSecondTrie) {
+  std::vector<std::string> storage = {"/a*b", "/*x*y", "/ab/cd", "/*y"};
+  std::vector<IndexedRule> rules;
+  for (std::size_t i = 0; i < storage.size(); ++i) {
+    rules.push_back(RuleFor(storage[i], static_cast<int>(i), i == 1));
+  }
+  const RuleIndex index(rules);
+  ASSERT_TRUE(index.PrepareAutomaton(std::size_t{1} << 20));
+  std::array<bool, 256> stop{};
+  stop['%'] = true;
+  const IndexedRule* best = nullptr;
+  EXPECT_FALSE(
+      index.BestMatchByAutomatonUnlessStopped("/ab/cd%zz", stop, &best));
+  for (const char* path : {"/axy", "/xy", "/ab/cd", "/q", "/y", "/ab"}) {
+    ASSERT_TRUE(index.BestMatchByAutomatonUnlessStopped(path, stop, &best));
+    EXPECT_EQ(best, index.BestMatch(path)) << path;
+    EXPECT_EQ(index.BestMatchByAutomaton(path), index.BestMatch(path)) << path;
+  }
+  EXPECT_EQ(index.BestMatch("/axy")->rule_id, 1u);  // The two-segment rule.
+}
+
+// Past its budget the index keeps answering through the trie, and a larger
+// budget later builds the automaton after all.
+TEST(RuleDfa, GivesUpPastItsBudgetAndRetriesOnlyWithALargerOne) {
+  std::mt19937 rng(3);
   std::vector<std::string> storage;
-  const std::string letters = "abcdefghijklmnop";
-  for (std::size_t i = 0; i < 60; ++i) {
-    std::string pattern = "/";
-    for (std::size_t k = 0; k < 6; ++k) {
-      pattern += "*";
-      pattern += letters[(i * 7 + k * 3) % letters.size()];
-    }
-    storage.push_back(pattern);
+  for (int i = 0; i < 200; ++i) {
+    storage.push_back("/*" + RandomString(rng, "abcdefgh", 9) + "z");
   }
   std::vector<IndexedRule> rules;
   for (std::size_t i = 0; i < storage.size(); ++i) {
     rules.push_back(RuleFor(storage[i], static_cast<int>(i)));
   }
   const RuleIndex index(rules);
-  EXPECT_FALSE(index.PrepareAutomaton(200000));
-  const std::string path = "/" + letters + letters;
+  EXPECT_FALSE(index.PrepareAutomaton(5000));
+  EXPECT_FALSE(index.PrepareAutomaton(4000));  // Not retried: smaller.
+  const std::string path = "/" + storage[17].substr(2);
   EXPECT_EQ(index.BestMatchByAutomaton(path), index.BestMatch(path));
   EXPECT_NE(index.BestMatch(path), nullptr);
+  ASSERT_TRUE(index.PrepareAutomaton(std::size_t{1} << 24));
+  EXPECT_EQ(index.BestMatchByAutomaton(path), index.BestMatch(path));
+  for (int q = 0; q < 2000; ++q) {
+    const std::string probe = "/" + RandomString(rng, "abcdefghz", 14);
+    ASSERT_EQ(index.BestMatchByAutomaton(probe), index.BestMatch(probe))
+        << probe;
+  }
 }
 
 TEST(RuleIndex, NoBlocksForShortRuns) {
