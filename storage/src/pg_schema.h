@@ -4,7 +4,9 @@
 // PostgreSQL types — same tables, columns, constraints and `latest_fetch`
 // view, so that the SQL researchers write runs on both; TEXT timestamps
 // (ISO 8601, sort as text) and INTEGER 0/1 flags are kept on purpose.
-// Version 3 adds the shared frontier (docs/scale-out.md), PostgreSQL only.
+// Version 3 adds the shared frontier (docs/scale-out.md), PostgreSQL only;
+// version 4 makes its claims and commits cost the same per domain whatever
+// the list's length.
 #ifndef ROBOTSCAN_STORAGE_PG_SCHEMA_H_
 #define ROBOTSCAN_STORAGE_PG_SCHEMA_H_
 
@@ -12,7 +14,7 @@
 
 namespace robotscan::storage {
 
-inline constexpr int kPgSchemaVersion = 3;
+inline constexpr int kPgSchemaVersion = 4;
 
 // Creates the version table; run before the migrations, idempotent.
 inline constexpr char kPgSchemaVersionTable[] = R"sql(
@@ -392,6 +394,26 @@ BEGIN
    WHERE w.id = p_worker;
   RETURN v_renewed;
 END $$;
+)sql",
+    // Version 4: frontier indexes whose scans cost what is pending or
+    // leased, never what is done (profiled in bench/RESULTS.md, "Scale
+    // out"). crawl_frontier_open held pending and leased rows together:
+    // a claim, looking for pending rows in list order, stepped over every
+    // leased one, and the commit's "mark done", looking for leased rows,
+    // stepped over every pending one (the planner's statistics, taken
+    // when the whole list was pending, could not tell). Claims now scan
+    // pending rows only; leased rows are found through their batch
+    // (crawl_frontier_by_batch) or their key. The foreign key from a
+    // frontier row to its batch goes: every batch_id is written by
+    // robotscan_claim with the batch it inserted (or the one it took over)
+    // in the same transaction, and batches are never deleted while a row
+    // points at them, so its check (a trigger and a lookup per leased
+    // domain) could never fail.
+    R"sql(
+DROP INDEX crawl_frontier_open;
+CREATE INDEX crawl_frontier_pending ON crawl_frontier(run_id, position)
+  WHERE state = 'pending';
+ALTER TABLE crawl_frontier DROP CONSTRAINT crawl_frontier_batch_id_fkey;
 )sql",
 };
 

@@ -117,7 +117,15 @@ class PgSharedFrontier final : public SharedFrontier {
         !s.ok()) {
       return s;
     }
-    return txn.Commit();
+    if (Status s = txn.Commit(); !s.ok()) return s;
+    // Fresh statistics for the frontier the workers are about to query:
+    // without them the planner takes a whole list's rows of this crawl for
+    // a handful and scans them by position on every commit (autovacuum
+    // analyzes a minute later at best). They stay right for the whole
+    // crawl: the run is the table's big value, and domains leave pending
+    // in list order.
+    return ExecPgSimple(conn(), "ANALYZE crawl_frontier",
+                        "analyze the frontier");
   }
 
   Status FindCrawl(std::int64_t run_id, CrawlToJoin* crawl) override {
@@ -194,16 +202,22 @@ class PgSharedFrontier final : public SharedFrontier {
                     ClaimResult* claim) override {
     *claim = ClaimResult();
     PgResult r;
+    // Each claimed domain's previous fetch is looked up by its name, an
+    // index probe per domain: OFFSET 0 keeps the planner from turning the
+    // lookup into a join, which it did by hashing the whole domain table
+    // on every claim (it cannot know that a claim returns batch_size rows,
+    // not its default guess of 1000), a cost growing with the crawl.
     if (Status s = ExecPg(
             conn(),
             "SELECT c.lease_batch, c.lease_generation::int8, c.lease_domain, "
             "c.lease_rank, c.lease_position, c.lease_taken_over::int, pf.id, "
             "pf.fetched_at, pf.http_status::int8, pf.access, pf.etag, "
-            "pf.last_modified, (pf.body_id IS NOT NULL)::int FROM "
-            "robotscan_claim($1, $2, $3, $4) c LEFT JOIN domain d ON d.name = "
-            "c.lease_domain LEFT JOIN \"fetch\" pf ON pf.id = "
-            "d.latest_fetch_id "
-            "ORDER BY c.lease_position",
+            "pf.last_modified, pf.has_body FROM robotscan_claim($1, $2, $3, "
+            "$4) c LEFT JOIN LATERAL (SELECT f.id, f.fetched_at, "
+            "f.http_status, f.access, f.etag, f.last_modified, (f.body_id IS "
+            "NOT NULL)::int AS has_body FROM domain d JOIN \"fetch\" f ON f.id "
+            "= d.latest_fetch_id WHERE d.name = c.lease_domain OFFSET 0) pf "
+            "ON true ORDER BY c.lease_position",
             PgParams()
                 .Int(run_id)
                 .Int(worker_id)
@@ -532,7 +546,7 @@ class PgSharedFrontier final : public SharedFrontier {
                   "UPDATE crawl_batch b SET state = 'done' WHERE b.worker_id "
                   "= $1 AND b.state = 'leased' AND NOT EXISTS (SELECT 1 FROM "
                   "crawl_frontier f WHERE f.batch_id = b.id AND f.state = "
-                  "'leased')",
+                  "'leased' OFFSET 0)",
                   PgParams().Int(worker_id), "close finished batches");
   }
 
@@ -623,12 +637,16 @@ class PgSharedFrontier final : public SharedFrontier {
         return s;
       }
     }
+    // OFFSET 0 (here and in CloseEmptyBatches): the check stays a lookup
+    // of each batch's rows in crawl_frontier_by_batch. As an anti-join the
+    // planner, whose statistics say nothing is leased, scanned the whole
+    // index once per batch: every leased domain of the crawl, per batch.
     if (Status s = ExecPg(
             conn(),
             "UPDATE crawl_batch b SET state = 'done' WHERE b.id = "
             "ANY($1::int8[]) AND b.worker_id = $2 AND b.state = 'leased' AND "
             "NOT EXISTS (SELECT 1 FROM crawl_frontier f WHERE f.batch_id = "
-            "b.id AND f.state = 'leased')",
+            "b.id AND f.state = 'leased' OFFSET 0)",
             PgParams().Text(PgIntArray(batches)).Int(worker_id),
             "complete batches");
         !s.ok()) {
@@ -667,7 +685,9 @@ class PgSharedFrontier final : public SharedFrontier {
             "to_char(clock_timestamp() AT TIME ZONE 'UTC', "
             "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') WHERE id = $1 AND status = "
             "'running' AND NOT EXISTS (SELECT 1 FROM crawl_frontier WHERE "
-            "run_id = $1 AND state IN ('pending', 'leased')) RETURNING id",
+            "run_id = $1 AND state = 'pending') AND NOT EXISTS (SELECT 1 FROM "
+            "crawl_frontier WHERE run_id = $1 AND state = 'leased') RETURNING "
+            "id",
             PgParams().Int(run_id), "finish the crawl", &finished);
         !s.ok()) {
       return s;

@@ -207,7 +207,7 @@ class PgStorageTest : public ::testing::Test {
 TEST_F(PgStorageTest, CreatesTheVersionedSchemaWithTheSameView) {
   auto pg = Open(uri_);
   ASSERT_NE(pg, nullptr);
-  EXPECT_EQ(Query("SELECT version FROM robotscan_schema"), "3");
+  EXPECT_EQ(Query("SELECT version FROM robotscan_schema"), "4");
   // latest_fetch has the SQLite view's columns, in its order.
   auto lite = Open(sqlite_);
   ASSERT_NE(lite, nullptr);
