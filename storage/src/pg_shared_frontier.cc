@@ -34,31 +34,10 @@ class PgSharedFrontier final : public SharedFrontier {
                  FrontierInput* input, EnqueueSummary* summary) override {
     PgTransaction txn(conn());
     if (Status s = txn.Begin(); !s.ok()) return s;
-    PgResult r;
-    PgParams run;
-    run.Text(info.started_at)
-        .TextOrNull(info.tool_version)
-        .TextOrNull(PgSafeText(info.input, db_.utf8))
-        .TextOrNull(PgSafeText(info.options_json, db_.utf8))
-        .TextOrNull(info.host)
-        .Int(info.pid)
-        .TextOrNull(info.list.source)
-        .TextOrNull(info.list.list_id)
-        .TextOrNull(info.list.date)
-        .TextOrNull(info.list.url)
-        .TextOrNull(info.list.sha256)
-        .Int(info.list.entries);
-    if (Status s = ExecPg(
-            conn(),
-            "INSERT INTO crawl_run(started_at, tool_version, input, options, "
-            "host, pid, list_source, list_id, list_date, list_url, "
-            "list_sha256, list_entries) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-            "$8, $9, $10, $11, $12) RETURNING id",
-            run, "insert crawl_run", &r);
-        !s.ok()) {
+    std::int64_t run_id = 0;
+    if (Status s = InsertPgCrawlRun(conn(), db_.utf8, info, &run_id); !s.ok()) {
       return s;
     }
-    const std::int64_t run_id = PgInt(r.get(), 0, 0);
     if (Status s = ExecPg(
             conn(),
             "INSERT INTO crawl_settings(run_id, per_ip_limit, rate_limit, "
@@ -86,6 +65,7 @@ class PgSharedFrontier final : public SharedFrontier {
     if (const std::string error = input->error(); !error.empty()) {
       return Status(Status::Code::kInvalidArgument, error);
     }
+    PgResult r;
     if (Status s = ExecPg(
             conn(),
             "WITH ins AS (INSERT INTO crawl_frontier(run_id, domain, rank, "
@@ -209,15 +189,15 @@ class PgSharedFrontier final : public SharedFrontier {
     // not its default guess of 1000), a cost growing with the crawl.
     if (Status s = ExecPg(
             conn(),
-            "SELECT c.lease_batch, c.lease_generation::int8, c.lease_domain, "
-            "c.lease_rank, c.lease_position, c.lease_taken_over::int, pf.id, "
-            "pf.fetched_at, pf.http_status::int8, pf.access, pf.etag, "
-            "pf.last_modified, pf.has_body FROM robotscan_claim($1, $2, $3, "
-            "$4) c LEFT JOIN LATERAL (SELECT f.id, f.fetched_at, "
-            "f.http_status, f.access, f.etag, f.last_modified, (f.body_id IS "
-            "NOT NULL)::int AS has_body FROM domain d JOIN \"fetch\" f ON f.id "
-            "= d.latest_fetch_id WHERE d.name = c.lease_domain OFFSET 0) pf "
-            "ON true ORDER BY c.lease_position",
+            std::string("SELECT c.lease_batch, c.lease_generation::int8, "
+                        "c.lease_domain, c.lease_rank, c.lease_position, "
+                        "c.lease_taken_over::int, pf.* FROM "
+                        "robotscan_claim($1, $2, $3, $4) c LEFT JOIN LATERAL "
+                        "(SELECT ") +
+                kPgPreviousFetchColumns +
+                " FROM domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
+                "WHERE d.name = c.lease_domain OFFSET 0) pf ON true ORDER BY "
+                "c.lease_position",
             PgParams()
                 .Int(run_id)
                 .Int(worker_id)
@@ -236,17 +216,7 @@ class PgSharedFrontier final : public SharedFrontier {
       d.entry.rank = PgInt(res, i, 3);
       d.position = PgInt(res, i, 4);
       d.taken_over = PgInt(res, i, 5) != 0;
-      if (!PgIsNull(res, i, 6)) {
-        PreviousFetch p;
-        p.fetch_id = PgInt(res, i, 6);
-        p.fetched_at = PgText(res, i, 7);
-        p.http_status = static_cast<int>(PgInt(res, i, 8));
-        p.access = PgText(res, i, 9);
-        p.etag = PgText(res, i, 10);
-        p.last_modified = PgText(res, i, 11);
-        p.has_body = PgInt(res, i, 12) != 0;
-        d.previous = std::move(p);
-      }
+      if (!PgIsNull(res, i, 6)) d.previous = PgPreviousFetchAt(res, i, 6);
       claim->domains.push_back(std::move(d));
     }
     if (!claim->domains.empty()) return Status::Ok();
