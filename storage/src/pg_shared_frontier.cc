@@ -18,6 +18,10 @@ namespace robotscan::storage {
 namespace {
 
 constexpr int kBusyRetries = 5;
+// While a worker waits with nothing pending ahead of it: how often it looks
+// for pending domains behind (a scan over the dead entries of every domain
+// claimed since the last VACUUM).
+constexpr std::chrono::seconds kRescanInterval{2};
 
 std::chrono::milliseconds MillisOf(double value) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(value));
@@ -177,9 +181,41 @@ class PgSharedFrontier final : public SharedFrontier {
     return txn.Commit();
   }
 
+  // New domains are claimed from the position after this worker's
+  // previous claim (robotscan_claim's p_from: a scan from the list's start
+  // would step over the dead index entries of every domain claimed so
+  // far). Domains behind it that are pending again (given back by a
+  // draining worker, or skipped by a claim that failed) are found by a
+  // scan from the start: when nothing is pending ahead and nobody else
+  // holds a lease, and every kRescanInterval while this worker waits.
   Status ClaimBatch(std::int64_t run_id, std::int64_t worker_id,
                     const CrawlSettings& settings,
                     ClaimResult* claim) override {
+    if (run_id != claim_run_) {
+      claim_run_ = run_id;
+      claim_from_ = 0;
+    }
+    if (Status s = ClaimFrom(run_id, worker_id, settings, claim); !s.ok()) {
+      return s;
+    }
+    if (!claim->domains.empty() || claim_from_ == 0) return Status::Ok();
+    const auto now = std::chrono::steady_clock::now();
+    if (claim->others_hold_leases && now - rescanned_at_ < kRescanInterval) {
+      return Status::Ok();
+    }
+    rescanned_at_ = now;
+    const std::int64_t ahead = claim_from_;
+    claim_from_ = 0;
+    if (Status s = ClaimFrom(run_id, worker_id, settings, claim); !s.ok()) {
+      return s;
+    }
+    // Nothing behind either: the next claims look ahead again.
+    if (claim->domains.empty()) claim_from_ = ahead;
+    return Status::Ok();
+  }
+
+  Status ClaimFrom(std::int64_t run_id, std::int64_t worker_id,
+                   const CrawlSettings& settings, ClaimResult* claim) {
     *claim = ClaimResult();
     PgResult r;
     // Each claimed domain's previous fetch is looked up by its name, an
@@ -192,7 +228,8 @@ class PgSharedFrontier final : public SharedFrontier {
             std::string("SELECT c.lease_batch, c.lease_generation::int8, "
                         "c.lease_domain, c.lease_rank, c.lease_position, "
                         "c.lease_taken_over::int, pf.* FROM "
-                        "robotscan_claim($1, $2, $3, $4) c LEFT JOIN LATERAL "
+                        "robotscan_claim($1, $2, $3, $4, $5) c LEFT JOIN "
+                        "LATERAL "
                         "(SELECT ") +
                 kPgPreviousFetchColumns +
                 " FROM domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
@@ -202,7 +239,8 @@ class PgSharedFrontier final : public SharedFrontier {
                 .Int(run_id)
                 .Int(worker_id)
                 .Int(std::max(1, settings.batch_size))
-                .Int(settings.lease.count()),
+                .Int(settings.lease.count())
+                .Int(claim_from_),
             "claim a batch", &r);
         !s.ok()) {
       return s;
@@ -217,17 +255,21 @@ class PgSharedFrontier final : public SharedFrontier {
       d.position = PgInt(res, i, 4);
       d.taken_over = PgInt(res, i, 5) != 0;
       if (!PgIsNull(res, i, 6)) d.previous = PgPreviousFetchAt(res, i, 6);
+      if (!d.taken_over) {
+        claim_from_ = std::max(claim_from_, d.position + 1);
+      }
       claim->domains.push_back(std::move(d));
     }
     if (!claim->domains.empty()) return Status::Ok();
     if (Status s = ExecPg(
             conn(),
             "SELECT EXISTS (SELECT 1 FROM crawl_frontier WHERE run_id = $1 "
-            "AND state = 'pending')::int, (SELECT extract(epoch FROM "
-            "min(b.expires_at) - clock_timestamp()) * 1000 FROM crawl_batch b "
-            "WHERE b.run_id = $1 AND b.state = 'leased' AND b.worker_id <> "
-            "$2)::float8",
-            PgParams().Int(run_id).Int(worker_id), "claim: what is left", &r);
+            "AND state = 'pending' AND position >= $3)::int, (SELECT "
+            "extract(epoch FROM min(b.expires_at) - clock_timestamp()) * 1000 "
+            "FROM crawl_batch b WHERE b.run_id = $1 AND b.state = 'leased' "
+            "AND b.worker_id <> $2)::float8",
+            PgParams().Int(run_id).Int(worker_id).Int(claim_from_),
+            "claim: what is left", &r);
         !s.ok()) {
       return s;
     }
@@ -669,6 +711,10 @@ class PgSharedFrontier final : public SharedFrontier {
   PgDatabase db_;
   std::string uri_;
   PgFetchWriter writer_;
+  // ClaimBatch's list position to claim from, for crawl claim_run_.
+  std::int64_t claim_run_ = 0;
+  std::int64_t claim_from_ = 0;
+  std::chrono::steady_clock::time_point rescanned_at_{};
 };
 
 }  // namespace
