@@ -45,6 +45,10 @@ constexpr std::chrono::milliseconds kCoordinatorTick{20};
 // the crawl's end is seen at the next look: a worker outlives the crawl's
 // last commit by up to this much).
 constexpr std::chrono::milliseconds kIdleClaimInterval{100};
+// Queued domains a worker keeps beyond a concurrency's worth: this much
+// time at its rate over the last kRateWindow.
+constexpr std::chrono::milliseconds kQueueAhead{500};
+constexpr std::chrono::seconds kRateWindow{1};
 // A worker commits every batch_size records or this often, whichever comes
 // first (a single-process crawl: every 200 ms). A commit has a fixed cost
 // of a dozen statements, and N workers sharing a crawl each see 1/N of its
@@ -176,9 +180,19 @@ class WorkerCoordinator {
     Clock::time_point next_claim = Clock::now();
     std::int64_t fetched_at_heartbeat = 0;
     Clock::time_point heartbeat_at = Clock::now();
+    std::int64_t fetched_at_rate = 0;
+    Clock::time_point rate_at = Clock::now();
     bool ended = false;
     bool drained = false;
     for (;;) {
+      if (Clock::now() - rate_at >= kRateWindow) {
+        const std::int64_t fetched = progress_().fetched;
+        recent_rate_ =
+            (fetched - fetched_at_rate) /
+            std::chrono::duration<double>(Clock::now() - rate_at).count();
+        fetched_at_rate = fetched;
+        rate_at = Clock::now();
+      }
       bool draining = false;
       {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -222,10 +236,18 @@ class WorkerCoordinator {
   }
 
   // Leases batches until the loops have a concurrency's worth of domains
-  // queued, or there is nothing to lease now.
+  // queued and kQueueAhead of this worker's recent rate, or there is
+  // nothing to lease now. (A concurrency's worth alone is little time for a
+  // worker with a share of the crawl's concurrency: four workers of 125 on
+  // loopback ran through it in 100 ms, less than a heartbeat waiting for a
+  // commit's locks, or one claim on a busy machine, and their loops
+  // starved.)
   void ClaimWhileLow(bool* ended, Clock::time_point* next_claim) {
+    const double ahead =
+        recent_rate_ * std::chrono::duration<double>(kQueueAhead).count();
     const std::size_t low_water = static_cast<std::size_t>(
-        std::max(options_.concurrency, settings_.batch_size));
+        std::max({static_cast<double>(options_.concurrency),
+                  static_cast<double>(settings_.batch_size), ahead}));
     while (Queued() < low_water) {
       storage::ClaimResult claim;
       const storage::Status s =
@@ -344,6 +366,7 @@ class WorkerCoordinator {
   const std::vector<LeasedDomainSource*> sources_;
   const std::function<CrawlProgress()> progress_;
   std::string recrawl_cutoff_;
+  double recent_rate_ = 0;  // Domains/s over the last kRateWindow.
 
   std::mutex mutex_;
   std::condition_variable wake_;
