@@ -82,6 +82,12 @@ new_db() {  # new_db NAME: prints the URI of a fresh database
   psql "$admin" -qc "CREATE DATABASE $1" >/dev/null
   echo "${admin/\/postgres?//$1?}"
 }
+# A finished run's database is dropped before the next run starts: its
+# autovacuum (a crawl leaves 100,000s of dead rows) would otherwise run
+# during, and be counted in, the next one.
+drop_db() {
+  psql "$admin" -qc "DROP DATABASE $1" >/dev/null
+}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 awk -v n="$domains" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,d%d.bench\n", i, i }' \
   > "$work/list.csv"
@@ -144,6 +150,7 @@ run "crawl into PostgreSQL (1 process)" \
   "$bin" crawl "$work/list.csv" --db "$uri" "${single_flags[@]}" \
   --concurrency "$concurrency"
 pg_rate=$RATE
+drop_db single
 declare -A worker_rate
 for n in 1 2 4; do
   uri=$(new_db "workers$n")
@@ -152,6 +159,7 @@ for n in 1 2 4; do
   worker_rate[$n]=$RATE
   got=$(psql "$uri" -Atc 'SELECT count(*) || '"'"' records, '"'"' || count(DISTINCT domain_id) || '"'"' domains'"'"' FROM "fetch"')
   echo "    ($got; $("$bin" crawl --status --db "$uri" | head -1 | cut -c1-60))"
+  drop_db "workers$n"
 done
 awk -v s="$sqlite_rate" -v p="$pg_rate" -v w1="${worker_rate[1]}" -v w2="${worker_rate[2]}" \
   -v w4="${worker_rate[4]}" 'BEGIN {
