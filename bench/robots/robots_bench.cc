@@ -126,6 +126,35 @@ BENCHMARK(BM_CheckRealistic)
     ->Args({1, 0})
     ->Args({1, 1});
 
+// The same checks through the agent's matcher, looked up once
+// (RobotsTxt::MatcherFor): what a batch of URLs for one agent costs.
+void BM_CheckRealisticWithMatcher(benchmark::State& state) {
+  ParseOptions options;
+  options.compat = static_cast<Compat>(state.range(0));
+  const RobotsTxt robots = RobotsTxt::Parse(RealisticBody(), options);
+  const std::vector<std::string>& urls = RealisticUrls();
+  const char* agent = state.range(1) == 0 ? "Googlebot" : "SomeResearchBot";
+  const robotscan::robots::AgentMatcher matcher = robots.MatcherFor(agent);
+  std::size_t i = 0;
+  int64_t disallowed = 0;
+  for (auto _ : state) {
+    disallowed += !matcher.IsAllowed(urls[i]);
+    if (++i == urls.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["disallowed_share"] =
+      benchmark::Counter(static_cast<double>(disallowed) /
+                         static_cast<double>(state.iterations()));
+  state.SetLabel(
+      std::string(options.compat == Compat::kGoogle ? "google" : "rfc") + "/" +
+      agent);
+}
+BENCHMARK(BM_CheckRealisticWithMatcher)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1});
+
 // What a parse-per-query library pays: parse the file again for each check
 // (Google's RobotsMatcher design). Reported per check.
 void BM_ReparsePerCheckRealistic(benchmark::State& state) {

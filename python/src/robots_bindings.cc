@@ -167,12 +167,14 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
   std::size_t bad_index = count;
   {
     py::gil_scoped_release release;
+    // The agent's group is looked up once for the whole batch.
+    const robots::AgentMatcher matcher = robots.MatcherFor(agent);
     for (std::size_t i = 0; i < count; ++i) {
       if (robots::UrlSyntaxError(views[i])) {
         bad_index = i;
         break;
       }
-      out[i] = robots.IsAllowedFor(agent, views[i]);
+      out[i] = matcher.IsAllowed(views[i]);
     }
   }
   if (bad_index < count) {

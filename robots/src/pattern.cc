@@ -8,6 +8,12 @@
 namespace robotscan::robots::internal {
 namespace {
 
+// Below this many byte comparisons in the worst case, a first-byte scan
+// with a compare at each candidate beats memmem, whose set-up (a hash of
+// the needle, or two-way factorisation) costs more than a short path's
+// search; above it memmem keeps the search linear on hostile input.
+constexpr std::size_t kNaiveSearchBound = 2048;
+
 // Leftmost occurrence of `needle` in `hay` at or after `from`, or npos.
 std::size_t FindFrom(std::string_view hay, std::string_view needle,
                      std::size_t from) {
@@ -15,8 +21,18 @@ std::size_t FindFrom(std::string_view hay, std::string_view needle,
   if (from >= hay.size() || hay.size() - from < needle.size()) {
     return std::string_view::npos;
   }
-  const void* hit = memmem(hay.data() + from, hay.size() - from, needle.data(),
-                           needle.size());
+  const std::size_t room = hay.size() - from;
+  if (room * needle.size() <= kNaiveSearchBound) {
+    const char first = needle[0];
+    const std::string_view rest = needle.substr(1);
+    const std::size_t last_start = hay.size() - needle.size();
+    for (std::size_t i = from; i <= last_start; ++i) {
+      if (hay[i] == first && hay.substr(i + 1, rest.size()) == rest) return i;
+    }
+    return std::string_view::npos;
+  }
+  const void* hit =
+      memmem(hay.data() + from, room, needle.data(), needle.size());
   if (hit == nullptr) return std::string_view::npos;
   return static_cast<std::size_t>(static_cast<const char*>(hit) - hay.data());
 }
@@ -41,6 +57,37 @@ std::uint64_t RequiredBytesOf(const CompiledPattern& pattern) {
   std::uint64_t set = 0;
   for (char c : pattern.text.substr(pattern.prefix_len)) {
     if (c != '*') set |= ByteSetOf(std::string_view(&c, 1));
+  }
+  return set;
+}
+
+PairSet PairSetOf(std::string_view text) {
+  // Two independent accumulators and no indexed store, so that the loop
+  // carries only two ORs from one pair to the next.
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    const unsigned bucket =
+        PairSet::BucketOf(static_cast<unsigned char>(text[i - 1]),
+                          static_cast<unsigned char>(text[i]));
+    const std::uint64_t bit = std::uint64_t{1} << (bucket & 63);
+    low |= bucket < 64 ? bit : 0;
+    high |= bucket < 64 ? 0 : bit;
+  }
+  PairSet set;
+  set.bits[0] = low;
+  set.bits[1] = high;
+  return set;
+}
+
+PairSet RequiredPairsOf(const CompiledPattern& pattern) {
+  PairSet set;
+  const std::string_view rest = pattern.text.substr(pattern.prefix_len);
+  for (std::size_t i = 1; i < rest.size(); ++i) {
+    if (rest[i - 1] != '*' && rest[i] != '*') {
+      set.Add(static_cast<unsigned char>(rest[i - 1]),
+              static_cast<unsigned char>(rest[i]));
+    }
   }
   return set;
 }
@@ -125,6 +172,11 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules, SegmentFilterPolicy policy)
   for (IndexedRule& r : rules_) {
     max_priority_ = std::max(max_priority_, r.priority);
     r.required_bytes = RequiredBytesOf(r.pattern);
+    r.required_pairs = RequiredPairsOf(r.pattern);
+    filters_.push_back(Filter{r.required_bytes, r.required_pairs, r.priority,
+                              r.allow, !r.pattern.has_wildcard,
+                              r.pattern.anchored});
+    any_required_bytes_ = any_required_bytes_ || r.required_bytes != 0;
     r.has_segments = r.pattern.has_wildcard &&
                      r.pattern.text.find_first_not_of(
                          '*', r.pattern.prefix_len) != std::string_view::npos;
@@ -184,12 +236,55 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules, SegmentFilterPolicy policy)
         edge_bytes_.size() - nodes_[w.node].first_edge);
     for (const Work& child : children) stack.push_back(child);
   }
+  for (Node& node : nodes_) BuildBlocks(&node);
   const auto rules_with_segments = static_cast<std::size_t>(
       std::count_if(rules_.begin(), rules_.end(),
                     [](const IndexedRule& r) { return r.has_segments; }));
   if (rules_with_segments != 0 && rules_with_segments >= policy_.min_rules) {
     filter_ = std::make_unique<SegmentFilter>();
   }
+}
+
+void RuleIndex::BuildBlocks(Node* node) {
+  std::uint32_t wildcard_rules = 0;
+  for (std::uint32_t i = node->rules_begin; i < node->rules_end; ++i) {
+    wildcard_rules += filters_[i].literal ? 0 : 1;
+  }
+  if (wildcard_rules < kMinRunForBlocks) return;
+  node->blocks_begin = static_cast<std::uint32_t>(blocks_.size());
+  for (std::uint32_t base = node->rules_begin; base < node->rules_end;
+       base += 64) {
+    const std::uint32_t end = std::min(base + 64, node->rules_end);
+    // How many rules of the block need each pair: a rule is filed under
+    // its least needed pair, so that each list stays short.
+    std::uint32_t needed_by[128] = {};
+    auto for_each_bucket = [](const PairSet& set, auto visit) {
+      for (unsigned word = 0; word < 2; ++word) {
+        for (std::uint64_t bits = set.bits[word]; bits != 0; bits &= bits - 1) {
+          visit(word * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
+        }
+      }
+    };
+    for (std::uint32_t i = base; i < end; ++i) {
+      for_each_bucket(filters_[i].required_pairs,
+                      [&](unsigned bucket) { ++needed_by[bucket]; });
+    }
+    RuleBlock& block = blocks_.emplace_back();
+    for (std::uint32_t i = base; i < end; ++i) {
+      const std::uint64_t bit = std::uint64_t{1} << (i - base);
+      unsigned key = 128;
+      for_each_bucket(filters_[i].required_pairs, [&](unsigned bucket) {
+        if (key == 128 || needed_by[bucket] < needed_by[key]) key = bucket;
+      });
+      if (filters_[i].literal || key == 128) {
+        block.always |= bit;
+      } else {
+        block.keyed[key] |= bit;
+      }
+    }
+  }
+  node->blocks_count =
+      static_cast<std::uint32_t>(blocks_.size()) - node->blocks_begin;
 }
 
 namespace {
@@ -259,9 +354,45 @@ std::int64_t RuleIndex::Child(const Node& node, unsigned char c) const {
   return static_cast<std::int64_t>(it - edge_bytes_.data());
 }
 
+namespace {
+
+// The byte set and pair set of `path`, in one pass.
+void PathSetsOf(std::string_view path, std::uint64_t* bytes, PairSet* pairs) {
+  std::uint64_t byte_set = 0;
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  if (!path.empty()) {
+    auto previous = static_cast<unsigned char>(path[0]);
+    byte_set = std::uint64_t{1} << (previous & 63);
+    for (std::size_t i = 1; i < path.size(); ++i) {
+      const auto c = static_cast<unsigned char>(path[i]);
+      byte_set |= std::uint64_t{1} << (c & 63);
+      const unsigned bucket = PairSet::BucketOf(previous, c);
+      const std::uint64_t bit = std::uint64_t{1} << (bucket & 63);
+      low |= bucket < 64 ? bit : 0;
+      high |= bucket < 64 ? 0 : bit;
+      previous = c;
+    }
+  }
+  *bytes = byte_set;
+  pairs->bits[0] = low;
+  pairs->bits[1] = high;
+}
+
+}  // namespace
+
 const IndexedRule* RuleIndex::BestMatch(std::string_view path) const {
-  const std::uint64_t path_bytes = ByteSetOf(path);
+  // The path's byte and pair sets: every lookup of an index with wildcard
+  // rules needs them, since most paths reach a node that has some.
+  std::uint64_t path_bytes = 0;
+  PairSet path_pairs;
+  if (any_required_bytes_) PathSetsOf(path, &path_bytes, &path_pairs);
+  // The buckets of path_pairs, listed when a node with blocks needs them.
+  std::uint8_t path_buckets[128];
+  int path_buckets_count = -1;
   const IndexedRule* best = nullptr;
+  std::uint32_t best_priority = 0;
+  bool best_allow = false;
   // The segment filter's state for this lookup (see SegmentFilterPolicy).
   std::size_t verifications = 0;
   const SegmentFilter* filter = nullptr;  // Set once the path is scanned.
@@ -271,24 +402,70 @@ const IndexedRule* RuleIndex::BestMatch(std::string_view path) const {
   std::size_t depth = 0;
   while (true) {
     const Node& node = nodes_[node_id];
-    for (std::uint32_t i = node.rules_begin; i < node.rules_end; ++i) {
-      const IndexedRule& rule = rules_[i];
-      if (best != nullptr && !Beats(rule, *best)) break;  // Sorted best-first.
-      if ((rule.required_bytes & ~path_bytes) != 0) continue;
-      if (rule.has_segments && filter_ != nullptr) {
-        if (filter == nullptr &&
-            ++verifications > policy_.verifications_before_scan) {
-          filter = &BuiltSegmentFilter();
-          if (!filter->finder.Scan(path, &found)) filter_unusable = true;
+    // Tries rule i of this node's run: false once nothing left in the run
+    // can beat the best match (the run is sorted best-first).
+    auto try_rule = [&](std::uint32_t i) __attribute__((always_inline)) {
+      const Filter& needs = filters_[i];
+      if (best != nullptr &&
+          (needs.priority < best_priority ||
+           (needs.priority == best_priority && (!needs.allow || best_allow)))) {
+        return false;
+      }
+      if (needs.literal) {
+        // The walk matched the whole pattern; only "$" can still fail.
+        if (needs.anchored && path.size() != depth) return true;
+      } else {
+        if (((needs.required_bytes & ~path_bytes) |
+             (needs.required_pairs.bits[0] & ~path_pairs.bits[0]) |
+             (needs.required_pairs.bits[1] & ~path_pairs.bits[1])) != 0) {
+          return true;
         }
-        if (filter != nullptr && !filter_unusable &&
-            !SegmentsFitIn(*filter, rule, path, found)) {
-          continue;
+        const IndexedRule& rule = rules_[i];
+        if (rule.has_segments && filter_ != nullptr) {
+          if (filter == nullptr &&
+              ++verifications > policy_.verifications_before_scan) {
+            filter = &BuiltSegmentFilter();
+            if (!filter->finder.Scan(path, &found)) filter_unusable = true;
+          }
+          if (filter != nullptr && !filter_unusable &&
+              !SegmentsFitIn(*filter, rule, path, found)) {
+            return true;
+          }
+        }
+        if (!PatternMatches(rule.pattern, path)) return true;
+      }
+      best = &rules_[i];
+      best_priority = needs.priority;
+      best_allow = needs.allow;
+      return false;  // The rest of this node's run cannot beat it.
+    };
+    if (node.blocks_count == 0) {
+      for (std::uint32_t i = node.rules_begin; i < node.rules_end; ++i) {
+        if (!try_rule(i)) break;
+      }
+    } else {
+      if (path_buckets_count < 0) {
+        path_buckets_count = 0;
+        for (unsigned word = 0; word < 2; ++word) {
+          for (std::uint64_t bits = path_pairs.bits[word]; bits != 0;
+               bits &= bits - 1) {
+            path_buckets[path_buckets_count++] = static_cast<std::uint8_t>(
+                word * 64 + static_cast<unsigned>(__builtin_ctzll(bits)));
+          }
         }
       }
-      if (PatternMatches(rule.pattern, path)) {
-        best = &rule;
-        break;  // The rest of this node's run cannot beat it.
+      bool more = true;
+      for (std::uint32_t k = 0; more && k < node.blocks_count; ++k) {
+        const RuleBlock& block = blocks_[node.blocks_begin + k];
+        std::uint64_t candidates = block.always;
+        for (int b = 0; b < path_buckets_count; ++b) {
+          candidates |= block.keyed[path_buckets[b]];
+        }
+        const std::uint32_t base = node.rules_begin + 64 * k;
+        for (; more && candidates != 0; candidates &= candidates - 1) {
+          more = try_rule(
+              base + static_cast<std::uint32_t>(__builtin_ctzll(candidates)));
+        }
       }
     }
     if (depth >= path.size() || node.edge_count == 0) break;

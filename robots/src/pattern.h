@@ -52,6 +52,34 @@ inline std::uint64_t ByteSetOf(std::string_view s) {
 // Bytes of `pattern` after its literal prefix, '*' excluded, as a byte set.
 std::uint64_t RequiredBytesOf(const CompiledPattern& pattern);
 
+// A hashed set of byte pairs (bigrams), 128 buckets. A rule's segments
+// (the literal runs between its '*'s) must each occur in the path, so every
+// pair inside a segment occurs in the path too. Pairs tell paths apart far
+// better than single bytes: "/*/about" needs "/a ab bo ou ut", which a path
+// such as "/questions/item12" lacks although it has every one of the bytes.
+struct PairSet {
+  std::uint64_t bits[2] = {0, 0};
+
+  static constexpr unsigned BucketOf(unsigned char a, unsigned char b) {
+    // Multiplicative hash of the 16-bit pair; the top 7 bits pick a bucket.
+    return ((static_cast<std::uint32_t>(a) << 8 | b) * 0x9E3779B1u) >> 25;
+  }
+  void Add(unsigned char a, unsigned char b) {
+    const unsigned bucket = BucketOf(a, b);
+    bits[bucket >> 6] |= std::uint64_t{1} << (bucket & 63);
+  }
+  // True if every pair of `required` may be in this set.
+  bool MayContainAll(const PairSet& required) const {
+    return ((required.bits[0] & ~bits[0]) | (required.bits[1] & ~bits[1])) == 0;
+  }
+};
+
+// Every adjacent pair of `text`.
+PairSet PairSetOf(std::string_view text);
+
+// The pairs inside the segments of `pattern` after its literal prefix.
+PairSet RequiredPairsOf(const CompiledPattern& pattern);
+
 // Full match of `pattern` against `path` (prefix match unless anchored).
 bool PatternMatches(const CompiledPattern& pattern, std::string_view path);
 
@@ -66,6 +94,8 @@ struct IndexedRule {
   // prefix. A path lacking any of them cannot match, whatever the '*'s do;
   // this rejects most wildcard rules without scanning the path.
   std::uint64_t required_bytes = 0;
+  // The same for the byte pairs inside its segments (see PairSet).
+  PairSet required_pairs;
   std::uint32_t priority = 0;  // Length of the full match pattern (octets).
   std::uint32_t rule_id = 0;   // Caller's identifier (position of the rule).
   bool allow = false;
@@ -98,6 +128,7 @@ class RuleIndex {
 
   std::size_t rule_count() const { return rules_.size(); }
   bool has_segment_filter() const { return filter_ != nullptr; }
+  std::size_t block_count() const { return blocks_.size(); }
 
  private:
   struct Node {
@@ -105,7 +136,24 @@ class RuleIndex {
     std::uint32_t edge_count = 0;
     std::uint32_t rules_begin = 0;  // Into rules_, sorted best-first.
     std::uint32_t rules_end = 0;
+    // Into blocks_ (blocks_count == 0: the node's run is scanned rule by
+    // rule); block k covers rules_begin + 64k .. + 64.
+    std::uint32_t blocks_begin = 0;
+    std::uint32_t blocks_count = 0;
   };
+  // For a long run of rules at one node (many "/*/word" rules share the
+  // prefix "/"), checking every rule's filter costs more than the rest of
+  // the lookup. A block instead files each of up to 64 rules under one
+  // "key" pair of its segments (the pair the fewest rules of the block
+  // need), so the rules that can match are the OR of the lists of the pairs
+  // the path has: a few dozen ORs instead of one filter check per rule. The
+  // candidates are then checked in their best-first order as before.
+  struct RuleBlock {
+    std::uint64_t always = 0;  // Rules with no pair to file them under.
+    std::uint64_t keyed[128] = {};
+  };
+  static constexpr std::uint32_t kMinRunForBlocks = 16;
+  void BuildBlocks(Node* node);
   // Finds the child of `node` for byte `c`, or -1.
   std::int64_t Child(const Node& node, unsigned char c) const;
   // The segments of every rule, in one automaton, built on first use: a
@@ -125,6 +173,22 @@ class RuleIndex {
       const std::vector<SegmentFinder::Occurrences>& found) const;
 
   std::vector<IndexedRule> rules_;
+  // What the lookup loop reads for every candidate, parallel to rules_ and
+  // kept apart from it so that rejecting a rule touches 24 bytes, not a
+  // whole IndexedRule.
+  struct Filter {
+    std::uint64_t required_bytes = 0;
+    PairSet required_pairs;
+    std::uint32_t priority = 0;
+    bool allow = false;
+    // No '*': the trie walk that reached the rule has matched all of it
+    // but a possible end anchor.
+    bool literal = false;
+    bool anchored = false;
+  };
+  std::vector<Filter> filters_;
+  std::vector<RuleBlock> blocks_;
+  bool any_required_bytes_ = false;  // Some rule needs the path's sets.
   std::vector<Node> nodes_;
   std::vector<unsigned char> edge_bytes_;
   std::vector<std::uint32_t> edge_targets_;

@@ -94,6 +94,24 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   const RuleIndex* IndexFor(std::string_view agent, bool* used_global) const;
   const std::vector<std::uint32_t>* GroupIdsFor(std::string_view agent) const;
   MatchResult Match(std::string_view agent, std::string_view path) const;
+
+  // The agent's part of Match, found once (AgentMatcher keeps one).
+  struct AgentRules {
+    const RuleIndex* index = nullptr;  // Null: no group applies.
+    bool used_global = false;
+  };
+  AgentRules RulesOfAgent(std::string_view agent) const;
+  MatchResult MatchRules(const AgentRules& rules, std::string_view path) const;
+  // CheckPath and Check, for rfc and google modes.
+  MatchResult CheckPathWith(const AgentRules& rules,
+                            std::string_view path) const;
+  MatchResult CheckUrlWith(const AgentRules& rules, std::string_view url) const;
+};
+
+struct AgentMatcher::Impl {
+  RobotsTxt robots;   // Keeps the parsed state alive.
+  std::string agent;  // For kUrllib, which matches the agent per check.
+  RobotsTxt::Impl::AgentRules rules;
 };
 
 namespace {
@@ -333,8 +351,20 @@ const RuleIndex* RobotsTxt::Impl::IndexFor(std::string_view agent,
   return &indexes[global_index];
 }
 
+RobotsTxt::Impl::AgentRules RobotsTxt::Impl::RulesOfAgent(
+    std::string_view agent) const {
+  AgentRules rules;
+  rules.index = IndexFor(agent, &rules.used_global);
+  return rules;
+}
+
 MatchResult RobotsTxt::Impl::Match(std::string_view agent,
                                    std::string_view path) const {
+  return MatchRules(RulesOfAgent(agent), path);
+}
+
+MatchResult RobotsTxt::Impl::MatchRules(const AgentRules& rules,
+                                        std::string_view path) const {
   MatchResult result;
   if (policy == Policy::kAllowAll) {
     result.decision = Decision::kAllowAllPolicy;
@@ -345,7 +375,8 @@ MatchResult RobotsTxt::Impl::Match(std::string_view agent,
     result.decision = Decision::kDisallowAllPolicy;
     return result;
   }
-  const RuleIndex* index = IndexFor(agent, &result.used_global_group);
+  const RuleIndex* index = rules.index;
+  result.used_global_group = rules.used_global;
   if (index == nullptr) {
     result.decision = Decision::kNoGroupForAgent;
     return result;
@@ -402,10 +433,14 @@ RobotsTxt RobotsTxt::DisallowAll(Compat compat) {
 
 MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
                                  std::string_view path) const {
-  if (impl_->compat == Compat::kGoogle) return impl_->Match(user_agent, path);
   // CPython reads a path as it reads a whole URL.
   if (impl_->compat == Compat::kUrllib) return Check(user_agent, path);
+  return impl_->CheckPathWith(impl_->RulesOfAgent(user_agent), path);
+}
 
+MatchResult RobotsTxt::Impl::CheckPathWith(const AgentRules& rules,
+                                           std::string_view path) const {
+  if (compat == Compat::kGoogle) return MatchRules(rules, path);
   // RFC 9309: compare normalised forms; the URL side is normalised here,
   // without touching the heap for paths up to kInlineUrlBytes / 3.
   char inline_buffer[kInlineUrlBytes];
@@ -425,7 +460,14 @@ MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
     result.decision = Decision::kRobotsTxtPath;
     return result;
   }
-  return impl_->Match(user_agent, path);
+  return MatchRules(rules, path);
+}
+
+MatchResult RobotsTxt::Impl::CheckUrlWith(const AgentRules& rules,
+                                          std::string_view url) const {
+  std::string scratch;  // Used only for "?query"-only URLs; no allocation
+                        // for short ones thanks to SSO.
+  return CheckPathWith(rules, ExtractPathParamsQuery(url, scratch));
 }
 
 MatchResult RobotsTxt::Check(std::string_view user_agent,
@@ -435,9 +477,41 @@ MatchResult RobotsTxt::Check(std::string_view user_agent,
                ? internal::MatchLikeUrllib(impl_->urllib, user_agent, url)
                : impl_->Match(user_agent, url);
   }
-  std::string scratch;  // Used only for "?query"-only URLs; no allocation
-                        // for short ones thanks to SSO.
-  return CheckPath(user_agent, ExtractPathParamsQuery(url, scratch));
+  return impl_->CheckUrlWith(impl_->RulesOfAgent(user_agent), url);
+}
+
+AgentMatcher RobotsTxt::MatcherFor(std::string_view user_agent) const {
+  auto matcher = std::make_shared<AgentMatcher::Impl>();
+  matcher->robots = *this;
+  if (impl_->compat == Compat::kUrllib) {
+    matcher->agent = std::string(user_agent);
+  } else {
+    matcher->rules = impl_->RulesOfAgent(user_agent);
+  }
+  return AgentMatcher(std::move(matcher));
+}
+
+AgentMatcher::AgentMatcher(std::shared_ptr<const Impl> impl)
+    : impl_(std::move(impl)) {}
+
+MatchResult AgentMatcher::Check(std::string_view url) const {
+  const RobotsTxt::Impl& robots = *impl_->robots.impl_;
+  if (robots.compat == Compat::kUrllib) {
+    return impl_->robots.Check(impl_->agent, url);
+  }
+  return robots.CheckUrlWith(impl_->rules, url);
+}
+
+bool AgentMatcher::IsAllowed(std::string_view url) const {
+  return Check(url).allowed;
+}
+
+MatchResult AgentMatcher::CheckPath(std::string_view path) const {
+  const RobotsTxt::Impl& robots = *impl_->robots.impl_;
+  if (robots.compat == Compat::kUrllib) {
+    return impl_->robots.CheckPath(impl_->agent, path);
+  }
+  return robots.CheckPathWith(impl_->rules, path);
 }
 
 bool RobotsTxt::IsAllowedFor(std::string_view user_agent,

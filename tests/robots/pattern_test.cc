@@ -124,6 +124,79 @@ TEST(RuleIndex, BestMatchEqualsALinearScan) {
   }
 }
 
+// Paths long enough that a segment search takes memmem's branch rather than
+// the short first-byte scan (FindFrom switches at 2,048 byte comparisons).
+TEST(PatternMatches, LongPathsAgreeWithThePositionSetReference) {
+  std::mt19937 rng(20261201);
+  int matches = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string pattern = "/" + RandomString(rng, "ab*$", 40);
+    const std::string path = "/" + RandomString(rng, "aab", 600);
+    const bool expected = ReferencePatternMatches(path, pattern);
+    ASSERT_EQ(PatternMatches(CompilePattern(pattern), path), expected)
+        << "pattern=" << pattern << " path=" << path;
+    matches += expected;
+  }
+  EXPECT_GT(matches, 100);
+  EXPECT_LT(matches, 2900);
+}
+
+// Runs of many wildcard rules at one trie node go through RuleBlocks (rules
+// filed under one of their byte pairs); the answer must not change. Rules
+// share the prefix "/" like a file full of "/*/word" lines, with long
+// enough segments that pairs tell them apart, over more than 64 rules so
+// that a run spans several blocks.
+TEST(RuleIndex, BlocksOfWildcardRulesEqualALinearScan) {
+  std::mt19937 rng(11);
+  std::vector<std::string> storage;
+  int decided = 0;
+  for (int round = 0; round < 300; ++round) {
+    storage.clear();
+    const int n = 32 + static_cast<int>(rng() % 150);
+    storage.reserve(static_cast<std::size_t>(n));
+    std::vector<IndexedRule> rules;
+    for (int i = 0; i < n; ++i) {
+      std::string segment;
+      for (int k = 0; k < 3; ++k) segment += "abc/"[rng() % 4];
+      std::string pattern = "/*" + segment + RandomString(rng, "abc/", 3);
+      if (rng() % 3 == 0) pattern += "*" + RandomString(rng, "abc", 3);
+      if (rng() % 4 == 0) pattern = "/" + RandomString(rng, "abc", 4);
+      if (rng() % 5 == 0) pattern += "$";
+      storage.push_back(pattern);
+      rules.push_back(RuleFor(storage.back(), i, rng() % 2 == 0));
+    }
+    const RuleIndex index(rules);
+    ASSERT_GT(index.block_count(), 0u) << "round " << round;
+    for (int q = 0; q < 40; ++q) {
+      const std::string path = "/" + RandomString(rng, "abc/", 14);
+      const IndexedRule* expected = nullptr;
+      for (const IndexedRule& r : rules) {
+        if (r.priority == 0) continue;
+        if (!ReferencePatternMatches(path, storage[r.rule_id])) continue;
+        if (expected == nullptr || internal::Beats(r, *expected)) expected = &r;
+      }
+      const IndexedRule* actual = index.BestMatch(path);
+      ASSERT_EQ(actual == nullptr, expected == nullptr) << path;
+      if (actual != nullptr) {
+        EXPECT_EQ(actual->priority, expected->priority) << path;
+        EXPECT_EQ(actual->allow, expected->allow) << path;
+        ++decided;
+      }
+    }
+  }
+  EXPECT_GT(decided, 2000);  // Most lookups have a match to get right.
+  EXPECT_LT(decided, 12000);
+}
+
+TEST(RuleIndex, NoBlocksForShortRuns) {
+  std::vector<std::string> storage = {"/*a", "/*b", "/x*y", "/z"};
+  std::vector<IndexedRule> rules;
+  for (std::size_t i = 0; i < storage.size(); ++i) {
+    rules.push_back(RuleFor(storage[i], static_cast<int>(i)));
+  }
+  EXPECT_EQ(RuleIndex(rules).block_count(), 0u);
+}
+
 TEST(SegmentFinder, FindsFirstAndLastStartsLikeFindAndRfind) {
   std::mt19937 rng(31);
   int present = 0, absent = 0;

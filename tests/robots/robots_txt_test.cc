@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -246,6 +247,75 @@ TEST(RobotsTxt, CopiesShareStateAndQueriesAreThreadSafe) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(wrong, std::vector<int>(4, 0));
+}
+
+// MatcherFor(agent).Check(url) is Check(agent, url), in every mode, for
+// agents with their own group, agents that fall to `*`, and policies.
+TEST(AgentMatcher, AnswersExactlyLikeCheck) {
+  std::string body(kSample);
+  body += "User-agent: wild\nDisallow: /*/x$\nAllow: /*.html\n";
+  for (int i = 0; i < 40; ++i) {
+    body += "Disallow: /*/w" + std::to_string(i) + "/\n";  // Blocks.
+  }
+  const std::vector<std::string> agents = {"Googlebot", "BINGBOT", "wild",
+                                           "Nobody",    "*",       ""};
+  const std::vector<std::string> urls = {"https://example.com/private",
+                                         "/private/public/x",
+                                         "/nogoogle",
+                                         "/nogoogle?x",
+                                         "http://h/also/",
+                                         "/a/x",
+                                         "/a/b/x",
+                                         "/p.html",
+                                         "/q/w7/",
+                                         "/q/w39/z",
+                                         "/robots.txt",
+                                         "?only=query",
+                                         "https://example.com",
+                                         "/%7Eprivate",
+                                         "/private%2Fx",
+                                         "//host/private"};
+  int disallowed = 0;
+  for (Compat compat : {Compat::kRfc9309, Compat::kGoogle, Compat::kUrllib}) {
+    ParseOptions options;
+    options.compat = compat;
+    for (const RobotsTxt& robots :
+         {RobotsTxt::Parse(body, options), RobotsTxt::AllowAll(compat),
+          RobotsTxt::DisallowAll(compat)}) {
+      for (const std::string& agent : agents) {
+        const AgentMatcher matcher = robots.MatcherFor(agent);
+        for (const std::string& url : urls) {
+          const MatchResult expected = robots.Check(agent, url);
+          const MatchResult actual = matcher.Check(url);
+          const std::string where =
+              std::string(CompatName(compat)) + " " + agent + " " + url;
+          EXPECT_EQ(actual.allowed, expected.allowed) << where;
+          EXPECT_EQ(actual.decision, expected.decision) << where;
+          EXPECT_EQ(actual.line, expected.line) << where;
+          EXPECT_EQ(actual.pattern, expected.pattern) << where;
+          EXPECT_EQ(actual.used_global_group, expected.used_global_group)
+              << where;
+          EXPECT_EQ(matcher.IsAllowed(url), expected.allowed) << where;
+          const MatchResult by_path = robots.CheckPath(agent, url);
+          EXPECT_EQ(matcher.CheckPath(url).allowed, by_path.allowed) << where;
+          EXPECT_EQ(matcher.CheckPath(url).line, by_path.line) << where;
+          disallowed += !expected.allowed;
+        }
+      }
+    }
+  }
+  EXPECT_GT(disallowed, 100);  // The cases reach both verdicts.
+}
+
+TEST(AgentMatcher, OutlivesTheRobotsTxtItCameFrom) {
+  std::optional<AgentMatcher> matcher;
+  {
+    const RobotsTxt robots = RobotsTxt::Parse(kSample);
+    matcher = robots.MatcherFor("Googlebot");
+  }
+  EXPECT_FALSE(matcher->IsAllowed("/nogoogle"));
+  EXPECT_EQ(matcher->Check("/nogoogle").line, 9);
+  EXPECT_TRUE(matcher->IsAllowed("/private"));
 }
 
 TEST(RobotsTxt, HostileBodiesNeverBreakIt) {

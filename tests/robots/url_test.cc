@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+#include <string>
+
 #include "test_data.h"
 
 namespace robotscan::robots {
@@ -38,6 +42,69 @@ TEST(GoogleOtherCases, PathExtractionEscapingAndAgentValidity) {
     ++checked;
   }
   EXPECT_EQ(checked, 19 + 4 + 11);
+}
+
+// ExtractPathParamsQuery, written the obvious way (find_first_of and
+// find, as Google's GetPathParamsQuery does), as the reference for the
+// single-pass version.
+std::string ReferencePathParamsQuery(std::string_view url) {
+  constexpr auto npos = std::string_view::npos;
+  const std::size_t start =
+      (url.size() >= 2 && url[0] == '/' && url[1] == '/') ? 2 : 0;
+  const std::size_t early_path = url.find_first_of("/?;", start);
+  std::size_t protocol_end = url.find("://", start);
+  if (early_path < protocol_end) protocol_end = npos;
+  protocol_end = protocol_end == npos ? start : protocol_end + 3;
+  const std::size_t path_start = url.find_first_of("/?;", protocol_end);
+  if (path_start == npos) return "/";
+  const std::size_t hash_pos = url.find('#', start);
+  if (hash_pos < path_start) return "/";
+  const std::size_t path_end = hash_pos == npos ? url.size() : hash_pos;
+  std::string path(url.substr(path_start, path_end - path_start));
+  if (path.front() != '/') path = "/" + path;
+  return path;
+}
+
+TEST(ExtractPathParamsQuery, EqualsTheFindFirstOfReference) {
+  std::mt19937 rng(5);
+  const std::string alphabet = ":/?;#ab";
+  int non_root = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::string url;
+    const std::size_t n = rng() % 12;
+    for (std::size_t k = 0; k < n; ++k)
+      url += alphabet[rng() % alphabet.size()];
+    std::string scratch;
+    const std::string expected = ReferencePathParamsQuery(url);
+    ASSERT_EQ(std::string(ExtractPathParamsQuery(url, scratch)), expected)
+        << "url=" << url;
+    non_root += expected != "/";
+  }
+  EXPECT_GT(non_root, 50000);
+}
+
+// UrlSyntaxError's word-at-a-time scan must flag every control byte, space
+// and DEL at every offset (inside a word and in the tail) and nothing else.
+TEST(UrlSyntaxError, FindsEveryForbiddenByteAtEveryOffset) {
+  for (std::size_t size = 1; size <= 19; ++size) {
+    for (std::size_t at = 0; at < size; ++at) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string url(size, 'a');
+        url[at] = static_cast<char>(byte);
+        const bool forbidden = byte <= 0x20 || byte == 0x7F;
+        const std::optional<std::string> error = UrlSyntaxError(url);
+        ASSERT_EQ(error.has_value(), forbidden)
+            << "byte " << byte << " at " << at << " of " << size;
+        if (forbidden) {
+          EXPECT_NE(error->find("offset " + std::to_string(at)),
+                    std::string::npos)
+              << *error;
+        }
+      }
+    }
+  }
+  EXPECT_FALSE(
+      UrlSyntaxError("https://example.com/caf\xc3\xa9?q=~").has_value());
 }
 
 struct NormalizeCase {

@@ -214,6 +214,31 @@ struct AgentExtensions {
   std::vector<CleanParam> clean_params;
 };
 
+class RobotsTxt;
+
+// The rules of one RobotsTxt for one user agent, looked up once: for
+// checking many URLs for the same agent (a crawler's frontier for one site,
+// a study's URL list). Same answers as RobotsTxt::Check(agent, url), without
+// finding the agent's group again for each URL. Cheap to copy; keeps the
+// parsed state alive; immutable, so usable from any number of threads.
+//
+//   const AgentMatcher googlebot = robots.MatcherFor("Googlebot");
+//   for (std::string_view url : urls)
+//   allowed.push_back(googlebot.IsAllowed(url));
+class AgentMatcher {
+ public:
+  [[nodiscard]] MatchResult Check(std::string_view url) const;
+  [[nodiscard]] bool IsAllowed(std::string_view url) const;
+  // Check() when the caller already has the path (see RobotsTxt::CheckPath).
+  [[nodiscard]] MatchResult CheckPath(std::string_view path) const;
+
+ private:
+  friend class RobotsTxt;
+  struct Impl;
+  explicit AgentMatcher(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
+};
+
 class RobotsTxt {
  public:
   // An empty robots.txt: everything allowed.
@@ -236,6 +261,9 @@ class RobotsTxt {
   // Shorthand for Check(user_agent, url).allowed.
   [[nodiscard]] bool IsAllowedFor(std::string_view user_agent,
                                   std::string_view url) const;
+
+  // The matcher of `user_agent`: Check(user_agent, url) for many URLs.
+  [[nodiscard]] AgentMatcher MatcherFor(std::string_view user_agent) const;
 
   // Check() when the caller already has the path (path + params + query,
   // starting with '/'), in the form its compat mode expects.
@@ -276,6 +304,7 @@ class RobotsTxt {
   int urllib_error_line() const;
 
  private:
+  friend class AgentMatcher;
   struct Impl;
   explicit RobotsTxt(std::shared_ptr<const Impl> impl);
   std::shared_ptr<const Impl> impl_;
