@@ -52,9 +52,10 @@ constexpr std::chrono::seconds kRateWindow{1};
 // A worker commits every batch_size records or this often, whichever comes
 // first (a single-process crawl: every 200 ms). A commit has a fixed cost
 // of a dozen statements, and N workers sharing a crawl each see 1/N of its
-// rate: at 200 ms, four workers made over twice the commits of one, for
-// the same records. A quarter lease at most, so a batch is committed well
-// before its lease could expire.
+// rate: at 200 ms, four workers on loopback would make over twice the
+// commits of one, for the same records. A quarter lease at most (unless
+// the options ask for longer), so that records are committed well before
+// their lease could expire.
 constexpr std::chrono::milliseconds kWorkerBatchInterval{1000};
 
 std::chrono::milliseconds WorkerBatchInterval(const CrawlOptions& options,
