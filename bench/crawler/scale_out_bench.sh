@@ -9,9 +9,10 @@
 # each into a fresh database of a local PostgreSQL 15 cluster started here
 # (tests/pg/pg_test_cluster.sh, durable settings: fsync on,
 # synchronous_commit=off) and torn down at the end. Prints wall time,
-# domains/s and the whole machine's CPU seconds (nginx and PostgreSQL
-# included: /proc/stat) per run, then the writer micro-benchmark on both
-# backends (crawl_store_bench).
+# domains/s, the whole machine's CPU seconds (/proc/stat) and the CPU
+# seconds of the benchmark's own processes (robotscan, PostgreSQL, nginx:
+# the machine is shared, so only this one is free of others' work) per run,
+# then the writer micro-benchmark on both backends (crawl_store_bench).
 #
 #   bench/crawler/scale_out_bench.sh [--domains N] [--concurrency C]
 #                                    [--build DIR]
@@ -81,24 +82,51 @@ new_db() {  # new_db NAME: prints the URI of a fresh database
   psql "$admin" -qc "CREATE DATABASE $1" >/dev/null
   echo "${admin/\/postgres?//$1?}"
 }
+# A finished run's database is dropped before the next run starts: its
+# autovacuum (a crawl leaves 100,000s of dead rows) would otherwise run
+# during, and be counted in, the next one.
+drop_db() {
+  psql "$admin" -qc "DROP DATABASE $1" >/dev/null
+}
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 awk -v n="$domains" 'BEGIN { for (i = 1; i <= n; i++) printf "%d,d%d.bench\n", i, i }' \
   > "$work/list.csv"
 fetch_flags=(--connect-to "::127.0.0.1:$port" --allow-private-addresses
-             --schemes http --per-ip-limit 0 --quiet)
+             --schemes http --quiet)
+# The per-IP cap is the crawl's for workers (set by enqueue below).
+single_flags=("${fetch_flags[@]}" --per-ip-limit 0)
 
 machine_cpu() {  # user+nice+system jiffies of the whole machine, in seconds
   awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f", ($2 + $3 + $4) / hz }' /proc/stat
 }
+# CPU seconds of this benchmark's own processes only (the machine is shared):
+# the robotscan processes this shell waited for, PostgreSQL (the postmaster,
+# its live children, and its exited backends through cutime/cstime) and
+# nginx (master and worker).
+pg_pid=$(head -1 "$(cat "$work/pg/server_dir")/data/postmaster.pid")
+nginx_pid=$(cat "$work/nginx.pid")
+own_cpu() {  # own_cpu TIMES_FILE (the output of `times` in this shell)
+  local pids
+  pids="$pg_pid $nginx_pid $(pgrep -P "$pg_pid" | tr '\n' ' ') $(pgrep -P "$nginx_pid" | tr '\n' ' ')"
+  local kids
+  kids=$(tail -1 "$1")
+  # shellcheck disable=SC2086
+  awk -v hz="$(getconf CLK_TCK)" -v pg="$pg_pid" -v kids="$kids" '
+    function secs(t,  m) { m = t; sub(/m.*/, "", m); sub(/^[0-9]+m/, "", t); sub(/s$/, "", t); return m * 60 + t }
+    { sub(/^.*\) /, ""); total += $12 + $13; if (FILENAME ~ "/" pg "/stat$") total += $14 + $15 }
+    END { split(kids, k, " "); printf "%.2f", total / hz + secs(k[1]) + secs(k[2]) }' \
+    $(for p in $pids; do [ -r "/proc/$p/stat" ] && echo "/proc/$p/stat"; done)
+}
 # run LABEL COMMAND...: prints wall, domains/s and machine CPU; sets RATE.
 run() {
   local label="$1"; shift
-  local cpu0 t0 t1 cpu1
-  cpu0=$(machine_cpu); t0=$(date +%s.%N)
+  local cpu0 t0 t1 cpu1 own0 own1
+  times >"$work/times"; cpu0=$(machine_cpu); own0=$(own_cpu "$work/times"); t0=$(date +%s.%N)
   "$@" >"$work/out.txt" 2>"$work/err.txt" || { echo "!! $label failed"; tail -5 "$work/err.txt"; }
-  t1=$(date +%s.%N); cpu1=$(machine_cpu)
+  t1=$(date +%s.%N); times >"$work/times"; cpu1=$(machine_cpu); own1=$(own_cpu "$work/times")
   awk -v l="$label" -v a="$t0" -v b="$t1" -v c="$cpu0" -v d="$cpu1" -v n="$domains" \
-    'BEGIN { printf "%-44s %8.2f s %9.0f /s  machine cpu %7.2f s\n", l, b - a, n / (b - a), d - c }'
+    -v e="$own0" -v f="$own1" \
+    'BEGIN { printf "%-44s %8.2f s %9.0f /s  machine cpu %7.2f s  own cpu %7.2f s (%.0f us/domain)\n", l, b - a, n / (b - a), d - c, f - e, (f - e) / n * 1e6 }'
   RATE=$(awk -v a="$t0" -v b="$t1" -v n="$domains" 'BEGIN { printf "%.0f", n / (b - a) }')
 }
 
@@ -114,14 +142,15 @@ workers() {  # workers N URI: N workers sharing the concurrency, waited for
 
 echo "== scale-out benchmark: $domains domains, total concurrency $concurrency, $(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg) =="
 run "crawl into SQLite (1 process)" \
-  "$bin" crawl "$work/list.csv" --db "$work/a.sqlite" "${fetch_flags[@]}" \
+  "$bin" crawl "$work/list.csv" --db "$work/a.sqlite" "${single_flags[@]}" \
   --concurrency "$concurrency"
 sqlite_rate=$RATE
 uri=$(new_db single)
 run "crawl into PostgreSQL (1 process)" \
-  "$bin" crawl "$work/list.csv" --db "$uri" "${fetch_flags[@]}" \
+  "$bin" crawl "$work/list.csv" --db "$uri" "${single_flags[@]}" \
   --concurrency "$concurrency"
 pg_rate=$RATE
+drop_db single
 declare -A worker_rate
 for n in 1 2 4; do
   uri=$(new_db "workers$n")
@@ -130,6 +159,7 @@ for n in 1 2 4; do
   worker_rate[$n]=$RATE
   got=$(psql "$uri" -Atc 'SELECT count(*) || '"'"' records, '"'"' || count(DISTINCT domain_id) || '"'"' domains'"'"' FROM "fetch"')
   echo "    ($got; $("$bin" crawl --status --db "$uri" | head -1 | cut -c1-60))"
+  drop_db "workers$n"
 done
 awk -v s="$sqlite_rate" -v p="$pg_rate" -v w1="${worker_rate[1]}" -v w2="${worker_rate[2]}" \
   -v w4="${worker_rate[4]}" 'BEGIN {

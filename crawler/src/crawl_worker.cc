@@ -41,8 +41,28 @@ using Clock = std::chrono::steady_clock;
 // grant, plus a round trip).
 constexpr std::chrono::milliseconds kCoordinatorTick{20};
 // With nothing to claim while others hold leases: how often to look again
-// (new pending domains appear when a draining worker gives some back).
-constexpr std::chrono::milliseconds kIdleClaimInterval{500};
+// (new pending domains appear when a draining worker gives some back, and
+// the crawl's end is seen at the next look: a worker outlives the crawl's
+// last commit by up to this much).
+constexpr std::chrono::milliseconds kIdleClaimInterval{100};
+// Queued domains a worker keeps beyond a concurrency's worth: this much
+// time at its rate over the last kRateWindow.
+constexpr std::chrono::milliseconds kQueueAhead{500};
+constexpr std::chrono::seconds kRateWindow{1};
+// A worker commits every batch_size records or this often, whichever comes
+// first (a single-process crawl: every 200 ms). A commit has a fixed cost
+// of a dozen statements, and N workers sharing a crawl each see 1/N of its
+// rate: at 200 ms, four workers on loopback would make over twice the
+// commits of one, for the same records. A quarter lease at most (unless
+// the options ask for longer), so that records are committed well before
+// their lease could expire.
+constexpr std::chrono::milliseconds kWorkerBatchInterval{1000};
+
+std::chrono::milliseconds WorkerBatchInterval(const CrawlOptions& options,
+                                              std::chrono::milliseconds lease) {
+  return std::max(options.batch_interval,
+                  std::min(kWorkerBatchInterval, lease / 4));
+}
 
 // Renews this worker's leases, asks the crawl for IP slots and rate tokens,
 // and keeps the loops' sources filled with leased domains.
@@ -161,9 +181,19 @@ class WorkerCoordinator {
     Clock::time_point next_claim = Clock::now();
     std::int64_t fetched_at_heartbeat = 0;
     Clock::time_point heartbeat_at = Clock::now();
+    std::int64_t fetched_at_rate = 0;
+    Clock::time_point rate_at = Clock::now();
     bool ended = false;
     bool drained = false;
     for (;;) {
+      if (Clock::now() - rate_at >= kRateWindow) {
+        const std::int64_t fetched = progress_().fetched;
+        recent_rate_ =
+            (fetched - fetched_at_rate) /
+            std::chrono::duration<double>(Clock::now() - rate_at).count();
+        fetched_at_rate = fetched;
+        rate_at = Clock::now();
+      }
       bool draining = false;
       {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -207,10 +237,18 @@ class WorkerCoordinator {
   }
 
   // Leases batches until the loops have a concurrency's worth of domains
-  // queued, or there is nothing to lease now.
+  // queued and kQueueAhead of this worker's recent rate, or there is
+  // nothing to lease now. (A concurrency's worth alone is little time for a
+  // worker with a share of the crawl's concurrency: four workers of 125 on
+  // loopback run through it in 100 ms, less than a heartbeat waiting for
+  // a commit's locks (67 ms measured) plus a claim on a busy machine, and
+  // their loops could run dry meanwhile.)
   void ClaimWhileLow(bool* ended, Clock::time_point* next_claim) {
+    const double ahead =
+        recent_rate_ * std::chrono::duration<double>(kQueueAhead).count();
     const std::size_t low_water = static_cast<std::size_t>(
-        std::max(options_.concurrency, settings_.batch_size));
+        std::max({static_cast<double>(options_.concurrency),
+                  static_cast<double>(settings_.batch_size), ahead}));
     while (Queued() < low_water) {
       storage::ClaimResult claim;
       const storage::Status s =
@@ -329,6 +367,7 @@ class WorkerCoordinator {
   const std::vector<LeasedDomainSource*> sources_;
   const std::function<CrawlProgress()> progress_;
   std::string recrawl_cutoff_;
+  double recent_rate_ = 0;  // Domains/s over the last kRateWindow.
 
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -530,7 +569,8 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
         if (s.ok()) coordinator.Committed(records, outcome);
         return s;
       },
-      options.batch_size, options.batch_interval, nullptr,
+      options.batch_size, WorkerBatchInterval(options, crawl.settings.lease),
+      nullptr,
       [&shared](const Status& failure) {
         shared.StopAll("storage failure: " + failure.message());
       });

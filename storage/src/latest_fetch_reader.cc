@@ -1,12 +1,13 @@
 #include "robotscan/storage/latest_fetch_reader.h"
 
 #include <sqlite3.h>
-#include <zstd.h>
 
 #include <cstdint>
 #include <string>
 #include <utility>
 
+#include "body_codec.h"
+#include "latest_fetch_columns.h"
 #include "pg_crawl_store.h"
 #include "robotscan/storage/database_location.h"
 #include "run_rows.h"
@@ -16,27 +17,7 @@
 namespace robotscan::storage {
 namespace {
 
-// Column order of kSelectRows; kept next to the SQL so they cannot drift.
-enum Column : int {
-  kDomain,
-  kRank,
-  kUrl,
-  kFinalUrl,
-  kHttpStatus,
-  kAccess,
-  kError,
-  kRedirects,
-  kBytes,
-  kTruncated,
-  kContentType,
-  kBody,
-  kBodySha256,
-  kFetchedAt,
-  kCompression,
-  kCompressedBody,
-  kNotModified,
-};
-
+// Columns in latest_fetch_columns.h order (decoded there for both backends).
 // The view gives NULL bodies for compressed rows; those are read from the
 // body table through the fetch row (one indexed lookup, only when needed).
 constexpr char kSelectRows[] = R"sql(
@@ -85,29 +66,26 @@ LIMIT ?2
 
 constexpr std::size_t kExcerptBytes = 512;
 
-void ReadText(sqlite3_stmt* stmt, int col, std::string* out) {
-  const auto* text = sqlite3_column_blob(stmt, col);
-  const int size = sqlite3_column_bytes(stmt, col);
-  if (text == nullptr || size <= 0) {
-    out->clear();
-    return;
+// The current row of a stepped statement, for DecodeLatestFetchRow.
+class SqliteCells {
+ public:
+  explicit SqliteCells(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  std::string_view Bytes(int column) const {
+    const auto* data = sqlite3_column_blob(stmt_, column);
+    const int size = sqlite3_column_bytes(stmt_, column);
+    if (data == nullptr || size <= 0) return {};
+    return {static_cast<const char*>(data), static_cast<std::size_t>(size)};
   }
-  out->assign(static_cast<const char*>(text), static_cast<std::size_t>(size));
-}
+  std::int64_t Int(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+  }
+  bool IsNull(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+  }
 
-Status Decompress(const void* data, std::size_t size, std::string* out) {
-  const unsigned long long expected = ZSTD_getFrameContentSize(data, size);
-  if (expected == ZSTD_CONTENTSIZE_ERROR ||
-      expected == ZSTD_CONTENTSIZE_UNKNOWN) {
-    return Status(Status::Code::kCorrupt, "zstd body without a content size");
-  }
-  out->resize(static_cast<std::size_t>(expected));
-  const std::size_t n = ZSTD_decompress(out->data(), out->size(), data, size);
-  if (ZSTD_isError(n) || n != out->size()) {
-    return Status(Status::Code::kCorrupt, "zstd body does not decompress");
-  }
-  return Status::Ok();
-}
+ private:
+  sqlite3_stmt* stmt_;
+};
 
 class SqliteLatestFetchReader final : public LatestFetchReader {
  public:
@@ -138,32 +116,10 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       return Status::Ok();
     }
     if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read row");
-    sqlite3_stmt* stmt = rows_handle_;
-    ReadText(stmt, kDomain, &row->domain);
-    row->rank = sqlite3_column_int64(stmt, kRank);
-    ReadText(stmt, kUrl, &row->url);
-    ReadText(stmt, kFinalUrl, &row->final_url);
-    row->http_status = sqlite3_column_int(stmt, kHttpStatus);
-    ReadText(stmt, kAccess, &row->access);
-    ReadText(stmt, kError, &row->error);
-    row->redirects = sqlite3_column_int(stmt, kRedirects);
-    row->bytes = sqlite3_column_int64(stmt, kBytes);
-    row->truncated = sqlite3_column_int(stmt, kTruncated) != 0;
-    row->not_modified = sqlite3_column_int(stmt, kNotModified) != 0;
-    ReadText(stmt, kContentType, &row->content_type);
-    ReadText(stmt, kBodySha256, &row->body_sha256);
-    ReadText(stmt, kFetchedAt, &row->fetched_at);
-    if (sqlite3_column_type(stmt, kCompressedBody) != SQLITE_NULL) {
-      const void* data = sqlite3_column_blob(stmt, kCompressedBody);
-      const int size = sqlite3_column_bytes(stmt, kCompressedBody);
-      Status status =
-          Decompress(data, static_cast<std::size_t>(size), &row->body);
-      if (!status.ok()) {
-        return Status(status.code(),
-                      status.message() + " (" + row->domain + ")");
-      }
-    } else {
-      ReadText(stmt, kBody, &row->body);
+    if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
+            SqliteCells(rows_handle_), row);
+        !s.ok()) {
+      return s;
     }
     *has_row = true;
     return Status::Ok();
@@ -223,7 +179,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
     std::string data = query.ColumnText(0);
     if (query.ColumnText(1) == "zstd") {
       std::string plain;
-      status = Decompress(data.data(), data.size(), &plain);
+      status = DecompressBody(data, 0, &plain);
       if (!status.ok()) return status;
       data = std::move(plain);
     }

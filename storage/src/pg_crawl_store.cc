@@ -29,32 +29,7 @@ class PgCrawlStore final : public CrawlStore {
         writer_(db_.utf8, options.compress_bodies) {}
 
   Status BeginRun(const RunInfo& info, std::int64_t* run_id) override {
-    PgResult r;
-    PgParams p;
-    p.Text(info.started_at)
-        .TextOrNull(info.tool_version)
-        .TextOrNull(PgSafeText(info.input, db_.utf8))
-        .TextOrNull(PgSafeText(info.options_json, db_.utf8))
-        .TextOrNull(info.host)
-        .Int(info.pid)
-        .TextOrNull(info.list.source)
-        .TextOrNull(info.list.list_id)
-        .TextOrNull(info.list.date)
-        .TextOrNull(info.list.url)
-        .TextOrNull(info.list.sha256)
-        .Int(info.list.entries);
-    if (Status s = ExecPg(
-            conn(),
-            "INSERT INTO crawl_run(started_at, tool_version, input, options, "
-            "host, pid, list_source, list_id, list_date, list_url, "
-            "list_sha256, list_entries) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-            "$8, $9, $10, $11, $12) RETURNING id",
-            p, "insert crawl_run", &r);
-        !s.ok()) {
-      return s;
-    }
-    *run_id = PgInt(r.get(), 0, 0);
-    return Status::Ok();
+    return InsertPgCrawlRun(conn(), db_.utf8, info, run_id);
   }
 
   Status FinishRun(std::int64_t run_id, std::string_view status,
@@ -81,28 +56,16 @@ class PgCrawlStore final : public CrawlStore {
                          std::optional<PreviousFetch>* previous) override {
     previous->reset();
     PgResult r;
-    if (Status s =
-            ExecPg(conn(),
-                   "SELECT f.id, f.fetched_at, f.http_status::int8, f.access, "
-                   "f.etag, f.last_modified, (f.body_id IS NOT NULL)::int FROM "
-                   "domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
-                   "WHERE d.name = "
-                   "$1",
-                   PgParams().Text(domain), "latest fetch", &r);
+    if (Status s = ExecPg(conn(),
+                          std::string("SELECT ") + kPgPreviousFetchColumns +
+                              " FROM domain d JOIN \"fetch\" f ON f.id = "
+                              "d.latest_fetch_id WHERE d.name = $1",
+                          PgParams().Text(domain), "latest fetch", &r);
         !s.ok()) {
       return s;
     }
     if (PQntuples(r.get()) == 0) return Status::Ok();
-    const PGresult* res = r.get();
-    PreviousFetch p;
-    p.fetch_id = PgInt(res, 0, 0);
-    p.fetched_at = PgText(res, 0, 1);
-    p.http_status = static_cast<int>(PgInt(res, 0, 2));
-    p.access = PgText(res, 0, 3);
-    p.etag = PgText(res, 0, 4);
-    p.last_modified = PgText(res, 0, 5);
-    p.has_body = PgInt(res, 0, 6) != 0;
-    *previous = std::move(p);
+    *previous = PgPreviousFetchAt(r.get(), 0, 0);
     return Status::Ok();
   }
 

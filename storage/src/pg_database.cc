@@ -96,7 +96,23 @@ Status OpenPgDatabase(std::string_view uri, bool migrate, PgDatabase* out) {
   if (Status s = ConnectToPostgres(uri, &out->conn); !s.ok()) return s;
   PGconn* conn = out->conn.get();
   if (Status s = ServerIsUtf8(conn, &out->utf8); !s.ok()) return s;
-  if (migrate) return Migrate(conn, &out->version);
+  if (migrate) {
+    // A writer's statements touch a few hundred rows each through indexes
+    // a running crawl keeps in shared buffers. At the default cost of a
+    // random page (4: a disk seek) the planner rather hashed the whole
+    // domain table on every commit to set 500 domains' latest_fetch_id,
+    // a cost growing with the crawl. A setting of this session only (and
+    // never above what the server has).
+    if (Status s = ExecPgSimple(
+            conn,
+            "SELECT set_config('random_page_cost', least(current_setting("
+            "'random_page_cost')::float8, 1.1)::text, false)",
+            "set the planner's page cost");
+        !s.ok()) {
+      return s;
+    }
+    return Migrate(conn, &out->version);
+  }
   bool has_table = false;
   if (Status s = ReadVersion(conn, &out->version, &has_table); !s.ok()) {
     return s;
@@ -164,6 +180,48 @@ std::string PgIntArray(const std::vector<std::int64_t>& values) {
     out += std::to_string(values[i]);
   }
   return out + "}";
+}
+
+Status InsertPgCrawlRun(PGconn* conn, bool utf8, const RunInfo& info,
+                        std::int64_t* run_id) {
+  PgParams p;
+  p.Text(info.started_at)
+      .TextOrNull(info.tool_version)
+      .TextOrNull(PgSafeText(info.input, utf8))
+      .TextOrNull(PgSafeText(info.options_json, utf8))
+      .TextOrNull(info.host)
+      .Int(info.pid)
+      .TextOrNull(info.list.source)
+      .TextOrNull(info.list.list_id)
+      .TextOrNull(info.list.date)
+      .TextOrNull(info.list.url)
+      .TextOrNull(info.list.sha256)
+      .Int(info.list.entries);
+  PgResult r;
+  if (Status s = ExecPg(
+          conn,
+          "INSERT INTO crawl_run(started_at, tool_version, input, options, "
+          "host, pid, list_source, list_id, list_date, list_url, "
+          "list_sha256, list_entries) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+          "$8, $9, $10, $11, $12) RETURNING id",
+          p, "insert crawl_run", &r);
+      !s.ok()) {
+    return s;
+  }
+  *run_id = PgInt(r.get(), 0, 0);
+  return Status::Ok();
+}
+
+PreviousFetch PgPreviousFetchAt(const PGresult* r, int row, int first) {
+  PreviousFetch p;
+  p.fetch_id = PgInt(r, row, first);
+  p.fetched_at = PgText(r, row, first + 1);
+  p.http_status = static_cast<int>(PgInt(r, row, first + 2));
+  p.access = PgText(r, row, first + 3);
+  p.etag = PgText(r, row, first + 4);
+  p.last_modified = PgText(r, row, first + 5);
+  p.has_body = PgInt(r, row, first + 6) != 0;
+  return p;
 }
 
 }  // namespace robotscan::storage

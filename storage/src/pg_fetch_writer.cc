@@ -107,15 +107,21 @@ WITH ins AS (
   WHERE d.id = ins.domain_id
     AND (d.latest_fetch_id IS NULL OR d.latest_fetch_id < ins.id)
 )
-SELECT count(*)::int8 FROM ins
 )sql";
 
+constexpr char kCountInserted[] = "SELECT count(*)::int8 FROM ins";
+
+// Frontier mode: the same statement also marks the records' frontier rows
+// done with their fetch ids, straight from what it inserted (a statement of
+// its own had to find each new fetch again, and the planner, with no
+// statistics for the staging table, scanned the frontier to do it).
 constexpr char kMarkFrontierDone[] = R"sql(
-UPDATE crawl_frontier f SET state = 'done', fetch_id = fe.id
-FROM staged_fetch s JOIN "fetch" fe
-  ON fe.run_id = $1::int8 AND fe.domain_id = s.domain_id
-WHERE f.run_id = $1::int8 AND f.domain = s.domain AND f.state = 'leased'
-  AND f.batch_id = s.batch_id
+, done AS (
+  UPDATE crawl_frontier f SET state = 'done', fetch_id = ins.id
+  FROM ins JOIN staged_fetch s ON s.domain_id = ins.domain_id
+  WHERE f.run_id = $1::int8 AND f.domain = s.domain AND f.state = 'leased'
+    AND f.batch_id = s.batch_id
+)
 )sql";
 
 }  // namespace
@@ -252,20 +258,16 @@ Status PgFetchWriter::InsertStaged(PGconn* conn, std::int64_t run_id,
       !s.ok()) {
     return s;
   }
+  std::string statement = kInsertFetches;
+  if (mark_frontier) statement += kMarkFrontierDone;
+  statement += kCountInserted;
   PgResult r;
-  if (Status s = ExecPg(conn, kInsertFetches, PgParams().Int(run_id),
-                        "insert fetches", &r);
+  if (Status s =
+          ExecPg(conn, statement, PgParams().Int(run_id), "insert fetches", &r);
       !s.ok()) {
     return s;
   }
   *inserted = PgInt(r.get(), 0, 0);
-  if (mark_frontier) {
-    if (Status s = ExecPg(conn, kMarkFrontierDone, PgParams().Int(run_id),
-                          "mark frontier done");
-        !s.ok()) {
-      return s;
-    }
-  }
   return Status::Ok();
 }
 

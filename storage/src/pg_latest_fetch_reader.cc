@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "body_codec.h"
+#include "latest_fetch_columns.h"
 #include "pg_crawl_store.h"
 #include "pg_database.h"
 #include "pg_handles.h"
@@ -18,27 +19,22 @@ namespace {
 constexpr int kRowsPerFetch = 128;
 constexpr std::size_t kExcerptBytes = 512;
 
-// Column order as in latest_fetch_reader.cc's kSelectRows.
-enum Column : int {
-  kDomain,
-  kRank,
-  kUrl,
-  kFinalUrl,
-  kHttpStatus,
-  kAccess,
-  kError,
-  kRedirects,
-  kBytes,
-  kTruncated,
-  kContentType,
-  kBody,
-  kBodySha256,
-  kFetchedAt,
-  kCompression,
-  kCompressedBody,
-  kNotModified,
+// The current row of a FETCH page, for DecodeLatestFetchRow.
+class PgCells {
+ public:
+  PgCells(const PGresult* page, int row) : page_(page), row_(row) {}
+  std::string_view Bytes(int column) const {
+    return PgBytes(page_, row_, column);
+  }
+  std::int64_t Int(int column) const { return PgInt(page_, row_, column); }
+  bool IsNull(int column) const { return PgIsNull(page_, row_, column); }
+
+ private:
+  const PGresult* page_;
+  int row_;
 };
 
+// Columns in latest_fetch_columns.h order, as the SQLite reader's.
 constexpr char kSelectRows[] = R"sql(
 SELECT lf.domain, lf.rank::int8, lf.url, lf.final_url, lf.http_status::int8,
        lf.access, lf.error, lf.redirects::int8, lf.bytes::int8,
@@ -152,29 +148,10 @@ class PgLatestFetchReader final : public LatestFetchReader {
       if (PQntuples(page_.get()) < kRowsPerFetch) finished_ = true;
       if (PQntuples(page_.get()) == 0) return Status::Ok();
     }
-    const PGresult* r = page_.get();
-    const int i = next_++;
-    row->domain.assign(PgBytes(r, i, kDomain));
-    row->rank = PgInt(r, i, kRank);
-    row->url.assign(PgBytes(r, i, kUrl));
-    row->final_url.assign(PgBytes(r, i, kFinalUrl));
-    row->http_status = static_cast<int>(PgInt(r, i, kHttpStatus));
-    row->access.assign(PgBytes(r, i, kAccess));
-    row->error.assign(PgBytes(r, i, kError));
-    row->redirects = static_cast<int>(PgInt(r, i, kRedirects));
-    row->bytes = PgInt(r, i, kBytes);
-    row->truncated = PgInt(r, i, kTruncated) != 0;
-    row->not_modified = PgInt(r, i, kNotModified) != 0;
-    row->content_type.assign(PgBytes(r, i, kContentType));
-    row->body_sha256.assign(PgBytes(r, i, kBodySha256));
-    row->fetched_at.assign(PgBytes(r, i, kFetchedAt));
-    if (!PgIsNull(r, i, kCompressedBody)) {
-      Status s = DecompressBody(PgBytes(r, i, kCompressedBody), 0, &row->body);
-      if (!s.ok()) {
-        return Status(s.code(), s.message() + " (" + row->domain + ")");
-      }
-    } else {
-      row->body.assign(PgBytes(r, i, kBody));
+    if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
+            PgCells(page_.get(), next_++), row);
+        !s.ok()) {
+      return s;
     }
     *has_row = true;
     return Status::Ok();

@@ -4,7 +4,9 @@
 // PostgreSQL types — same tables, columns, constraints and `latest_fetch`
 // view, so that the SQL researchers write runs on both; TEXT timestamps
 // (ISO 8601, sort as text) and INTEGER 0/1 flags are kept on purpose.
-// Version 3 adds the shared frontier (docs/scale-out.md), PostgreSQL only.
+// Version 3 adds the shared frontier (docs/scale-out.md), PostgreSQL only;
+// version 4 makes its claims and commits cost the same per domain whatever
+// the list's length.
 #ifndef ROBOTSCAN_STORAGE_PG_SCHEMA_H_
 #define ROBOTSCAN_STORAGE_PG_SCHEMA_H_
 
@@ -12,7 +14,7 @@
 
 namespace robotscan::storage {
 
-inline constexpr int kPgSchemaVersion = 3;
+inline constexpr int kPgSchemaVersion = 4;
 
 // Creates the version table; run before the migrations, idempotent.
 inline constexpr char kPgSchemaVersionTable[] = R"sql(
@@ -391,6 +393,92 @@ BEGIN
      SET heartbeat_at = v_now, rate = p_rate, in_flight = p_in_flight
    WHERE w.id = p_worker;
   RETURN v_renewed;
+END $$;
+)sql",
+    // Version 4: frontier indexes whose scans cost what is pending or
+    // leased, never what is done (profiled in bench/RESULTS.md, "Scale
+    // out"). crawl_frontier_open held pending and leased rows together:
+    // a claim, looking for pending rows in list order, stepped over every
+    // leased one, and the commit's "mark done", looking for leased rows,
+    // stepped over every pending one (the planner's statistics, taken
+    // when the whole list was pending, could not tell). Claims now scan
+    // pending rows only; leased rows are found through their batch
+    // (crawl_frontier_by_batch) or their key. The foreign key from a
+    // frontier row to its batch goes: every batch_id is written by
+    // robotscan_claim with the batch it inserted (or the one it took over)
+    // in the same transaction, and batches are never deleted while a row
+    // points at them, so its check (a trigger and a lookup per leased
+    // domain) could never fail.
+    R"sql(
+DROP INDEX crawl_frontier_open;
+CREATE INDEX crawl_frontier_pending ON crawl_frontier(run_id, position)
+  WHERE state = 'pending';
+ALTER TABLE crawl_frontier DROP CONSTRAINT crawl_frontier_batch_id_fkey;
+DROP FUNCTION robotscan_claim(bigint, bigint, integer, bigint);
+
+-- As version 3's, but new domains are taken from list position p_from on.
+-- A leased domain's entry in crawl_frontier_pending stays in the index,
+-- dead, until a VACUUM: a claim scanning from the list's start stepped over
+-- every domain claimed so far (a claim's cost grew with the crawl's
+-- progress, and a crawl's with the square of its length). A worker passes
+-- the position after its previous claim, so it steps over what the others
+-- claimed since, and scans from the start (p_from 0) only when nothing is
+-- pending ahead of it (docs/scale-out.md, "Claim").
+CREATE FUNCTION robotscan_claim(p_run bigint, p_worker bigint,
+                                p_size integer, p_lease_ms bigint,
+                                p_from bigint)
+RETURNS TABLE (lease_batch bigint, lease_generation integer,
+               lease_domain text, lease_rank bigint, lease_position bigint,
+               lease_taken_over boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_batch bigint;
+  v_generation integer;
+  v_expires timestamptz :=
+    clock_timestamp() + p_lease_ms * interval '1 millisecond';
+BEGIN
+  LOOP
+    SELECT b.id INTO v_batch FROM crawl_batch b
+     WHERE b.run_id = p_run AND b.state = 'leased'
+       AND b.expires_at < clock_timestamp() AND b.worker_id <> p_worker
+     ORDER BY b.expires_at LIMIT 1 FOR UPDATE SKIP LOCKED;
+    EXIT WHEN v_batch IS NULL;
+    IF EXISTS (SELECT 1 FROM crawl_frontier f
+                WHERE f.batch_id = v_batch AND f.state = 'leased') THEN
+      UPDATE crawl_batch b
+         SET worker_id = p_worker, generation = b.generation + 1,
+             expires_at = v_expires, leased_at = clock_timestamp()
+       WHERE b.id = v_batch RETURNING b.generation INTO v_generation;
+      RETURN QUERY
+        UPDATE crawl_frontier f
+           SET leases = f.leases + 1, expired_leases = f.expired_leases + 1
+         WHERE f.batch_id = v_batch AND f.state = 'leased'
+        RETURNING f.batch_id, v_generation, f.domain, f.rank, f.position,
+                  true;
+      RETURN;
+    END IF;
+    UPDATE crawl_batch b SET state = 'done' WHERE b.id = v_batch;
+    v_batch := NULL;
+  END LOOP;
+  INSERT INTO crawl_batch (run_id, worker_id, expires_at)
+  VALUES (p_run, p_worker, v_expires) RETURNING id INTO v_batch;
+  -- The picked domains as an array first, then updated through the
+  -- primary key: a join with the subquery let the planner hash the whole
+  -- frontier on every claim (a cost growing with the list).
+  RETURN QUERY
+    UPDATE crawl_frontier f
+       SET state = 'leased', batch_id = v_batch, leases = f.leases + 1
+     WHERE f.run_id = p_run
+       AND f.domain = ANY (ARRAY(
+         SELECT p.domain FROM crawl_frontier p
+          WHERE p.run_id = p_run AND p.state = 'pending'
+            AND p.position >= p_from
+          ORDER BY p.position LIMIT p_size
+          FOR UPDATE SKIP LOCKED))
+    RETURNING f.batch_id, 1, f.domain, f.rank, f.position, false;
+  IF NOT FOUND THEN
+    DELETE FROM crawl_batch b WHERE b.id = v_batch;
+  END IF;
 END $$;
 )sql",
 };

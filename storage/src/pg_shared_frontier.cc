@@ -18,6 +18,10 @@ namespace robotscan::storage {
 namespace {
 
 constexpr int kBusyRetries = 5;
+// While a worker waits with nothing pending ahead of it: how often it looks
+// for pending domains behind (a scan over the dead entries of every domain
+// claimed since the last VACUUM).
+constexpr std::chrono::seconds kRescanInterval{2};
 
 std::chrono::milliseconds MillisOf(double value) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(value));
@@ -34,31 +38,10 @@ class PgSharedFrontier final : public SharedFrontier {
                  FrontierInput* input, EnqueueSummary* summary) override {
     PgTransaction txn(conn());
     if (Status s = txn.Begin(); !s.ok()) return s;
-    PgResult r;
-    PgParams run;
-    run.Text(info.started_at)
-        .TextOrNull(info.tool_version)
-        .TextOrNull(PgSafeText(info.input, db_.utf8))
-        .TextOrNull(PgSafeText(info.options_json, db_.utf8))
-        .TextOrNull(info.host)
-        .Int(info.pid)
-        .TextOrNull(info.list.source)
-        .TextOrNull(info.list.list_id)
-        .TextOrNull(info.list.date)
-        .TextOrNull(info.list.url)
-        .TextOrNull(info.list.sha256)
-        .Int(info.list.entries);
-    if (Status s = ExecPg(
-            conn(),
-            "INSERT INTO crawl_run(started_at, tool_version, input, options, "
-            "host, pid, list_source, list_id, list_date, list_url, "
-            "list_sha256, list_entries) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-            "$8, $9, $10, $11, $12) RETURNING id",
-            run, "insert crawl_run", &r);
-        !s.ok()) {
+    std::int64_t run_id = 0;
+    if (Status s = InsertPgCrawlRun(conn(), db_.utf8, info, &run_id); !s.ok()) {
       return s;
     }
-    const std::int64_t run_id = PgInt(r.get(), 0, 0);
     if (Status s = ExecPg(
             conn(),
             "INSERT INTO crawl_settings(run_id, per_ip_limit, rate_limit, "
@@ -86,6 +69,7 @@ class PgSharedFrontier final : public SharedFrontier {
     if (const std::string error = input->error(); !error.empty()) {
       return Status(Status::Code::kInvalidArgument, error);
     }
+    PgResult r;
     if (Status s = ExecPg(
             conn(),
             "WITH ins AS (INSERT INTO crawl_frontier(run_id, domain, rank, "
@@ -117,7 +101,15 @@ class PgSharedFrontier final : public SharedFrontier {
         !s.ok()) {
       return s;
     }
-    return txn.Commit();
+    if (Status s = txn.Commit(); !s.ok()) return s;
+    // Fresh statistics for the frontier the workers are about to query:
+    // without them the planner takes a whole list's rows of this crawl for
+    // a handful and scans them by position on every commit (autovacuum
+    // analyzes a minute later at best). They stay right for the whole
+    // crawl: the run is the table's big value, and domains leave pending
+    // in list order.
+    return ExecPgSimple(conn(), "ANALYZE crawl_frontier",
+                        "analyze the frontier");
   }
 
   Status FindCrawl(std::int64_t run_id, CrawlToJoin* crawl) override {
@@ -189,26 +181,66 @@ class PgSharedFrontier final : public SharedFrontier {
     return txn.Commit();
   }
 
+  // New domains are claimed from the position after this worker's
+  // previous claim (robotscan_claim's p_from: a scan from the list's start
+  // would step over the dead index entries of every domain claimed so
+  // far). Domains behind it that are pending again (given back by a
+  // draining worker, or skipped by a claim that failed) are found by a
+  // scan from the start: when nothing is pending ahead and nobody else
+  // holds a lease, and every kRescanInterval while this worker waits.
   Status ClaimBatch(std::int64_t run_id, std::int64_t worker_id,
                     const CrawlSettings& settings,
                     ClaimResult* claim) override {
+    if (run_id != claim_run_) {
+      claim_run_ = run_id;
+      claim_from_ = 0;
+    }
+    if (Status s = ClaimFrom(run_id, worker_id, settings, claim); !s.ok()) {
+      return s;
+    }
+    if (!claim->domains.empty() || claim_from_ == 0) return Status::Ok();
+    const auto now = std::chrono::steady_clock::now();
+    if (claim->others_hold_leases && now - rescanned_at_ < kRescanInterval) {
+      return Status::Ok();
+    }
+    rescanned_at_ = now;
+    const std::int64_t ahead = claim_from_;
+    claim_from_ = 0;
+    if (Status s = ClaimFrom(run_id, worker_id, settings, claim); !s.ok()) {
+      return s;
+    }
+    // Nothing behind either: the next claims look ahead again.
+    if (claim->domains.empty()) claim_from_ = ahead;
+    return Status::Ok();
+  }
+
+  Status ClaimFrom(std::int64_t run_id, std::int64_t worker_id,
+                   const CrawlSettings& settings, ClaimResult* claim) {
     *claim = ClaimResult();
     PgResult r;
+    // Each claimed domain's previous fetch is looked up by its name, an
+    // index probe per domain: OFFSET 0 keeps the planner from turning the
+    // lookup into a join, which it did by hashing the whole domain table
+    // on every claim (it cannot know that a claim returns batch_size rows,
+    // not its default guess of 1000), a cost growing with the crawl.
     if (Status s = ExecPg(
             conn(),
-            "SELECT c.lease_batch, c.lease_generation::int8, c.lease_domain, "
-            "c.lease_rank, c.lease_position, c.lease_taken_over::int, pf.id, "
-            "pf.fetched_at, pf.http_status::int8, pf.access, pf.etag, "
-            "pf.last_modified, (pf.body_id IS NOT NULL)::int FROM "
-            "robotscan_claim($1, $2, $3, $4) c LEFT JOIN domain d ON d.name = "
-            "c.lease_domain LEFT JOIN \"fetch\" pf ON pf.id = "
-            "d.latest_fetch_id "
-            "ORDER BY c.lease_position",
+            std::string("SELECT c.lease_batch, c.lease_generation::int8, "
+                        "c.lease_domain, c.lease_rank, c.lease_position, "
+                        "c.lease_taken_over::int, pf.* FROM "
+                        "robotscan_claim($1, $2, $3, $4, $5) c LEFT JOIN "
+                        "LATERAL "
+                        "(SELECT ") +
+                kPgPreviousFetchColumns +
+                " FROM domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
+                "WHERE d.name = c.lease_domain OFFSET 0) pf ON true ORDER BY "
+                "c.lease_position",
             PgParams()
                 .Int(run_id)
                 .Int(worker_id)
                 .Int(std::max(1, settings.batch_size))
-                .Int(settings.lease.count()),
+                .Int(settings.lease.count())
+                .Int(claim_from_),
             "claim a batch", &r);
         !s.ok()) {
       return s;
@@ -222,16 +254,9 @@ class PgSharedFrontier final : public SharedFrontier {
       d.entry.rank = PgInt(res, i, 3);
       d.position = PgInt(res, i, 4);
       d.taken_over = PgInt(res, i, 5) != 0;
-      if (!PgIsNull(res, i, 6)) {
-        PreviousFetch p;
-        p.fetch_id = PgInt(res, i, 6);
-        p.fetched_at = PgText(res, i, 7);
-        p.http_status = static_cast<int>(PgInt(res, i, 8));
-        p.access = PgText(res, i, 9);
-        p.etag = PgText(res, i, 10);
-        p.last_modified = PgText(res, i, 11);
-        p.has_body = PgInt(res, i, 12) != 0;
-        d.previous = std::move(p);
+      if (!PgIsNull(res, i, 6)) d.previous = PgPreviousFetchAt(res, i, 6);
+      if (!d.taken_over) {
+        claim_from_ = std::max(claim_from_, d.position + 1);
       }
       claim->domains.push_back(std::move(d));
     }
@@ -239,11 +264,12 @@ class PgSharedFrontier final : public SharedFrontier {
     if (Status s = ExecPg(
             conn(),
             "SELECT EXISTS (SELECT 1 FROM crawl_frontier WHERE run_id = $1 "
-            "AND state = 'pending')::int, (SELECT extract(epoch FROM "
-            "min(b.expires_at) - clock_timestamp()) * 1000 FROM crawl_batch b "
-            "WHERE b.run_id = $1 AND b.state = 'leased' AND b.worker_id <> "
-            "$2)::float8",
-            PgParams().Int(run_id).Int(worker_id), "claim: what is left", &r);
+            "AND state = 'pending' AND position >= $3)::int, (SELECT "
+            "extract(epoch FROM min(b.expires_at) - clock_timestamp()) * 1000 "
+            "FROM crawl_batch b WHERE b.run_id = $1 AND b.state = 'leased' "
+            "AND b.worker_id <> $2)::float8",
+            PgParams().Int(run_id).Int(worker_id).Int(claim_from_),
+            "claim: what is left", &r);
         !s.ok()) {
       return s;
     }
@@ -532,7 +558,7 @@ class PgSharedFrontier final : public SharedFrontier {
                   "UPDATE crawl_batch b SET state = 'done' WHERE b.worker_id "
                   "= $1 AND b.state = 'leased' AND NOT EXISTS (SELECT 1 FROM "
                   "crawl_frontier f WHERE f.batch_id = b.id AND f.state = "
-                  "'leased')",
+                  "'leased' OFFSET 0)",
                   PgParams().Int(worker_id), "close finished batches");
   }
 
@@ -623,12 +649,16 @@ class PgSharedFrontier final : public SharedFrontier {
         return s;
       }
     }
+    // OFFSET 0 (here and in CloseEmptyBatches): the check stays a lookup
+    // of each batch's rows in crawl_frontier_by_batch. As an anti-join the
+    // planner, whose statistics say nothing is leased, scanned the whole
+    // index once per batch: every leased domain of the crawl, per batch.
     if (Status s = ExecPg(
             conn(),
             "UPDATE crawl_batch b SET state = 'done' WHERE b.id = "
             "ANY($1::int8[]) AND b.worker_id = $2 AND b.state = 'leased' AND "
             "NOT EXISTS (SELECT 1 FROM crawl_frontier f WHERE f.batch_id = "
-            "b.id AND f.state = 'leased')",
+            "b.id AND f.state = 'leased' OFFSET 0)",
             PgParams().Text(PgIntArray(batches)).Int(worker_id),
             "complete batches");
         !s.ok()) {
@@ -667,7 +697,9 @@ class PgSharedFrontier final : public SharedFrontier {
             "to_char(clock_timestamp() AT TIME ZONE 'UTC', "
             "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') WHERE id = $1 AND status = "
             "'running' AND NOT EXISTS (SELECT 1 FROM crawl_frontier WHERE "
-            "run_id = $1 AND state IN ('pending', 'leased')) RETURNING id",
+            "run_id = $1 AND state = 'pending') AND NOT EXISTS (SELECT 1 FROM "
+            "crawl_frontier WHERE run_id = $1 AND state = 'leased') RETURNING "
+            "id",
             PgParams().Int(run_id), "finish the crawl", &finished);
         !s.ok()) {
       return s;
@@ -679,6 +711,10 @@ class PgSharedFrontier final : public SharedFrontier {
   PgDatabase db_;
   std::string uri_;
   PgFetchWriter writer_;
+  // ClaimBatch's list position to claim from, for crawl claim_run_.
+  std::int64_t claim_run_ = 0;
+  std::int64_t claim_from_ = 0;
+  std::chrono::steady_clock::time_point rescanned_at_{};
 };
 
 }  // namespace

@@ -122,7 +122,8 @@ class PgCrawlE2eTest : public ::testing::Test {
     return out;
   }
 
-  pid_t StartWorker(const std::string& name) {
+  pid_t StartWorker(const std::string& name,
+                    const std::vector<std::string>& extra = {}) {
     std::vector<std::string> args = {"crawl",
                                      "--worker",
                                      "--db",
@@ -138,6 +139,7 @@ class PgCrawlE2eTest : public ::testing::Test {
     for (const std::string& f : ToTestServer(counted_hosts_)) {
       args.push_back(f);
     }
+    args.insert(args.end(), extra.begin(), extra.end());
     return StartProcess(kBinary, args, dir_.File(name + ".out"),
                         dir_.File(name + ".err"));
   }
@@ -219,10 +221,15 @@ TEST_F(PgCrawlE2eTest, WorkersSurviveKillStopAndLateJoin) {
   EXPECT_EQ(WaitProcess(stopped, 30s, &timed_out), 128 + SIGTERM)
       << WorkerLog("stopped");
   EXPECT_FALSE(timed_out);
-  // A new worker joins.
-  const pid_t late = StartWorker("late");
+  // A new worker joins, asking for a per-IP cap of its own: it says that
+  // it follows the crawl's (the server's count below shows it did).
+  const pid_t late = StartWorker("late", {"--per-ip-limit", "99"});
   EXPECT_EQ(WaitProcess(steady, 90s, &timed_out), 0) << WorkerLog("steady");
   EXPECT_EQ(WaitProcess(late, 90s, &timed_out), 0) << WorkerLog("late");
+  EXPECT_NE(ReadFile(dir_.File("late.err"))
+                .find("--per-ip-limit ignored: a worker follows its crawl's"),
+            std::string::npos)
+      << WorkerLog("late");
 
   EXPECT_EQ(Sql("SELECT status FROM crawl_run"), "finished");
   // Exactly one record per domain of the crawl, every domain done.

@@ -207,7 +207,7 @@ class PgStorageTest : public ::testing::Test {
 TEST_F(PgStorageTest, CreatesTheVersionedSchemaWithTheSameView) {
   auto pg = Open(uri_);
   ASSERT_NE(pg, nullptr);
-  EXPECT_EQ(Query("SELECT version FROM robotscan_schema"), "3");
+  EXPECT_EQ(Query("SELECT version FROM robotscan_schema"), "4");
   // latest_fetch has the SQLite view's columns, in its order.
   auto lite = Open(sqlite_);
   ASSERT_NE(lite, nullptr);
@@ -702,6 +702,40 @@ TEST_F(PgFrontierTest, UnstartedDomainsGoBackToTheFrontier) {
   ASSERT_EQ(cb.domains.size(), 2u);
   EXPECT_EQ(cb.domains[0].entry.domain, unstarted[0]);
   EXPECT_FALSE(cb.domains[0].taken_over);
+}
+
+// Claims go on from where the worker's previous one ended; domains given
+// back behind that point are still claimed, once nothing is left ahead.
+TEST_F(PgFrontierTest, DomainsGivenBackBehindAClaimAreClaimedLater) {
+  CrawlSettings settings;
+  settings.batch_size = 2;
+  const std::int64_t run = Enqueue(6, settings);
+  const std::int64_t wa = Register(a_.get(), run, 1);
+  const std::int64_t wb = Register(b_.get(), run, 2);
+  ClaimResult cb, ca;
+  ASSERT_OK(b_->ClaimBatch(run, wb, settings, &cb));  // Positions 1, 2.
+  ASSERT_OK(a_->ClaimBatch(run, wa, settings, &ca));  // 3, 4.
+  ASSERT_EQ(ca.domains.size(), 2u);
+  EXPECT_EQ(ca.domains[0].position, 3);
+  const std::vector<std::string> given_back = {cb.domains[1].entry.domain};
+  ASSERT_OK(b_->ReleaseUnstarted(run, wb, given_back));
+  CommitOutcome outcome;
+  ASSERT_OK(Commit(b_.get(), run, wb, {cb.domains[0]}, &outcome));
+  ASSERT_OK(Commit(a_.get(), run, wa, ca.domains, &outcome));
+  std::vector<std::int64_t> positions;
+  for (int i = 0; i < 4; ++i) {
+    ClaimResult next;
+    ASSERT_OK(a_->ClaimBatch(run, wa, settings, &next));
+    if (next.domains.empty()) {
+      EXPECT_FALSE(next.others_hold_leases);
+      break;
+    }
+    for (const LeasedDomain& d : next.domains) positions.push_back(d.position);
+    ASSERT_OK(Commit(a_.get(), run, wa, next.domains, &outcome));
+  }
+  // Ahead first (5, 6), then the one given back (2); then nothing is left.
+  EXPECT_EQ(positions, (std::vector<std::int64_t>{5, 6, 2}));
+  EXPECT_TRUE(outcome.crawl_finished);
 }
 
 TEST_F(PgFrontierTest, IpSlotsOfAllWorkersNeverExceedTheCap) {

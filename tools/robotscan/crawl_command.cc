@@ -71,6 +71,9 @@ struct CrawlFlags {
   bool worker = false;      // --worker: one worker of an enqueued crawl.
   bool status = false;      // --status: show the enqueued crawl's progress.
   std::int64_t run_id = 0;  // --run: which enqueued crawl (0: newest).
+  // Given on the command line? A worker follows its crawl's politeness.
+  const CLI::Option* rate_option = nullptr;
+  const CLI::Option* per_ip_limit_option = nullptr;
 };
 
 // Every transfer in flight holds a socket: raises the soft RLIMIT_NOFILE
@@ -410,6 +413,22 @@ int RunCrawlCommand(CrawlFlags& flags) {
                  "(postgresql://...): an SQLite file has one writer\n");
     return kExitUsage;
   }
+  // The per-IP cap and the rate are the crawl's, for all its workers
+  // together (docs/scale-out.md): a worker's own would break the bound.
+  // Said, not refused, so that one set of fetch flags serves both kinds of
+  // crawl.
+  if (flags.worker) {
+    for (const CLI::Option* given :
+         {flags.per_ip_limit_option, flags.rate_option}) {
+      if (given != nullptr && given->count() > 0) {
+        std::fprintf(stderr,
+                     "robotscan crawl: %s ignored: a worker follows its "
+                     "crawl's setting, fixed by robotscan enqueue (crawl "
+                     "--status shows it)\n",
+                     given->get_name().c_str());
+      }
+    }
+  }
   struct DurationFlag {
     const char* name;
     const std::string* text;
@@ -672,12 +691,16 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
                   "Event loops (threads) sharing the work; 0: one per core")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->add_option("--rate", o.rate_limit,
-                  "At most N new domains per second (0: no limit)")
-      ->capture_default_str();
-  cmd->add_option("--per-ip-limit", o.per_ip_limit,
-                  "Concurrent requests per server IP (0: no limit)")
-      ->capture_default_str();
+  flags->rate_option =
+      cmd->add_option("--rate", o.rate_limit,
+                      "At most N new domains per second (0: no limit; a "
+                      "worker follows its crawl's, set by enqueue)")
+          ->capture_default_str();
+  flags->per_ip_limit_option =
+      cmd->add_option("--per-ip-limit", o.per_ip_limit,
+                      "Concurrent requests per server IP (0: no limit; a "
+                      "worker follows its crawl's, set by enqueue)")
+          ->capture_default_str();
   cmd->add_option("--schemes", flags->schemes,
                   "Schemes to try in order; the next one on connection failure")
       ->capture_default_str();

@@ -1,0 +1,74 @@
+// The columns both LatestFetchReader backends select (in this order) and
+// the one decoding of such a row into a LatestFetchRow, so that the SQLite
+// and the PostgreSQL reader cannot drift apart. Each backend's SQL lists
+// the columns in Column order; each backend wraps its current row in a
+// small cell reader. Private to storage.
+#ifndef ROBOTSCAN_STORAGE_LATEST_FETCH_COLUMNS_H_
+#define ROBOTSCAN_STORAGE_LATEST_FETCH_COLUMNS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "body_codec.h"
+#include "robotscan/storage/latest_fetch_reader.h"
+#include "robotscan/storage/status.h"
+
+namespace robotscan::storage::latest_fetch_columns {
+
+enum Column : int {
+  kDomain,
+  kRank,
+  kUrl,
+  kFinalUrl,
+  kHttpStatus,
+  kAccess,
+  kError,
+  kRedirects,
+  kBytes,
+  kTruncated,
+  kContentType,
+  kBody,
+  kBodySha256,
+  kFetchedAt,
+  kCompression,
+  kCompressedBody,
+  kNotModified,
+};
+
+// Fills *row from the current row of `cells`, which provides
+//   std::string_view Bytes(int column) const;   // NULL: empty
+//   std::int64_t Int(int column) const;         // NULL: 0
+//   bool IsNull(int column) const;
+// Strings keep their capacity from row to row. A compressed body is
+// decompressed (kCorrupt, naming the domain, when it does not decode).
+template <typename Cells>
+Status DecodeLatestFetchRow(const Cells& cells, LatestFetchRow* row) {
+  row->domain.assign(cells.Bytes(kDomain));
+  row->rank = cells.Int(kRank);
+  row->url.assign(cells.Bytes(kUrl));
+  row->final_url.assign(cells.Bytes(kFinalUrl));
+  row->http_status = static_cast<int>(cells.Int(kHttpStatus));
+  row->access.assign(cells.Bytes(kAccess));
+  row->error.assign(cells.Bytes(kError));
+  row->redirects = static_cast<int>(cells.Int(kRedirects));
+  row->bytes = cells.Int(kBytes);
+  row->truncated = cells.Int(kTruncated) != 0;
+  row->not_modified = cells.Int(kNotModified) != 0;
+  row->content_type.assign(cells.Bytes(kContentType));
+  row->body_sha256.assign(cells.Bytes(kBodySha256));
+  row->fetched_at.assign(cells.Bytes(kFetchedAt));
+  if (!cells.IsNull(kCompressedBody)) {
+    Status s = DecompressBody(cells.Bytes(kCompressedBody), 0, &row->body);
+    if (!s.ok()) {
+      return Status(s.code(), s.message() + " (" + row->domain + ")");
+    }
+  } else {
+    row->body.assign(cells.Bytes(kBody));
+  }
+  return Status::Ok();
+}
+
+}  // namespace robotscan::storage::latest_fetch_columns
+
+#endif  // ROBOTSCAN_STORAGE_LATEST_FETCH_COLUMNS_H_
