@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
   std::istringstream lines(ReadFile(argv[2]));
   for (std::string line; std::getline(lines, line);) urls.push_back(line);
   robotscan::robots::ParseOptions options;
-  options.compat = std::string(argv[4]) == "google" ? Compat::kGoogle
-                                                    : Compat::kRfc9309;
+  options.compat =
+      std::string(argv[4]) == "google" ? Compat::kGoogle : Compat::kRfc9309;
   const RobotsTxt robots = RobotsTxt::Parse(body, options);
   const std::string agent = argv[3];
   const std::string mode = argv[5];
@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   long allowed = 0;
   if (mode == "direct") {
     for (int round = 0; round < kRounds; ++round) {
-      for (const std::string& url : urls) allowed += robots.IsAllowedFor(agent, url);
+      for (const std::string& url : urls)
+        allowed += robots.IsAllowedFor(agent, url);
     }
   } else {
     const robotscan::robots::AgentMatcher matcher = robots.MatcherFor(
