@@ -224,9 +224,9 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
   dfa->table_.resize(dfa->states_.size() * row_size);
   for (std::size_t s = 0; s < dfa->states_.size(); ++s) {
     std::uint32_t* row = dfa->table_.data() + s * row_size;
-    row[0] = dfa->states_[s].done;
-    row[1] = dfa->states_[s].alive;
-    row[2] = dfa->states_[s].at_end;
+    row[kDone] = dfa->states_[s].done;
+    row[kAlive] = dfa->states_[s].alive;
+    row[kAtEnd] = dfa->states_[s].at_end;
     for (std::uint32_t k = 0; k < classes; ++k) {
       row[kRowHeader + k] = dfa->next_[s * classes + k] * row_size;
     }
@@ -236,37 +236,38 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
   return dfa;
 }
 
-std::uint32_t RuleDfa::BestRule(std::string_view path) const {
+template <bool kStopping>
+bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
+                   std::uint32_t* rule) const {
   const std::uint32_t* table = table_.data();
   std::uint32_t row = 0;  // The start state's.
-  std::uint32_t best = table[0];
+  std::uint32_t best = table[kDone];
   for (const char ch : path) {
     // Nothing alive can beat the best match: the rest of the path is moot.
-    if (table[row + 1] >= best) break;
-    row = table[row + kRowHeader + byte_class_[static_cast<unsigned char>(ch)]];
-    best = std::min(best, table[row]);
+    if (table[row + kAlive] >= best) break;
+    const auto c = static_cast<unsigned char>(ch);
+    if constexpr (kStopping) {
+      if ((*stop)[c]) return false;
+    }
+    row = table[row + kRowHeader + byte_class_[c]];
+    best = std::min(best, table[row + kDone]);
   }
   // Past a break, at_end (counted in alive) cannot beat `best`.
-  best = std::min(best, table[row + 2]);
-  return best == kNoRank ? kNoRule : rule_of_rank_[best];
+  best = std::min(best, table[row + kAtEnd]);
+  *rule = best == kNoRank ? kNoRule : rule_of_rank_[best];
+  return true;
+}
+
+std::uint32_t RuleDfa::BestRule(std::string_view path) const {
+  std::uint32_t rule = kNoRule;
+  Walk<false>(path, nullptr, &rule);
+  return rule;
 }
 
 bool RuleDfa::BestRuleUnlessStopped(std::string_view path,
                                     const std::array<bool, 256>& stop,
                                     std::uint32_t* rule) const {
-  const std::uint32_t* table = table_.data();
-  std::uint32_t row = 0;
-  std::uint32_t best = table[0];
-  for (const char ch : path) {
-    if (table[row + 1] >= best) break;
-    const auto c = static_cast<unsigned char>(ch);
-    if (stop[c]) return false;
-    row = table[row + kRowHeader + byte_class_[c]];
-    best = std::min(best, table[row]);
-  }
-  best = std::min(best, table[row + 2]);
-  *rule = best == kNoRank ? kNoRule : rule_of_rank_[best];
-  return true;
+  return Walk<true>(path, &stop, rule);
 }
 
 }  // namespace robotscan::robots::internal

@@ -80,11 +80,20 @@ class RuleDfa {
   };
   static constexpr std::uint32_t kNoRank = 0xFFFFFFFFu;  // Worse than all.
 
+  // The walk of both Best* functions; with kStopping, gives up (false) at
+  // the first byte marked in *stop.
+  template <bool kStopping>
+  bool Walk(std::string_view path, const std::array<bool, 256>* stop,
+            std::uint32_t* rule) const;
+
   // The walk's table: one row per state, its State fields first, then the
   // row offset of the next state for each byte class; rows are
   // kRowHeader + class_count_ long, state 0 (the start) first. One array
   // and premultiplied offsets keep a step to three dependent loads.
-  static constexpr std::uint32_t kRowHeader = 3;  // done, alive, at_end.
+  static constexpr std::uint32_t kDone = 0;  // Offsets in a row.
+  static constexpr std::uint32_t kAlive = 1;
+  static constexpr std::uint32_t kAtEnd = 2;
+  static constexpr std::uint32_t kRowHeader = 3;
   std::uint8_t byte_class_[256] = {};
   std::uint32_t class_count_ = 1;
   std::vector<State> states_;        // During Build only.
