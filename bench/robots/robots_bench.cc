@@ -97,28 +97,37 @@ void BM_ParseRealistic(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseRealistic)->Arg(0)->Arg(1);
 
-// Checks per second on one core; agent 0 = Googlebot (has its own group),
-// 1 = an agent that falls back to '*'.
-void BM_CheckRealistic(benchmark::State& state) {
-  ParseOptions options;
-  options.compat = static_cast<Compat>(state.range(0));
-  const RobotsTxt robots = RobotsTxt::Parse(RealisticBody(), options);
+// Times `is_allowed(url)` over the realistic URLs, round robin, and reports
+// checks per second and the share disallowed, labelled "mode/agent" +
+// `label_suffix`.
+template <typename IsAllowed>
+void TimeChecks(benchmark::State& state, Compat compat, const char* agent,
+                const std::string& label_suffix, IsAllowed is_allowed) {
   const std::vector<std::string>& urls = RealisticUrls();
-  const char* agent = state.range(1) == 0 ? "Googlebot" : "SomeResearchBot";
   std::size_t i = 0;
   int64_t disallowed = 0;
   for (auto _ : state) {
-    const bool allowed = robots.IsAllowedFor(agent, urls[i]);
-    disallowed += !allowed;
+    disallowed += !is_allowed(urls[i]);
     if (++i == urls.size()) i = 0;
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["disallowed_share"] =
       benchmark::Counter(static_cast<double>(disallowed) /
                          static_cast<double>(state.iterations()));
-  state.SetLabel(
-      std::string(options.compat == Compat::kGoogle ? "google" : "rfc") + "/" +
-      agent);
+  state.SetLabel(std::string(compat == Compat::kGoogle ? "google" : "rfc") +
+                 "/" + agent + label_suffix);
+}
+
+// Checks per second on one core; agent 0 = Googlebot (has its own group),
+// 1 = an agent that falls back to '*'.
+void BM_CheckRealistic(benchmark::State& state) {
+  ParseOptions options;
+  options.compat = static_cast<Compat>(state.range(0));
+  const RobotsTxt robots = RobotsTxt::Parse(RealisticBody(), options);
+  const char* agent = state.range(1) == 0 ? "Googlebot" : "SomeResearchBot";
+  TimeChecks(state, options.compat, agent, "", [&](const std::string& url) {
+    return robots.IsAllowedFor(agent, url);
+  });
 }
 BENCHMARK(BM_CheckRealistic)
     ->Args({0, 0})
@@ -134,23 +143,12 @@ void BM_CheckRealisticWithMatcher(benchmark::State& state) {
   ParseOptions options;
   options.compat = static_cast<Compat>(state.range(0));
   const RobotsTxt robots = RobotsTxt::Parse(RealisticBody(), options);
-  const std::vector<std::string>& urls = RealisticUrls();
   const char* agent = state.range(1) == 0 ? "Googlebot" : "SomeResearchBot";
+  const bool automaton = state.range(2) == 1;
   const robotscan::robots::AgentMatcher matcher =
-      robots.MatcherFor(agent, state.range(2) == 1 ? urls.size() : 0);
-  std::size_t i = 0;
-  int64_t disallowed = 0;
-  for (auto _ : state) {
-    disallowed += !matcher.IsAllowed(urls[i]);
-    if (++i == urls.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["disallowed_share"] =
-      benchmark::Counter(static_cast<double>(disallowed) /
-                         static_cast<double>(state.iterations()));
-  state.SetLabel(
-      std::string(options.compat == Compat::kGoogle ? "google" : "rfc") + "/" +
-      agent + (state.range(2) == 1 ? "/automaton" : "/trie"));
+      robots.MatcherFor(agent, automaton ? RealisticUrls().size() : 0);
+  TimeChecks(state, options.compat, agent, automaton ? "/automaton" : "/trie",
+             [&](const std::string& url) { return matcher.IsAllowed(url); });
 }
 BENCHMARK(BM_CheckRealisticWithMatcher)
     ->Args({0, 0, 0})

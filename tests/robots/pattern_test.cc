@@ -46,6 +46,30 @@ IndexedRule RuleFor(const std::string& pattern, int id, bool allow = false) {
   return r;
 }
 
+// The best rule for `path` by a linear scan in priority order with the
+// position-set reference matcher (`storage[rule_id]` is each rule's text).
+const IndexedRule* LinearScanBest(const std::vector<IndexedRule>& rules,
+                                  const std::vector<std::string>& storage,
+                                  const std::string& path) {
+  const IndexedRule* best = nullptr;
+  for (const IndexedRule& r : rules) {
+    if (r.priority == 0) continue;
+    if (!ReferencePatternMatches(path, storage[r.rule_id])) continue;
+    if (best == nullptr || internal::Beats(r, *best)) best = &r;
+  }
+  return best;
+}
+
+// Equal-ranked rules are interchangeable to a linear scan; compare rank and
+// verdict.
+void ExpectSameRank(const IndexedRule* actual, const IndexedRule* expected,
+                    const std::string& path) {
+  ASSERT_EQ(actual == nullptr, expected == nullptr) << path;
+  if (actual == nullptr) return;
+  EXPECT_EQ(actual->priority, expected->priority) << path;
+  EXPECT_EQ(actual->allow, expected->allow) << path;
+}
+
 TEST(PatternMatches, AgreesWithThePositionSetReference) {
   std::mt19937 rng(20261130);
   int matches = 0;
@@ -108,19 +132,8 @@ TEST(RuleIndex, BestMatchEqualsALinearScan) {
     const RuleIndex index(rules);
     for (int q = 0; q < 20; ++q) {
       const std::string path = "/" + RandomString(rng, "ab", 6);
-      const IndexedRule* expected = nullptr;
-      for (const IndexedRule& r : rules) {
-        if (r.priority == 0) continue;
-        if (!ReferencePatternMatches(path, storage[r.rule_id])) continue;
-        if (expected == nullptr || internal::Beats(r, *expected)) expected = &r;
-      }
-      const IndexedRule* actual = index.BestMatch(path);
-      ASSERT_EQ(actual == nullptr, expected == nullptr) << path;
-      if (actual != nullptr) {
-        // Equal-ranked rules are interchangeable; compare rank and verdict.
-        EXPECT_EQ(actual->priority, expected->priority) << path;
-        EXPECT_EQ(actual->allow, expected->allow) << path;
-      }
+      ExpectSameRank(index.BestMatch(path),
+                     LinearScanBest(rules, storage, path), path);
     }
   }
 }
@@ -170,19 +183,9 @@ TEST(RuleIndex, BlocksOfWildcardRulesEqualALinearScan) {
     ASSERT_GT(index.block_count(), 0u) << "round " << round;
     for (int q = 0; q < 40; ++q) {
       const std::string path = "/" + RandomString(rng, "abc/", 14);
-      const IndexedRule* expected = nullptr;
-      for (const IndexedRule& r : rules) {
-        if (r.priority == 0) continue;
-        if (!ReferencePatternMatches(path, storage[r.rule_id])) continue;
-        if (expected == nullptr || internal::Beats(r, *expected)) expected = &r;
-      }
       const IndexedRule* actual = index.BestMatch(path);
-      ASSERT_EQ(actual == nullptr, expected == nullptr) << path;
-      if (actual != nullptr) {
-        EXPECT_EQ(actual->priority, expected->priority) << path;
-        EXPECT_EQ(actual->allow, expected->allow) << path;
-        ++decided;
-      }
+      ExpectSameRank(actual, LinearScanBest(rules, storage, path), path);
+      decided += actual != nullptr;
     }
   }
   EXPECT_GT(decided, 2000);  // Most lookups have a match to get right.
