@@ -89,7 +89,13 @@ Status SqliteCrawlStore::Initialize() {
         "PRAGMA max_page_count=" + std::to_string(options_.max_page_count);
     if (Status s = Execute(db, pragma.c_str()); !s.ok()) return s;
   }
-  if (!options_.read_only) {
+  if (options_.read_only) {
+    // A reader refuses what a newer robotscan wrote, as the writer does:
+    // its tables may mean what this version cannot know. An older file is
+    // read as it is (a reader never migrates).
+    std::int64_t version = 0;
+    if (Status s = CheckSchemaVersion(db, path_, &version); !s.ok()) return s;
+  } else {
     if (Status s = Migrate(); !s.ok()) return s;
   }
   return PrepareStatements();

@@ -445,6 +445,13 @@ TEST_F(CrawlStoreTest, RefusesADatabaseFromANewerVersion) {
   auto store = CrawlStore::Open(path_, {});
   ASSERT_FALSE(store.ok());
   EXPECT_EQ(store.status().code(), Status::Code::kSchemaTooNew);
+  StoreOptions read_only;
+  read_only.read_only = true;
+  auto reader = CrawlStore::Open(path_, read_only);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().code(), Status::Code::kSchemaTooNew);
+  EXPECT_NE(reader.status().message().find(path_), std::string::npos)
+      << reader.status().message();
 }
 
 TEST_F(CrawlStoreTest, ReopeningKeepsDataAndDoesNotRemigrate) {
