@@ -320,7 +320,7 @@ const IndexedRule* RuleIndex::BestMatchByAutomaton(
 
 bool RuleIndex::BestMatchByAutomatonUnlessStopped(
     std::string_view path, const std::array<bool, 256>& stop,
-    const IndexedRule** best) const {
+    const IndexedRule** best, std::size_t must_read) const {
   const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
   if (dfa == nullptr) return false;
   std::uint32_t rule = RuleDfa::kNoRule;
@@ -330,7 +330,7 @@ bool RuleIndex::BestMatchByAutomatonUnlessStopped(
       if (stop[static_cast<unsigned char>(c)]) return false;
     }
     rule = dfa->BestRule(path);
-  } else if (!dfa->BestRuleUnlessStopped(path, stop, &rule)) {
+  } else if (!dfa->BestRuleUnlessStopped(path, stop, &rule, must_read)) {
     return false;
   }
   *best = CombinedBest(*automaton_, rule, path);

@@ -143,10 +143,12 @@ class RuleIndex {
   const IndexedRule* BestMatchByAutomaton(std::string_view path) const;
   // The same, giving up (false) at the first byte marked in `stop` that
   // the walk reaches (RuleDfa::BestRuleUnlessStopped), or when no
-  // automaton was built.
+  // automaton was built. The first `must_read` bytes are checked for stop
+  // bytes even when the answer is known before them.
   bool BestMatchByAutomatonUnlessStopped(std::string_view path,
                                          const std::array<bool, 256>& stop,
-                                         const IndexedRule** best) const;
+                                         const IndexedRule** best,
+                                         std::size_t must_read = 0) const;
 
   std::size_t rule_count() const { return rules_.size(); }
   bool has_segment_filter() const { return filter_ != nullptr; }

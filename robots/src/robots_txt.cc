@@ -121,21 +121,13 @@ struct AgentMatcher::Impl {
 
 namespace {
 
-// True if the first bytes of `path`, as many as "/robots.txt?" has, need no
-// normalising (so the path is "/robots.txt" after normalising exactly when
-// it is before) and it is not "/robots.txt": then only the rules decide.
-bool IsDecidedWithoutNormalizing(std::string_view path) {
-  constexpr std::string_view kRobotsTxt = "/robots.txt";
-  const std::array<bool, 256>& may_change =
-      internal::UrlPathBytesNormalizationMayChange();
-  const std::size_t head = std::min(path.size(), kRobotsTxt.size() + 1);
-  for (std::size_t i = 0; i < head; ++i) {
-    if (may_change[static_cast<unsigned char>(path[i])]) return false;
-  }
-  const bool is_robots_txt =
-      path.substr(0, kRobotsTxt.size()) == kRobotsTxt &&
-      (path.size() == kRobotsTxt.size() || path[kRobotsTxt.size()] == '?');
-  return !is_robots_txt;
+constexpr std::string_view kRobotsTxtPath = "/robots.txt";
+
+// True if `path` is "/robots.txt", with or without a query, as given.
+bool IsRobotsTxtPath(std::string_view path) {
+  return path.starts_with(kRobotsTxtPath) &&
+         (path.size() == kRobotsTxtPath.size() ||
+          path[kRobotsTxtPath.size()] == '?');
 }
 
 // Builds the group structure from the tokenizer's events.
@@ -470,12 +462,15 @@ MatchResult RobotsTxt::CheckPath(std::string_view user_agent,
 MatchResult RobotsTxt::Impl::CheckPathWith(const AgentRules& rules,
                                            std::string_view path) const {
   if (compat == Compat::kGoogle) return MatchRules(rules, path);
-  if (rules.by_automaton && IsDecidedWithoutNormalizing(path)) {
+  if (rules.by_automaton && !IsRobotsTxtPath(path)) {
     // The automaton reads the path as given until a byte normalisation may
-    // change; most paths are decided before one, or have none.
+    // change; most paths are decided before one, or have none. It also
+    // reads as many bytes as "/robots.txt?" has: were one of them changed
+    // by normalising, the path might be "/robots.txt" once normalised.
     const IndexedRule* best = nullptr;
     if (rules.index->BestMatchByAutomatonUnlessStopped(
-            path, internal::UrlPathBytesNormalizationMayChange(), &best)) {
+            path, internal::UrlPathBytesNormalizationMayChange(), &best,
+            kRobotsTxtPath.size() + 1)) {
       return ResultOf(rules, best);
     }
   }

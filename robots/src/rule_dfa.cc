@@ -238,19 +238,29 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
 
 template <bool kStopping>
 bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
-                   std::uint32_t* rule) const {
+                   std::size_t must_read, std::uint32_t* rule) const {
   const std::uint32_t* table = table_.data();
   std::uint32_t row = 0;  // The start state's.
   std::uint32_t best = table[kDone];
+  std::size_t read = 0;
   for (const char ch : path) {
     // Nothing alive can beat the best match: the rest of the path is moot.
     if (table[row + kAlive] >= best) break;
+    ++read;
     const auto c = static_cast<unsigned char>(ch);
     if constexpr (kStopping) {
       if ((*stop)[c]) return false;
     }
     row = table[row + kRowHeader + byte_class_[c]];
     best = std::min(best, table[row + kDone]);
+  }
+  if constexpr (kStopping) {
+    // Every byte read was checked; now the rest of the first must_read.
+    for (std::size_t i = read; i < std::min(path.size(), must_read); ++i) {
+      if ((*stop)[static_cast<unsigned char>(path[i])]) return false;
+    }
+  } else {
+    static_cast<void>(must_read);
   }
   // Past a break, at_end (counted in alive) cannot beat `best`.
   best = std::min(best, table[row + kAtEnd]);
@@ -260,14 +270,15 @@ bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
 
 std::uint32_t RuleDfa::BestRule(std::string_view path) const {
   std::uint32_t rule = kNoRule;
-  Walk<false>(path, nullptr, &rule);
+  Walk<false>(path, nullptr, 0, &rule);
   return rule;
 }
 
 bool RuleDfa::BestRuleUnlessStopped(std::string_view path,
                                     const std::array<bool, 256>& stop,
-                                    std::uint32_t* rule) const {
-  return Walk<true>(path, &stop, rule);
+                                    std::uint32_t* rule,
+                                    std::size_t must_read) const {
+  return Walk<true>(path, &stop, must_read, rule);
 }
 
 }  // namespace robotscan::robots::internal

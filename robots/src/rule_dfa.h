@@ -60,9 +60,12 @@ class RuleDfa {
   // percent-normalisation may change: since normalisation maps bytes one by
   // one (an escape starts with '%', itself marked), a path is then decided
   // without normalising it whenever the answer is known before such a byte.
+  // The first `must_read` bytes are checked for stop bytes even when the
+  // answer is known before them.
   bool BestRuleUnlessStopped(std::string_view path,
                              const std::array<bool, 256>& stop,
-                             std::uint32_t* rule) const;
+                             std::uint32_t* rule,
+                             std::size_t must_read = 0) const;
 
   std::size_t state_count() const { return state_count_; }
   std::size_t work() const { return work_; }  // What Build spent.
@@ -84,7 +87,7 @@ class RuleDfa {
   // the first byte marked in *stop.
   template <bool kStopping>
   bool Walk(std::string_view path, const std::array<bool, 256>* stop,
-            std::uint32_t* rule) const;
+            std::size_t must_read, std::uint32_t* rule) const;
 
   // The walk's table: one row per state, its State fields first, then the
   // row offset of the next state for each byte class; rows are

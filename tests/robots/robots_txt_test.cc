@@ -125,6 +125,28 @@ TEST(RobotsTxt, RobotsTxtItselfIsAlwaysAllowedInRfcMode) {
   EXPECT_FALSE(RobotsTxt::Parse(body, google).IsAllowedFor("x", "/robots.txt"));
 }
 
+// The automaton reads paths unnormalised and may be decided after one byte
+// ("Disallow: /r"); a spelling of /robots.txt that only normalising reveals
+// must still be allowed through it, and a path that is not /robots.txt must
+// not be.
+TEST(RobotsTxt, EncodedRobotsTxtPathIsAllowedThroughTheAutomaton) {
+  const RobotsTxt robots = RobotsTxt::Parse("User-agent: *\nDisallow: /r\n");
+  const AgentMatcher matcher =
+      robots.MatcherFor("bot", RobotsTxt::kChecksWorthAnAutomaton);
+  for (const char* path : {"/robots%2Etxt", "/%72obots.txt", "/robots.tx%74",
+                           "/robots%2etxt?q=1", "/robots.txt"}) {
+    EXPECT_EQ(matcher.CheckPath(path).decision, Decision::kRobotsTxtPath)
+        << path;
+    EXPECT_EQ(matcher.Check(std::string("https://e.com") + path).decision,
+              Decision::kRobotsTxtPath)
+        << path;
+  }
+  for (const char* path : {"/robots%2Etxt2", "/robots.txtx", "/r%41", "/ra"}) {
+    EXPECT_FALSE(matcher.CheckPath(path).allowed) << path;
+    EXPECT_EQ(matcher.CheckPath(path).line, 2) << path;
+  }
+}
+
 TEST(RobotsTxt, PercentEncodingIsNormalisedOnBothSidesInRfcMode) {
   const RobotsTxt robots = RobotsTxt::Parse(
       "User-agent: *\nDisallow: /%7Euser\nDisallow: /a%2Ab\nDisallow: "
