@@ -14,19 +14,34 @@
 # the machine is shared, so only this one is free of others' work) per run,
 # then the writer micro-benchmark on both backends (crawl_store_bench).
 #
+# With --delay-ms D the server is bench/crawler/delay_server instead of
+# nginx: every answer comes D ms after its request, as from a far-away host
+# (the internet's 0.2-2 s), so a crawl is bound by its in-flight transfers
+# (Little's law: at most concurrency / D domains per second) rather than by
+# this machine's two cores. --per-worker gives every worker the whole
+# --concurrency instead of a share of it: adding a worker then adds
+# transfers in flight, as adding a crawler host does.
+#
 #   bench/crawler/scale_out_bench.sh [--domains N] [--concurrency C]
-#                                    [--build DIR]
+#                                    [--delay-ms D] [--per-worker]
+#                                    [--build DIR] [--no-writer-bench]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 domains=100000
 concurrency=500
 build=build/bench
+delay_ms=0
+per_worker=0
+writer_bench=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --domains) domains="$2"; shift 2 ;;
     --concurrency) concurrency="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
+    --delay-ms) delay_ms="$2"; shift 2 ;;
+    --per-worker) per_worker=1; shift ;;
+    --no-writer-bench) writer_bench=0; shift ;;
     *) echo "scale_out_bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -36,12 +51,15 @@ bench_bin="$build/bench/storage/crawl_store_bench"
 if [ ! -x "$bin" ] || [ ! -x "$bench_bin" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DROBOTSCAN_BUILD_TESTS=OFF -DROBOTSCAN_BUILD_BENCHMARKS=ON >/dev/null
-  cmake --build "$build" --target robotscan crawl_store_bench -j "$(nproc)"
+  cmake --build "$build" --target robotscan crawl_store_bench delay_server \
+    -j "$(nproc)"
 fi
+delay_bin="$build/bench/crawler/delay_server"
 
 work=$(mktemp -d /tmp/robotscan-scale.XXXXXX)
 cleanup() {
   [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  [ -n "${delay_pid:-}" ] && kill "$delay_pid" 2>/dev/null || true
   tests/pg/pg_test_cluster.sh stop "$work/pg" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -71,7 +89,15 @@ http {
   }
 }
 NGINX
-nginx -c "$work/nginx.conf" -p "$work"
+if [ "$delay_ms" -gt 0 ]; then
+  "$delay_bin" --port "$port" --delay-ms "$delay_ms" --lifetime 7200 >/dev/null &
+  delay_pid=$!
+  sleep 0.3
+  echo "$delay_pid" > "$work/server.pid"
+else
+  nginx -c "$work/nginx.conf" -p "$work"
+  cp "$work/nginx.pid" "$work/server.pid"
+fi
 PG_CLUSTER_DURABLE=1 tests/pg/pg_test_cluster.sh start "$work/pg" >/dev/null
 if [ ! -f "$work/pg/uri" ]; then
   echo "scale_out_bench.sh: PostgreSQL did not start: $(cat "$work/pg/skip")" >&2
@@ -102,9 +128,9 @@ machine_cpu() {  # user+nice+system jiffies of the whole machine, in seconds
 # CPU seconds of this benchmark's own processes only (the machine is shared):
 # the robotscan processes this shell waited for, PostgreSQL (the postmaster,
 # its live children, and its exited backends through cutime/cstime) and
-# nginx (master and worker).
+# the HTTP server (nginx's master and worker, or the delay server).
 pg_pid=$(head -1 "$(cat "$work/pg/server_dir")/data/postmaster.pid")
-nginx_pid=$(cat "$work/nginx.pid")
+nginx_pid=$(cat "$work/server.pid")
 own_cpu() {  # own_cpu TIMES_FILE (the output of `times` in this shell)
   local pids
   pids="$pg_pid $nginx_pid $(pgrep -P "$pg_pid" | tr '\n' ' ') $(pgrep -P "$nginx_pid" | tr '\n' ' ')"
@@ -130,17 +156,26 @@ run() {
   RATE=$(awk -v a="$t0" -v b="$t1" -v n="$domains" 'BEGIN { printf "%.0f", n / (b - a) }')
 }
 
+worker_concurrency() {  # worker_concurrency N: each worker's share
+  if [ "$per_worker" = 1 ]; then echo "$concurrency"; else echo $((concurrency / $1)); fi
+}
 workers() {  # workers N URI: N workers sharing the concurrency, waited for
   local n="$1" uri="$2" pids=() i
   for i in $(seq 1 "$n"); do
     "$bin" crawl --worker --db "$uri" "${fetch_flags[@]}" \
-      --concurrency $((concurrency / n)) >"$work/w$i.out" 2>&1 &
+      --concurrency "$(worker_concurrency "$n")" >"$work/w$i.out" 2>&1 &
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p"; done
 }
 
-echo "== scale-out benchmark: $domains domains, total concurrency $concurrency, $(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg) =="
+if [ "$delay_ms" -gt 0 ]; then
+  server_text="delay server, every answer after $delay_ms ms"
+else
+  server_text="nginx, no delay"
+fi
+if [ "$per_worker" = 1 ]; then share_text="concurrency $concurrency per worker"; else share_text="total concurrency $concurrency"; fi
+echo "== scale-out benchmark: $domains domains, $server_text, $share_text, $(nproc) cores, $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg) =="
 run "crawl into SQLite (1 process)" \
   "$bin" crawl "$work/list.csv" --db "$work/a.sqlite" "${single_flags[@]}" \
   --concurrency "$concurrency"
@@ -155,7 +190,7 @@ declare -A worker_rate
 for n in 1 2 4; do
   uri=$(new_db "workers$n")
   "$bin" enqueue "$work/list.csv" --db "$uri" --per-ip-limit 0 --quiet >/dev/null
-  run "enqueued crawl, $n worker(s) of $((concurrency / n))" workers "$n" "$uri"
+  run "enqueued crawl, $n worker(s) of $(worker_concurrency "$n")" workers "$n" "$uri"
   worker_rate[$n]=$RATE
   got=$(psql "$uri" -Atc 'SELECT count(*) || '"'"' records, '"'"' || count(DISTINCT domain_id) || '"'"' domains'"'"' FROM "fetch"')
   echo "    ($got; $("$bin" crawl --status --db "$uri" | head -1 | cut -c1-60))"
@@ -165,6 +200,7 @@ awk -v s="$sqlite_rate" -v p="$pg_rate" -v w1="${worker_rate[1]}" -v w2="${worke
   -v w4="${worker_rate[4]}" 'BEGIN {
   printf "=> PostgreSQL single process = %.2fx SQLite; workers 1/2/4 = %.2fx / %.2fx / %.2fx one worker\n", p / s, 1, w2 / w1, w4 / w1 }'
 
+[ "$writer_bench" = 1 ] || exit 0
 echo "== writer micro-benchmark (batches of 500 records) =="
 ROBOTSCAN_BENCH_PG_URI=$(new_db writer) "$bench_bin" --benchmark_min_time=2 \
   2>/dev/null | grep -E "^BM_|^Benchmark"
