@@ -115,6 +115,10 @@ RobotsTxt ParseBody(py::handle body, std::string_view compat,
 // thread cannot free them while the GIL is released), read as views, and
 // checked without the GIL. The first URL that cannot be checked is reported
 // by index after the loop.
+// How many URLs ahead check_many asks for a URL's bytes: a load from
+// memory (~100 ns) must arrive before its check starts.
+constexpr std::size_t kPrefetchAhead = 8;
+
 py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
                      py::handle urls_object, std::optional<bool> as_numpy) {
   const std::string_view agent = TextOf(agent_object, "agent");
@@ -178,6 +182,18 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     // The agent's group is looked up once for the whole batch.
     const robots::AgentMatcher matcher = robots.MatcherFor(agent, count);
     for (std::size_t i = 0; i < count; ++i) {
+      // The URLs are scattered over the heap (a str object each), and a
+      // check is a long chain of dependent steps, so the processor does not
+      // run ahead far enough to load the next URLs' bytes by itself; asked
+      // for them early, a shuffled list checks twice as fast
+      // (bench/RESULTS.md, "Python package").
+      if (i + kPrefetchAhead < count) {
+        const std::string_view ahead = views[i + kPrefetchAhead];
+        if (!ahead.empty()) {
+          __builtin_prefetch(ahead.data());
+          __builtin_prefetch(ahead.data() + ahead.size() - 1);
+        }
+      }
       if (robots::UrlSyntaxError(views[i])) {
         bad_index = i;
         break;
