@@ -3,14 +3,19 @@
 // bench/robots/instructions_per_check.sh counts instructions on (callgrind),
 // since wall-clock figures on a shared machine move with its load.
 //
-//   check_driver ROBOTS_FILE URLS_FILE AGENT rfc|google direct|trie|automaton
+//   check_driver ROBOTS_FILE URLS_FILE AGENT rfc|google
+//                direct|trie|automaton|batched
 //
 // direct: RobotsTxt::IsAllowedFor per URL; trie: one AgentMatcher without
-// the automaton; automaton: one AgentMatcher expecting every check.
+// the automaton; automaton: one AgentMatcher expecting every check;
+// batched: the same matcher's AreAllowed over all URLs at once.
 #include <cstdio>
 #include <fstream>
+#include <memory>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "robotscan/robots/robots.h"
@@ -32,7 +37,7 @@ int main(int argc, char** argv) {
   if (argc != 6) {
     std::fprintf(stderr,
                  "usage: check_driver ROBOTS_FILE URLS_FILE AGENT rfc|google "
-                 "direct|trie|automaton\n");
+                 "direct|trie|automaton|batched\n");
     return 2;
   }
   const std::string body = ReadFile(argv[1]);
@@ -51,6 +56,15 @@ int main(int argc, char** argv) {
     for (int round = 0; round < kRounds; ++round) {
       for (const std::string& url : urls)
         allowed += robots.IsAllowedFor(agent, url);
+    }
+  } else if (mode == "batched") {
+    const robotscan::robots::AgentMatcher matcher =
+        robots.MatcherFor(agent, urls.size() * kRounds);
+    const std::vector<std::string_view> views(urls.begin(), urls.end());
+    std::unique_ptr<bool[]> verdicts(new bool[views.size()]);
+    for (int round = 0; round < kRounds; ++round) {
+      matcher.AreAllowed(views, std::span(verdicts.get(), views.size()));
+      for (std::size_t i = 0; i < views.size(); ++i) allowed += verdicts[i];
     }
   } else {
     const robotscan::robots::AgentMatcher matcher = robots.MatcherFor(

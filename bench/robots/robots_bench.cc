@@ -10,10 +10,13 @@
 
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reference_matcher.h"
@@ -157,6 +160,34 @@ BENCHMARK(BM_CheckRealisticWithMatcher)
     ->Args({1, 0, 0})
     ->Args({1, 0, 1})
     ->Args({1, 1, 1});
+
+// The same checks as one batch (AgentMatcher::AreAllowed), automaton
+// compiled: what check_many does per URL, without Python.
+void BM_CheckRealisticBatched(benchmark::State& state) {
+  ParseOptions options;
+  options.compat = static_cast<Compat>(state.range(0));
+  const RobotsTxt robots = RobotsTxt::Parse(RealisticBody(), options);
+  const char* agent = state.range(1) == 0 ? "Googlebot" : "SomeResearchBot";
+  const std::vector<std::string>& urls = RealisticUrls();
+  const std::vector<std::string_view> views(urls.begin(), urls.end());
+  const robotscan::robots::AgentMatcher matcher =
+      robots.MatcherFor(agent, urls.size());
+  std::unique_ptr<bool[]> allowed(new bool[views.size()]);
+  for (auto _ : state) {
+    matcher.AreAllowed(views, std::span(allowed.get(), views.size()));
+    benchmark::DoNotOptimize(allowed.get());
+  }
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<int64_t>(views.size()));
+  state.SetLabel(
+      std::string(options.compat == Compat::kGoogle ? "google" : "rfc") + "/" +
+      agent + "/batched");
+}
+BENCHMARK(BM_CheckRealisticBatched)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Unit(benchmark::kMillisecond);
 
 // What compiling the Googlebot group's automaton costs (MatcherFor with a
 // batch's worth of expected checks, on a fresh parse each time).

@@ -337,6 +337,33 @@ bool RuleIndex::BestMatchByAutomatonUnlessStopped(
   return true;
 }
 
+void RuleIndex::BestMatchesByAutomaton(std::span<const std::string_view> paths,
+                                       const std::array<bool, 256>* stop,
+                                       std::size_t must_read,
+                                       const IndexedRule** best,
+                                       bool* decided) const {
+  const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
+  if (dfa == nullptr) {
+    std::fill(decided, decided + paths.size(), false);
+    return;
+  }
+  // The second trie reads the whole path, so with one all of it must be
+  // final (as in BestMatchByAutomatonUnlessStopped).
+  if (automaton_->rest != nullptr) must_read = static_cast<std::size_t>(-1);
+  constexpr std::size_t kChunk = 256;
+  std::uint32_t rules[kChunk];
+  for (std::size_t begin = 0; begin < paths.size(); begin += kChunk) {
+    const std::span<const std::string_view> chunk =
+        paths.subspan(begin, std::min(kChunk, paths.size() - begin));
+    dfa->BestRulesUnlessStopped(chunk, stop, must_read, rules, decided + begin);
+    for (std::size_t i = 0; i < chunk.size(); ++i) {
+      if (decided[begin + i]) {
+        best[begin + i] = CombinedBest(*automaton_, rules[i], chunk[i]);
+      }
+    }
+  }
+}
+
 void RuleIndex::BuildBlocks(Node* node) {
   std::uint32_t wildcard_rules = 0;
   for (std::uint32_t i = node->rules_begin; i < node->rules_end; ++i) {

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -149,6 +150,14 @@ class RuleIndex {
                                          const std::array<bool, 256>& stop,
                                          const IndexedRule** best,
                                          std::size_t must_read = 0) const;
+  // BestMatchByAutomatonUnlessStopped (stop set) or BestMatchByAutomaton
+  // (stop null; then every path is decided) for each of `paths`, walked
+  // side by side (RuleDfa::BestRulesUnlessStopped). All undecided when no
+  // automaton was built.
+  void BestMatchesByAutomaton(std::span<const std::string_view> paths,
+                              const std::array<bool, 256>* stop,
+                              std::size_t must_read, const IndexedRule** best,
+                              bool* decided) const;
 
   std::size_t rule_count() const { return rules_.size(); }
   bool has_segment_filter() const { return filter_ != nullptr; }

@@ -111,6 +111,10 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   MatchResult CheckPathWith(const AgentRules& rules,
                             std::string_view path) const;
   MatchResult CheckUrlWith(const AgentRules& rules, std::string_view url) const;
+  // AgentMatcher::AreAllowed for rfc and google modes.
+  void AllowedMany(const AgentRules& rules,
+                   std::span<const std::string_view> urls,
+                   std::span<bool> allowed) const;
 };
 
 struct AgentMatcher::Impl {
@@ -503,6 +507,54 @@ MatchResult RobotsTxt::Impl::CheckUrlWith(const AgentRules& rules,
   return CheckPathWith(rules, ExtractPathParamsQuery(url, scratch));
 }
 
+void RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
+                                  std::span<const std::string_view> urls,
+                                  std::span<bool> allowed) const {
+  const std::size_t count = std::min(urls.size(), allowed.size());
+  if (!rules.by_automaton || rules.index == nullptr ||
+      policy != Policy::kParsed) {
+    for (std::size_t i = 0; i < count; ++i) {
+      allowed[i] = CheckUrlWith(rules, urls[i]).allowed;
+    }
+    return;
+  }
+  // As CheckPathWith (rfc: the automaton reads the unnormalised path, with
+  // stop bytes; google: the whole path), for a chunk of URLs at a time; a
+  // URL the automaton cannot decide, or that needs a copy of its path,
+  // goes through CheckUrlWith.
+  const bool rfc = compat != Compat::kGoogle;
+  const std::array<bool, 256>* stop =
+      rfc ? &internal::UrlPathBytesNormalizationMayChange() : nullptr;
+  const std::size_t must_read = rfc ? kRobotsTxtPath.size() + 1 : 0;
+  constexpr std::size_t kChunk = 256;
+  std::string_view paths[kChunk];
+  std::size_t url_of_path[kChunk];
+  const IndexedRule* best[kChunk];
+  bool decided[kChunk];
+  std::string scratch;
+  for (std::size_t begin = 0; begin < count; begin += kChunk) {
+    const std::size_t end = std::min(count, begin + kChunk);
+    std::size_t walks = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::string_view path = ExtractPathParamsQuery(urls[i], scratch);
+      if (path.data() == scratch.data() || (rfc && IsRobotsTxtPath(path))) {
+        allowed[i] = CheckUrlWith(rules, urls[i]).allowed;
+        continue;
+      }
+      paths[walks] = path;
+      url_of_path[walks] = i;
+      ++walks;
+    }
+    rules.index->BestMatchesByAutomaton(std::span(paths, walks), stop,
+                                        must_read, best, decided);
+    for (std::size_t k = 0; k < walks; ++k) {
+      const std::size_t i = url_of_path[k];
+      allowed[i] = decided[k] ? best[k] == nullptr || best[k]->allow
+                              : CheckUrlWith(rules, urls[i]).allowed;
+    }
+  }
+}
+
 MatchResult RobotsTxt::Check(std::string_view user_agent,
                              std::string_view url) const {
   if (impl_->compat == Compat::kUrllib) {
@@ -547,6 +599,18 @@ MatchResult AgentMatcher::Check(std::string_view url) const {
 
 bool AgentMatcher::IsAllowed(std::string_view url) const {
   return Check(url).allowed;
+}
+
+void AgentMatcher::AreAllowed(std::span<const std::string_view> urls,
+                              std::span<bool> allowed) const {
+  const RobotsTxt::Impl& robots = *impl_->robots.impl_;
+  if (robots.compat == Compat::kUrllib) {
+    for (std::size_t i = 0; i < std::min(urls.size(), allowed.size()); ++i) {
+      allowed[i] = IsAllowed(urls[i]);
+    }
+    return;
+  }
+  robots.AllowedMany(impl_->rules, urls, allowed);
 }
 
 MatchResult AgentMatcher::CheckPath(std::string_view path) const {

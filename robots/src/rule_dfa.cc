@@ -268,6 +268,119 @@ bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
   return true;
 }
 
+template <bool kStopping>
+inline bool RuleDfa::Step(Cursor& cursor,
+                          const std::array<bool, 256>* stop) const {
+  const std::uint32_t* table = table_.data();
+  if (cursor.at == cursor.end || table[cursor.row + kAlive] >= cursor.best) {
+    return false;
+  }
+  const unsigned char c = *cursor.at;
+  if constexpr (kStopping) {
+    if ((*stop)[c]) return false;
+  }
+  ++cursor.at;
+  cursor.row = table[cursor.row + kRowHeader + byte_class_[c]];
+  cursor.best = std::min(cursor.best, table[cursor.row + kDone]);
+  return true;
+}
+
+template <bool kStopping>
+bool RuleDfa::Finish(const Cursor& cursor, std::string_view path,
+                     const std::array<bool, 256>* stop, std::size_t must_read,
+                     std::uint32_t* rule) const {
+  if constexpr (kStopping) {
+    // Every byte before `at` was checked; `at` itself and the rest of the
+    // first must_read are not yet.
+    const auto* begin = reinterpret_cast<const unsigned char*>(path.data());
+    const unsigned char* must_end = begin + std::min(path.size(), must_read);
+    for (const unsigned char* at = cursor.at; at < must_end; ++at) {
+      if ((*stop)[*at]) return false;
+    }
+    if (cursor.at != cursor.end && (*stop)[*cursor.at] &&
+        table_[cursor.row + kAlive] < cursor.best) {
+      return false;  // Stopped there, undecided.
+    }
+  } else {
+    static_cast<void>(path);
+    static_cast<void>(stop);
+    static_cast<void>(must_read);
+  }
+  const std::uint32_t best = std::min(cursor.best, table_[cursor.row + kAtEnd]);
+  *rule = best == kNoRank ? kNoRule : rule_of_rank_[best];
+  return true;
+}
+
+template <bool kStopping>
+void RuleDfa::WalkMany(std::span<const std::string_view> paths,
+                       const std::array<bool, 256>* stop, std::size_t must_read,
+                       std::uint32_t* rules, bool* decided) const {
+  const std::size_t count = paths.size();
+  std::size_t next = 0;
+  const auto start = [&](Cursor& cursor, std::size_t& index) {
+    index = next++;
+    cursor.at = reinterpret_cast<const unsigned char*>(paths[index].data());
+    cursor.end = cursor.at + paths[index].size();
+    cursor.row = 0;
+    cursor.best = table_[kDone];
+  };
+  const auto finish = [&](const Cursor& cursor, std::size_t index) {
+    decided[index] =
+        Finish<kStopping>(cursor, paths[index], stop, must_read, &rules[index]);
+  };
+  if (count >= 2) {
+    Cursor a, b;
+    std::size_t a_index = 0, b_index = 0;
+    start(a, a_index);
+    start(b, b_index);
+    while (true) {
+      const bool a_goes = Step<kStopping>(a, stop);
+      const bool b_goes = Step<kStopping>(b, stop);
+      if (!a_goes) {
+        finish(a, a_index);
+        if (next == count) {
+          // `b` alone from here.
+          while (Step<kStopping>(b, stop)) {
+          }
+          finish(b, b_index);
+          return;
+        }
+        start(a, a_index);
+      }
+      if (!b_goes) {
+        finish(b, b_index);
+        if (next == count) {
+          while (Step<kStopping>(a, stop)) {
+          }
+          finish(a, a_index);
+          return;
+        }
+        start(b, b_index);
+      }
+    }
+  }
+  if (count == 1) {
+    Cursor a;
+    std::size_t a_index = 0;
+    start(a, a_index);
+    while (Step<kStopping>(a, stop)) {
+    }
+    finish(a, a_index);
+  }
+}
+
+void RuleDfa::BestRulesUnlessStopped(std::span<const std::string_view> paths,
+                                     const std::array<bool, 256>* stop,
+                                     std::size_t must_read,
+                                     std::uint32_t* rules,
+                                     bool* decided) const {
+  if (stop != nullptr) {
+    WalkMany<true>(paths, stop, must_read, rules, decided);
+  } else {
+    WalkMany<false>(paths, nullptr, 0, rules, decided);
+  }
+}
+
 std::uint32_t RuleDfa::BestRule(std::string_view path) const {
   std::uint32_t rule = kNoRule;
   Walk<false>(path, nullptr, 0, &rule);

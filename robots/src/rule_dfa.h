@@ -67,6 +67,17 @@ class RuleDfa {
                              std::uint32_t* rule,
                              std::size_t must_read = 0) const;
 
+  // BestRuleUnlessStopped (stop set) or BestRule (stop null) for each of
+  // `paths`: decided[i] is whether the walk got through, and then rules[i]
+  // its answer. Two paths are walked at once: one walk is a chain of
+  // dependent table loads, and the branch that ends it, mispredicted once
+  // per path, throws away what the processor had begun of the next; two
+  // chains side by side keep both moving between such stalls.
+  void BestRulesUnlessStopped(std::span<const std::string_view> paths,
+                              const std::array<bool, 256>* stop,
+                              std::size_t must_read, std::uint32_t* rules,
+                              bool* decided) const;
+
   std::size_t state_count() const { return state_count_; }
   std::size_t work() const { return work_; }  // What Build spent.
 
@@ -82,6 +93,29 @@ class RuleDfa {
     std::uint32_t alive = kNoRank;
   };
   static constexpr std::uint32_t kNoRank = 0xFFFFFFFFu;  // Worse than all.
+
+  // Where one path's walk is: the bytes left, the state's row, the best
+  // rank so far.
+  struct Cursor {
+    const unsigned char* at = nullptr;
+    const unsigned char* end = nullptr;
+    std::uint32_t row = 0;
+    std::uint32_t best = kNoRank;
+  };
+  // One byte of a walk on; false when the walk is over (at its end, decided,
+  // or at a stop byte, which it leaves unread).
+  template <bool kStopping>
+  bool Step(Cursor& cursor, const std::array<bool, 256>* stop) const;
+  // The answer of a walk that is over: false if stopped (or if a stop byte
+  // is among the first must_read), else true and *rule.
+  template <bool kStopping>
+  bool Finish(const Cursor& cursor, std::string_view path,
+              const std::array<bool, 256>* stop, std::size_t must_read,
+              std::uint32_t* rule) const;
+  template <bool kStopping>
+  void WalkMany(std::span<const std::string_view> paths,
+                const std::array<bool, 256>* stop, std::size_t must_read,
+                std::uint32_t* rules, bool* decided) const;
 
   // The walk of both Best* functions; with kStopping, gives up (false) at
   // the first byte marked in *stop.

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
+#include <random>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -327,11 +330,75 @@ TEST(AgentMatcher, AnswersExactlyLikeCheck) {
             EXPECT_EQ(matcher.CheckPath(url).line, by_path.line) << where;
             disallowed += !expected.allowed;
           }
+          // The batch: every URL many times over, across chunk and lane
+          // boundaries.
+          std::vector<std::string_view> batch;
+          for (int copy = 0; copy < 37; ++copy) {
+            batch.insert(batch.end(), urls.begin(), urls.end());
+          }
+          std::unique_ptr<bool[]> allowed(new bool[batch.size()]);
+          matcher.AreAllowed(batch, std::span(allowed.get(), batch.size()));
+          for (std::size_t i = 0; i < batch.size(); ++i) {
+            ASSERT_EQ(allowed[i], robots.IsAllowedFor(agent, batch[i]))
+                << CompatName(compat) << " " << agent << " " << batch[i]
+                << " at " << i;
+          }
         }
       }
     }
   }
   EXPECT_GT(disallowed, 200);  // The cases reach both verdicts.
+}
+
+// AreAllowed against IsAllowed on random rule sets and URLs made of the
+// bytes that matter: wildcards, anchors, escapes, stop bytes, separators
+// and /robots.txt spellings, in both modes that compile an automaton.
+TEST(AgentMatcher, BatchAnswersExactlyLikeSingleChecks) {
+  std::mt19937 random(20261202);
+  const std::vector<std::string> pieces = {
+      "/",      "a",          "b",           "ab",       "*", "$", "%2F",
+      "%41",    "%",          "?",           "=",        ";", "#", ".",
+      "x.html", "robots.txt", "/robots.txt", "\xc3\xa9", " ", "~"};
+  auto random_text = [&](int max_pieces) {
+    std::string text;
+    const int n = 1 + static_cast<int>(random() % max_pieces);
+    for (int i = 0; i < n; ++i) text += pieces[random() % pieces.size()];
+    return text;
+  };
+  int compared = 0, disallowed = 0;
+  for (int round = 0; round < 60; ++round) {
+    std::string body = "User-agent: bot\n";
+    const int rules = 1 + static_cast<int>(random() % 30);
+    for (int r = 0; r < rules; ++r) {
+      body += (random() % 2 == 0 ? "Allow: /" : "Disallow: /") +
+              random_text(4) + "\n";
+    }
+    std::vector<std::string> urls;
+    for (int u = 0; u < 300; ++u) {
+      std::string url = random() % 3 == 0 ? "https://e.com" : "";
+      url += (random() % 8 == 0 ? "?" : "/") + random_text(6);
+      urls.push_back(url);
+    }
+    const std::vector<std::string_view> views(urls.begin(), urls.end());
+    std::unique_ptr<bool[]> allowed(new bool[views.size()]);
+    for (Compat compat : {Compat::kRfc9309, Compat::kGoogle}) {
+      ParseOptions options;
+      options.compat = compat;
+      const RobotsTxt robots = RobotsTxt::Parse(body, options);
+      const AgentMatcher matcher =
+          robots.MatcherFor("bot", RobotsTxt::kChecksWorthAnAutomaton);
+      matcher.AreAllowed(views, std::span(allowed.get(), views.size()));
+      for (std::size_t i = 0; i < views.size(); ++i) {
+        ASSERT_EQ(allowed[i], matcher.IsAllowed(views[i]))
+            << CompatName(compat) << " url " << views[i] << "\n"
+            << body;
+        ++compared;
+        disallowed += allowed[i] ? 0 : 1;
+      }
+    }
+  }
+  EXPECT_EQ(compared, 60 * 300 * 2);
+  EXPECT_GT(disallowed, compared / 10);  // Both verdicts are reached.
 }
 
 TEST(AgentMatcher, OutlivesTheRobotsTxtItCameFrom) {
