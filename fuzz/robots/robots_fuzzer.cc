@@ -15,6 +15,7 @@
 #include "reference_matcher.h"
 #include "robotscan/robots/lint.h"
 #include "robotscan/robots/robots.h"
+#include "robotscan/robots/url.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                                       std::size_t size) {
@@ -66,6 +67,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
       by_trie.decision != by_automaton.decision) {
     std::fprintf(stderr, "automaton and trie disagree (rfc)\n");
     std::abort();
+  }
+  // A batch answers as its URLs one by one (the URL, its path alone and
+  // two fixed ones, so that both lanes of the batched walk run).
+  if (try_automaton) {
+    for (const RobotsTxt* parsed : {&robots, &rfc}) {
+      const robotscan::robots::AgentMatcher matcher =
+          parsed->MatcherFor(agent, many);
+      const std::string path = robotscan::robots::GetPathParamsQuery(url);
+      const std::string_view batch[] = {url, path, "/", url};
+      bool allowed_each[4] = {};
+      matcher.AreAllowed(batch, allowed_each);
+      for (std::size_t i = 0; i < 4; ++i) {
+        if (allowed_each[i] != matcher.IsAllowed(batch[i])) {
+          std::fprintf(stderr, "batch and single check disagree\n");
+          std::abort();
+        }
+      }
+    }
   }
   (void)rfc.ExtensionsFor(agent);
   (void)robotscan::robots::LintRobotsTxt(body);
