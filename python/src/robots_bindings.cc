@@ -111,14 +111,33 @@ RobotsTxt ParseBody(py::handle body, std::string_view compat,
   return RobotsTxt::Parse(text, options);
 }
 
-// check_many: the URLs are copied into a private list first (so another
-// thread cannot free them while the GIL is released), read as views, and
-// checked without the GIL. The first URL that cannot be checked is reported
-// by index after the loop.
+// References taken one by one, dropped together (with the GIL) when the
+// holder goes.
+class HeldObjects {
+ public:
+  explicit HeldObjects(std::size_t capacity) { objects_.reserve(capacity); }
+  HeldObjects(const HeldObjects&) = delete;
+  HeldObjects& operator=(const HeldObjects&) = delete;
+  ~HeldObjects() {
+    for (PyObject* object : objects_) Py_DECREF(object);
+  }
+  void Hold(PyObject* object) {
+    Py_INCREF(object);
+    objects_.push_back(object);
+  }
+
+ private:
+  std::vector<PyObject*> objects_;
+};
+
 // How many URLs ahead check_many asks for a URL's bytes: a load from
 // memory (~100 ns) must arrive before its check starts.
 constexpr std::size_t kPrefetchAhead = 8;
 
+// check_many: a reference to each URL is taken and its bytes read as a
+// view (so that another thread cannot free it while the GIL is released),
+// then the URLs are checked without the GIL. The first URL that cannot be
+// checked is reported by index after the loop.
 py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
                      py::handle urls_object, std::optional<bool> as_numpy) {
   const std::string_view agent = TextOf(agent_object, "agent");
@@ -126,8 +145,9 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     throw py::type_error("urls must be an iterable of URLs, not a single " +
                          TypeNameOf(urls_object) + " (wrap one URL in a list)");
   }
-  PyObject* copied = PySequence_List(urls_object.ptr());
-  if (copied == nullptr) {
+  // A list or tuple as it is; another iterable made into a list.
+  PyObject* fast = PySequence_Fast(urls_object.ptr(), "");
+  if (fast == nullptr) {
     if (PyErr_ExceptionMatches(PyExc_TypeError)) {
       PyErr_Clear();
       throw py::type_error("urls must be an iterable of str or bytes, not " +
@@ -135,15 +155,22 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     }
     throw py::error_already_set();
   }
-  const py::list urls = py::reinterpret_steal<py::list>(copied);
-  const std::size_t count = static_cast<std::size_t>(PyList_GET_SIZE(copied));
+  const py::object sequence = py::reinterpret_steal<py::object>(fast);
+  const std::size_t count =
+      static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast));
+  PyObject** const items = PySequence_Fast_ITEMS(fast);
   // Everything up to the GIL-free loop runs with the GIL held, and so caps
-  // what threads calling check_many at once can gain (Amdahl): ASCII str,
-  // nearly every URL, is read from the object directly.
+  // what threads calling check_many at once can gain (Amdahl): one pass
+  // takes a reference to each URL (so that another thread cannot free it
+  // while the GIL is released) and reads it, ASCII str (nearly every URL)
+  // straight from the object. Nothing here runs Python code, so the
+  // sequence cannot change meanwhile.
+  HeldObjects held(count);
   std::vector<std::string_view> views(count);
   for (std::size_t i = 0; i < count; ++i) {
-    PyObject* item = PyList_GET_ITEM(copied, static_cast<Py_ssize_t>(i));
+    PyObject* item = items[i];
     if (PyUnicode_Check(item) && PyUnicode_IS_COMPACT_ASCII(item)) {
+      held.Hold(item);
       views[i] = {static_cast<const char*>(PyUnicode_DATA(item)),
                   static_cast<std::size_t>(PyUnicode_GET_LENGTH(item))};
       continue;
@@ -152,6 +179,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
       throw py::type_error("urls[" + std::to_string(i) +
                            "] must be str or bytes, not " + TypeNameOf(item));
     }
+    held.Hold(item);
     views[i] = TextOf(item, "url");
   }
 
