@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -63,7 +62,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string_view> views(urls.begin(), urls.end());
     std::unique_ptr<bool[]> verdicts(new bool[views.size()]);
     for (int round = 0; round < kRounds; ++round) {
-      matcher.AreAllowed(views, std::span(verdicts.get(), views.size()));
+      matcher.AreAllowed(views.data(), views.size(), verdicts.get());
       for (std::size_t i = 0; i < views.size(); ++i) allowed += verdicts[i];
     }
   } else {

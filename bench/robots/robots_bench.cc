@@ -13,7 +13,6 @@
 #include <memory>
 #include <random>
 #include <set>
-#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -174,7 +173,7 @@ void BM_CheckRealisticBatched(benchmark::State& state) {
       robots.MatcherFor(agent, urls.size());
   std::unique_ptr<bool[]> allowed(new bool[views.size()]);
   for (auto _ : state) {
-    matcher.AreAllowed(views, std::span(allowed.get(), views.size()));
+    matcher.AreAllowed(views.data(), views.size(), allowed.get());
     benchmark::DoNotOptimize(allowed.get());
   }
   state.SetItemsProcessed(state.iterations() *

@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
       const std::string path = robotscan::robots::GetPathParamsQuery(url);
       const std::string_view batch[] = {url, path, "/", url};
       bool allowed_each[4] = {};
-      matcher.AreAllowed(batch, allowed_each);
+      matcher.AreAllowed(batch, 4, allowed_each);
       for (std::size_t i = 0; i < 4; ++i) {
         if (allowed_each[i] != matcher.IsAllowed(batch[i])) {
           std::fprintf(stderr, "batch and single check disagree\n");

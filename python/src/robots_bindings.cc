@@ -233,8 +233,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
         }
       }
       if (bad_index == count) {
-        matcher.AreAllowed(std::span(views).subspan(begin, end - begin),
-                           std::span(out + begin, end - begin));
+        matcher.AreAllowed(views.data() + begin, end - begin, out + begin);
       }
     }
   }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <span>
 #include <utility>
 
 #include "extensions.h"
@@ -601,16 +602,16 @@ bool AgentMatcher::IsAllowed(std::string_view url) const {
   return Check(url).allowed;
 }
 
-void AgentMatcher::AreAllowed(std::span<const std::string_view> urls,
-                              std::span<bool> allowed) const {
+void AgentMatcher::AreAllowed(const std::string_view* urls, std::size_t count,
+                              bool* allowed) const {
   const RobotsTxt::Impl& robots = *impl_->robots.impl_;
   if (robots.compat == Compat::kUrllib) {
-    for (std::size_t i = 0; i < std::min(urls.size(), allowed.size()); ++i) {
-      allowed[i] = IsAllowed(urls[i]);
-    }
+    for (std::size_t i = 0; i < count; ++i) allowed[i] = IsAllowed(urls[i]);
     return;
   }
-  robots.AllowedMany(impl_->rules, urls, allowed);
+  // (robots.h keeps to C++17 for its users; spans inside.)
+  robots.AllowedMany(impl_->rules, std::span(urls, count),
+                     std::span(allowed, count));
 }
 
 MatchResult AgentMatcher::CheckPath(std::string_view path) const {

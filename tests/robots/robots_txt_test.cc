@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 #include <random>
-#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -337,7 +336,7 @@ TEST(AgentMatcher, AnswersExactlyLikeCheck) {
             batch.insert(batch.end(), urls.begin(), urls.end());
           }
           std::unique_ptr<bool[]> allowed(new bool[batch.size()]);
-          matcher.AreAllowed(batch, std::span(allowed.get(), batch.size()));
+          matcher.AreAllowed(batch.data(), batch.size(), allowed.get());
           for (std::size_t i = 0; i < batch.size(); ++i) {
             ASSERT_EQ(allowed[i], robots.IsAllowedFor(agent, batch[i]))
                 << CompatName(compat) << " " << agent << " " << batch[i]
@@ -387,7 +386,7 @@ TEST(AgentMatcher, BatchAnswersExactlyLikeSingleChecks) {
       const RobotsTxt robots = RobotsTxt::Parse(body, options);
       const AgentMatcher matcher =
           robots.MatcherFor("bot", RobotsTxt::kChecksWorthAnAutomaton);
-      matcher.AreAllowed(views, std::span(allowed.get(), views.size()));
+      matcher.AreAllowed(views.data(), views.size(), allowed.get());
       for (std::size_t i = 0; i < views.size(); ++i) {
         ASSERT_EQ(allowed[i], matcher.IsAllowed(views[i]))
             << CompatName(compat) << " url " << views[i] << "\n"

@@ -66,7 +66,6 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -230,11 +229,11 @@ class AgentMatcher {
  public:
   [[nodiscard]] MatchResult Check(std::string_view url) const;
   [[nodiscard]] bool IsAllowed(std::string_view url) const;
-  // allowed[i] = IsAllowed(urls[i]) for every i below both sizes: the same
-  // answers, faster for a batch (a group compiled into an automaton walks
-  // two URLs at a time).
-  void AreAllowed(std::span<const std::string_view> urls,
-                  std::span<bool> allowed) const;
+  // allowed[i] = IsAllowed(urls[i]) for i < count: the same answers,
+  // faster for a batch (a group compiled into an automaton walks two URLs
+  // at a time).
+  void AreAllowed(const std::string_view* urls, std::size_t count,
+                  bool* allowed) const;
   // Check() when the caller already has the path (see RobotsTxt::CheckPath).
   [[nodiscard]] MatchResult CheckPath(std::string_view path) const;
 
