@@ -2,6 +2,8 @@
 // cross into C: allocation failure returns NULL.
 #include "robotscan/robots/robots_c.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <new>
 #include <string_view>
 
@@ -112,6 +114,23 @@ robots_matcher* robots_matcher_new(const robots_txt* robots, const char* agent,
 int robots_matcher_check(const robots_matcher* matcher, const char* url,
                          size_t url_len, robots_match* out) {
   return ReportMatch(matcher->matcher.Check(View(url, url_len)), out);
+}
+
+void robots_matcher_check_many(const robots_matcher* matcher,
+                               const char* const* urls, const size_t* url_lens,
+                               size_t count, unsigned char* allowed) {
+  // A chunk at a time, on the stack: no allocation, so nothing to fail.
+  constexpr std::size_t kChunk = 256;
+  std::string_view views[kChunk];
+  bool verdicts[kChunk];
+  for (std::size_t begin = 0; begin < count; begin += kChunk) {
+    const std::size_t n = std::min(kChunk, count - begin);
+    for (std::size_t i = 0; i < n; ++i) {
+      views[i] = View(urls[begin + i], url_lens[begin + i]);
+    }
+    matcher->matcher.AreAllowed(views, n, verdicts);
+    for (std::size_t i = 0; i < n; ++i) allowed[begin + i] = verdicts[i];
+  }
 }
 
 void robots_matcher_free(robots_matcher* matcher) { delete matcher; }

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -68,7 +69,26 @@ TEST(CApi, MatcherAnswersLikeCheckAndOutlivesItsRobots) {
     disallowed += allowed == 0;
   }
   EXPECT_EQ(disallowed, 5);  // All but "/public" ("/%70rivate" is "/private").
-  robots_free(robots);       // The matchers keep what they need.
+  // The batch, every URL many times over (across its chunks of 256).
+  std::vector<const char*> batch;
+  std::vector<size_t> lengths;
+  for (int copy = 0; copy < 100; ++copy) {
+    for (const char* url : urls) {
+      batch.push_back(url);
+      lengths.push_back(std::strlen(url));
+    }
+  }
+  for (robots_matcher* matcher : {trie, automaton}) {
+    std::vector<unsigned char> allowed(batch.size(), 2);
+    robots_matcher_check_many(matcher, batch.data(), lengths.data(),
+                              batch.size(), allowed.data());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      ASSERT_EQ(allowed[i],
+                robots_matcher_check(matcher, batch[i], lengths[i], nullptr))
+          << batch[i] << " at " << i;
+    }
+  }
+  robots_free(robots);  // The matchers keep what they need.
   EXPECT_EQ(robots_matcher_check(automaton, "/private", 8, nullptr), 0);
   robots_matcher_free(trie);
   robots_matcher_free(automaton);

@@ -73,6 +73,12 @@ robots_matcher* robots_matcher_new(const robots_txt* robots, const char* agent,
                                    size_t agent_len, size_t expected_checks);
 int robots_matcher_check(const robots_matcher* matcher, const char* url,
                          size_t url_len, robots_match* out);
+/* robots_matcher_check's verdict (1 allowed, 0 not) for each of `count`
+ * URLs into allowed[i], urls[i] being url_lens[i] bytes long: the same
+ * answers, faster for a batch (AgentMatcher::AreAllowed). */
+void robots_matcher_check_many(const robots_matcher* matcher,
+                               const char* const* urls, const size_t* url_lens,
+                               size_t count, unsigned char* allowed);
 void robots_matcher_free(robots_matcher* matcher);
 
 /* Crawl-delay in seconds for the agent, or -1.0 when none applies. */
