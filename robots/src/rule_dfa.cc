@@ -333,30 +333,25 @@ void RuleDfa::WalkMany(std::span<const std::string_view> paths,
     std::size_t a_index = 0, b_index = 0;
     start(a, a_index);
     start(b, b_index);
+    // A lane's walk is over: its answer is recorded and it takes the next
+    // path; with none left, the other lane finishes alone (false).
+    const auto refill = [&](Cursor& over, std::size_t& over_index,
+                            Cursor& other, std::size_t other_index) {
+      finish(over, over_index);
+      if (next < count) {
+        start(over, over_index);
+        return true;
+      }
+      while (Step<kStopping>(other, stop)) {
+      }
+      finish(other, other_index);
+      return false;
+    };
     while (true) {
       const bool a_goes = Step<kStopping>(a, stop);
       const bool b_goes = Step<kStopping>(b, stop);
-      if (!a_goes) {
-        finish(a, a_index);
-        if (next == count) {
-          // `b` alone from here.
-          while (Step<kStopping>(b, stop)) {
-          }
-          finish(b, b_index);
-          return;
-        }
-        start(a, a_index);
-      }
-      if (!b_goes) {
-        finish(b, b_index);
-        if (next == count) {
-          while (Step<kStopping>(a, stop)) {
-          }
-          finish(a, a_index);
-          return;
-        }
-        start(b, b_index);
-      }
+      if (!a_goes && !refill(a, a_index, b, b_index)) return;
+      if (!b_goes && !refill(b, b_index, a, a_index)) return;
     }
   }
   if (count == 1) {
