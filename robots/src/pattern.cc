@@ -364,6 +364,28 @@ void RuleIndex::BestMatchesByAutomaton(std::span<const std::string_view> paths,
   }
 }
 
+void RuleIndex::VerdictsByAutomaton(std::span<const std::string_view> paths,
+                                    const std::array<bool, 256>* stop,
+                                    std::size_t must_read, bool* allowed,
+                                    bool* decided) const {
+  const RuleDfa* dfa = automaton_->ready.load(std::memory_order_acquire);
+  if (dfa != nullptr && automaton_->rest == nullptr) {
+    dfa->VerdictsUnlessStopped(paths, stop, must_read, allowed, decided);
+    return;
+  }
+  constexpr std::size_t kChunk = 256;
+  const IndexedRule* best[kChunk];
+  for (std::size_t begin = 0; begin < paths.size(); begin += kChunk) {
+    const std::size_t size = std::min(kChunk, paths.size() - begin);
+    BestMatchesByAutomaton(paths.subspan(begin, size), stop, must_read, best,
+                           decided + begin);
+    for (std::size_t i = 0; i < size; ++i) {
+      allowed[begin + i] =
+          decided[begin + i] && (best[i] == nullptr || best[i]->allow);
+    }
+  }
+}
+
 void RuleIndex::BuildBlocks(Node* node) {
   std::uint32_t wildcard_rules = 0;
   for (std::uint32_t i = node->rules_begin; i < node->rules_end; ++i) {

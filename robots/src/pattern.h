@@ -159,6 +159,13 @@ class RuleIndex {
                               std::size_t must_read, const IndexedRule** best,
                               bool* decided) const;
 
+  // BestMatchesByAutomaton, answering only whether each path is allowed
+  // (when decided): without a second trie, straight from the automaton.
+  void VerdictsByAutomaton(std::span<const std::string_view> paths,
+                           const std::array<bool, 256>* stop,
+                           std::size_t must_read, bool* allowed,
+                           bool* decided) const;
+
   std::size_t rule_count() const { return rules_.size(); }
   bool has_segment_filter() const { return filter_ != nullptr; }
   std::size_t block_count() const { return blocks_.size(); }

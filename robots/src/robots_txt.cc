@@ -130,7 +130,10 @@ constexpr std::string_view kRobotsTxtPath = "/robots.txt";
 
 // True if `path` is "/robots.txt", with or without a query, as given.
 bool IsRobotsTxtPath(std::string_view path) {
-  return path.starts_with(kRobotsTxtPath) &&
+  // The second byte first: a test of the length first would be a branch
+  // mispredicted on paths of about eleven bytes (which many are).
+  return path.size() >= 2 && path[1] == 'r' &&
+         path.starts_with(kRobotsTxtPath) &&
          (path.size() == kRobotsTxtPath.size() ||
           path[kRobotsTxtPath.size()] == '?');
 }
@@ -530,7 +533,7 @@ void RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
   constexpr std::size_t kChunk = 256;
   std::string_view paths[kChunk];
   std::size_t url_of_path[kChunk];
-  const IndexedRule* best[kChunk];
+  bool verdicts[kChunk];
   bool decided[kChunk];
   std::string scratch;
   for (std::size_t begin = 0; begin < count; begin += kChunk) {
@@ -546,12 +549,12 @@ void RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
       url_of_path[walks] = i;
       ++walks;
     }
-    rules.index->BestMatchesByAutomaton(std::span(paths, walks), stop,
-                                        must_read, best, decided);
+    rules.index->VerdictsByAutomaton(std::span(paths, walks), stop, must_read,
+                                     verdicts, decided);
     for (std::size_t k = 0; k < walks; ++k) {
       const std::size_t i = url_of_path[k];
-      allowed[i] = decided[k] ? best[k] == nullptr || best[k]->allow
-                              : CheckUrlWith(rules, urls[i]).allowed;
+      allowed[i] =
+          decided[k] ? verdicts[k] : CheckUrlWith(rules, urls[i]).allowed;
     }
   }
 }

@@ -59,6 +59,13 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
   for (std::uint32_t k = 0; k < rules.size(); ++k) {
     rank[dfa->rule_of_rank_[k]] = k;
   }
+  // One more slot, past the ranks, for "no rule": a walk's answer is then
+  // an index whatever it is, and taking it is not a branch.
+  dfa->no_rule_slot_ = static_cast<std::uint32_t>(rules.size());
+  dfa->rule_of_rank_.push_back(kNoRule);
+  for (const std::uint32_t r : dfa->rule_of_rank_) {
+    dfa->allow_of_rank_.push_back(r == kNoRule || rules[r].allow);
+  }
 
   // Bytes that some pattern names literally each get a class; all others
   // (and '*', never a literal) share class 0.
@@ -220,16 +227,23 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
   }
   dfa->work_ = word_operations;
   dfa->state_count_ = dfa->states_.size();
-  const std::uint32_t row_size = kRowHeader + classes;
-  dfa->table_.resize(dfa->states_.size() * row_size);
-  for (std::size_t s = 0; s < dfa->states_.size(); ++s) {
+  // Plus the stop column, and the sink's row: it matches nothing, and
+  // alive (rank 0, the best) keeps it from looking decided.
+  const std::uint32_t row_size = kRowHeader + classes + 1;
+  const std::size_t rows = dfa->states_.size() + 1;
+  dfa->sink_row_ = static_cast<std::uint32_t>(dfa->states_.size() * row_size);
+  dfa->table_.resize(rows * row_size);
+  for (std::size_t s = 0; s < rows; ++s) {
     std::uint32_t* row = dfa->table_.data() + s * row_size;
-    row[kDone] = dfa->states_[s].done;
-    row[kAlive] = dfa->states_[s].alive;
-    row[kAtEnd] = dfa->states_[s].at_end;
+    const bool sink = s == dfa->states_.size();
+    row[kDone] = sink ? kNoRank : dfa->states_[s].done;
+    row[kAlive] = sink ? 0 : dfa->states_[s].alive;
+    row[kAtEnd] = sink ? kNoRank : dfa->states_[s].at_end;
     for (std::uint32_t k = 0; k < classes; ++k) {
-      row[kRowHeader + k] = dfa->next_[s * classes + k] * row_size;
+      row[kRowHeader + k] =
+          sink ? dfa->sink_row_ : dfa->next_[s * classes + k] * row_size;
     }
+    row[kRowHeader + classes] = dfa->sink_row_;
   }
   dfa->states_ = {};
   dfa->next_ = {};
@@ -238,7 +252,7 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
 
 template <bool kStopping>
 bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
-                   std::size_t must_read, std::uint32_t* rule) const {
+                   std::size_t must_read, std::uint32_t* slot) const {
   const std::uint32_t* table = table_.data();
   std::uint32_t row = 0;  // The start state's.
   std::uint32_t best = table[kDone];
@@ -263,105 +277,149 @@ bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
     static_cast<void>(must_read);
   }
   // Past a break, at_end (counted in alive) cannot beat `best`.
-  best = std::min(best, table[row + kAtEnd]);
-  *rule = best == kNoRank ? kNoRule : rule_of_rank_[best];
+  *slot = std::min({best, table[row + kAtEnd], no_rule_slot_});
   return true;
 }
 
 template <bool kStopping>
-inline bool RuleDfa::Step(Cursor& cursor,
-                          const std::array<bool, 256>* stop) const {
-  const std::uint32_t* table = table_.data();
-  if (cursor.at == cursor.end || table[cursor.row + kAlive] >= cursor.best) {
-    return false;
-  }
-  const unsigned char c = *cursor.at;
+bool RuleDfa::FinishLane(const Lane& lane, std::string_view path,
+                         const std::array<bool, 256>* stop,
+                         std::size_t must_read, std::uint32_t* slot) const {
   if constexpr (kStopping) {
-    if ((*stop)[c]) return false;
-  }
-  ++cursor.at;
-  cursor.row = table[cursor.row + kRowHeader + byte_class_[c]];
-  cursor.best = std::min(cursor.best, table[cursor.row + kDone]);
-  return true;
-}
-
-template <bool kStopping>
-bool RuleDfa::Finish(const Cursor& cursor, std::string_view path,
-                     const std::array<bool, 256>* stop, std::size_t must_read,
-                     std::uint32_t* rule) const {
-  if constexpr (kStopping) {
-    // Every byte before `at` was checked; `at` itself and the rest of the
-    // first must_read are not yet.
+    // A stop byte was read, perhaps after the answer was known, or perhaps
+    // before: the careful walk tells which.
+    if (lane.row == sink_row_) return Walk<true>(path, stop, must_read, slot);
+    // Decided before its end: the rest of the first must_read bytes, not
+    // read, must still hold no stop byte.
     const auto* begin = reinterpret_cast<const unsigned char*>(path.data());
     const unsigned char* must_end = begin + std::min(path.size(), must_read);
-    for (const unsigned char* at = cursor.at; at < must_end; ++at) {
+    for (const unsigned char* at = lane.at; at < must_end; ++at) {
       if ((*stop)[*at]) return false;
-    }
-    if (cursor.at != cursor.end && (*stop)[*cursor.at] &&
-        table_[cursor.row + kAlive] < cursor.best) {
-      return false;  // Stopped there, undecided.
     }
   } else {
     static_cast<void>(path);
     static_cast<void>(stop);
     static_cast<void>(must_read);
   }
-  const std::uint32_t best = std::min(cursor.best, table_[cursor.row + kAtEnd]);
-  *rule = best == kNoRank ? kNoRule : rule_of_rank_[best];
+  // Read past the point where the answer was known, the walk met only
+  // threads that were alive there, none better than `best`: the answer is
+  // the one the walk had then.
+  *slot = std::min({lane.best, table_[lane.row + kAtEnd], no_rule_slot_});
   return true;
 }
 
 template <bool kStopping>
 void RuleDfa::WalkMany(std::span<const std::string_view> paths,
                        const std::array<bool, 256>* stop, std::size_t must_read,
-                       std::uint32_t* rules, bool* decided) const {
+                       const std::uint8_t* classes, std::uint32_t* slots,
+                       bool* decided) const {
+  const std::uint32_t* table = table_.data();
   const std::size_t count = paths.size();
   std::size_t next = 0;
-  const auto start = [&](Cursor& cursor, std::size_t& index) {
-    index = next++;
-    cursor.at = reinterpret_cast<const unsigned char*>(paths[index].data());
-    cursor.end = cursor.at + paths[index].size();
-    cursor.row = 0;
-    cursor.best = table_[kDone];
+  const auto start = [&](Lane& lane) {
+    lane.index = next++;
+    lane.at = reinterpret_cast<const unsigned char*>(paths[lane.index].data());
+    lane.left = paths[lane.index].size();
+    lane.row = 0;
+    lane.best = table[kDone];
   };
-  const auto finish = [&](const Cursor& cursor, std::size_t index) {
-    decided[index] =
-        Finish<kStopping>(cursor, paths[index], stop, must_read, &rules[index]);
+  // (`|`, not `||`: one branch where it is tested, not two.)
+  const auto over = [&](const Lane& lane) {
+    return (lane.left == 0) | (table[lane.row + kAlive] >= lane.best);
   };
+  const auto finish = [&](const Lane& lane) {
+    slots[lane.index] = no_rule_slot_;  // An index even if undecided.
+    decided[lane.index] = FinishLane<kStopping>(lane, paths[lane.index], stop,
+                                                must_read, &slots[lane.index]);
+  };
+  // One byte of a lane's walk: the next row, and the best match on
+  // entering it.
+  const auto step = [&](std::uint32_t& row, std::uint32_t& best,
+                        unsigned char c) {
+    row = table[row + kRowHeader + classes[c]];
+    best = std::min(best, table[row + kDone]);
+  };
+  const auto walk_alone = [&](Lane& lane) {
+    while (!over(lane)) {
+      step(lane.row, lane.best, *lane.at);
+      ++lane.at;
+      --lane.left;
+    }
+    finish(lane);
+  };
+  // Bytes walked between the lanes' checks: long enough that the check is
+  // rare, short enough that a walk decided early does not read much more.
+  constexpr std::size_t kStretch = 32;
   if (count >= 2) {
-    Cursor a, b;
-    std::size_t a_index = 0, b_index = 0;
-    start(a, a_index);
-    start(b, b_index);
-    // A lane's walk is over: its answer is recorded and it takes the next
-    // path; with none left, the other lane finishes alone (false).
-    const auto refill = [&](Cursor& over, std::size_t& over_index,
-                            Cursor& other, std::size_t other_index) {
-      finish(over, over_index);
-      if (next < count) {
-        start(over, over_index);
-        return true;
-      }
-      while (Step<kStopping>(other, stop)) {
-      }
-      finish(other, other_index);
-      return false;
-    };
+    Lane lanes[2];
+    start(lanes[0]);
+    start(lanes[1]);
     while (true) {
-      const bool a_goes = Step<kStopping>(a, stop);
-      const bool b_goes = Step<kStopping>(b, stop);
-      if (!a_goes && !refill(a, a_index, b, b_index)) return;
-      if (!b_goes && !refill(b, b_index, a, a_index)) return;
+      Lane& a = lanes[0];
+      Lane& b = lanes[1];
+      const std::size_t n = std::min({a.left, b.left, kStretch});
+      // The walks in locals, so that they stay in registers.
+      std::uint32_t a_row = a.row, a_best = a.best;
+      std::uint32_t b_row = b.row, b_best = b.best;
+      const unsigned char* const a_at = a.at;
+      const unsigned char* const b_at = b.at;
+      for (std::size_t j = 0; j < n; ++j) {
+        step(a_row, a_best, a_at[j]);
+        step(b_row, b_best, b_at[j]);
+      }
+      a.row = a_row;
+      a.best = a_best;
+      a.at += n;
+      a.left -= n;
+      b.row = b_row;
+      b.best = b_best;
+      b.at += n;
+      b.left -= n;
+      // A lane whose walk is over records its answer and takes the next
+      // path; with none left, the other lane finishes alone. Which lane
+      // ended is a coin toss, so a branch on it would be mispredicted
+      // every other path: the lane is picked by index instead (the first
+      // if it is over, else the second). If both are over, the second goes
+      // on the next turn, with no bytes walked.
+      const std::size_t k = over(a) ? 0 : 1;
+      Lane& ended = lanes[k];
+      if (over(ended)) {
+        finish(ended);
+        if (next == count) return walk_alone(lanes[1 - k]);
+        start(ended);
+      }
     }
   }
-  if (count == 1) {
-    Cursor a;
-    std::size_t a_index = 0;
-    start(a, a_index);
-    while (Step<kStopping>(a, stop)) {
-    }
-    finish(a, a_index);
+  while (next < count) {
+    Lane lane;
+    start(lane);
+    walk_alone(lane);
   }
+}
+
+void RuleDfa::SlotsUnlessStopped(std::span<const std::string_view> paths,
+                                 const std::array<bool, 256>* stop,
+                                 std::size_t must_read, std::uint32_t* slots,
+                                 bool* decided) const {
+  if (stop == nullptr) {
+    WalkMany<false>(paths, nullptr, 0, byte_class_, slots, decided);
+    return;
+  }
+  // The byte classes, but every stop byte in the stop column. Classes are
+  // bytes, so with 256 of them (every byte named by some rule) there is no
+  // room for the column: the careful walk answers alone.
+  if (class_count_ >= 256) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      decided[i] = Walk<true>(paths[i], stop, must_read, &slots[i]);
+    }
+    return;
+  }
+  std::uint8_t classes[256];
+  for (std::size_t c = 0; c < 256; ++c) {
+    classes[c] =
+        (*stop)[c] ? static_cast<std::uint8_t>(class_count_) : byte_class_[c];
+  }
+  WalkMany<true>(paths, stop, must_read, classes, slots, decided);
 }
 
 void RuleDfa::BestRulesUnlessStopped(std::span<const std::string_view> paths,
@@ -369,24 +427,43 @@ void RuleDfa::BestRulesUnlessStopped(std::span<const std::string_view> paths,
                                      std::size_t must_read,
                                      std::uint32_t* rules,
                                      bool* decided) const {
-  if (stop != nullptr) {
-    WalkMany<true>(paths, stop, must_read, rules, decided);
-  } else {
-    WalkMany<false>(paths, nullptr, 0, rules, decided);
+  SlotsUnlessStopped(paths, stop, must_read, rules, decided);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    rules[i] = decided[i] ? rule_of_rank_[rules[i]] : kNoRule;
+  }
+}
+
+void RuleDfa::VerdictsUnlessStopped(std::span<const std::string_view> paths,
+                                    const std::array<bool, 256>* stop,
+                                    std::size_t must_read, bool* allowed,
+                                    bool* decided) const {
+  constexpr std::size_t kChunk = 256;
+  std::uint32_t slots[kChunk];
+  for (std::size_t begin = 0; begin < paths.size(); begin += kChunk) {
+    const std::size_t size = std::min(kChunk, paths.size() - begin);
+    SlotsUnlessStopped(paths.subspan(begin, size), stop, must_read, slots,
+                       decided + begin);
+    for (std::size_t i = 0; i < size; ++i) {
+      // An undecided walk's slot is still an index (WalkMany sets it).
+      allowed[begin + i] = allow_of_rank_[slots[i]] != 0;
+    }
   }
 }
 
 std::uint32_t RuleDfa::BestRule(std::string_view path) const {
-  std::uint32_t rule = kNoRule;
-  Walk<false>(path, nullptr, 0, &rule);
-  return rule;
+  std::uint32_t slot = no_rule_slot_;
+  Walk<false>(path, nullptr, 0, &slot);
+  return rule_of_rank_[slot];
 }
 
 bool RuleDfa::BestRuleUnlessStopped(std::string_view path,
                                     const std::array<bool, 256>& stop,
                                     std::uint32_t* rule,
                                     std::size_t must_read) const {
-  return Walk<true>(path, &stop, must_read, rule);
+  std::uint32_t slot = no_rule_slot_;
+  const bool decided = Walk<true>(path, &stop, must_read, &slot);
+  *rule = rule_of_rank_[slot];
+  return decided;
 }
 
 }  // namespace robotscan::robots::internal

@@ -72,11 +72,19 @@ class RuleDfa {
   // its answer. Two paths are walked at once: one walk is a chain of
   // dependent table loads, and the branch that ends it, mispredicted once
   // per path, throws away what the processor had begun of the next; two
-  // chains side by side keep both moving between such stalls.
+  // chains side by side keep both moving between such stalls. A step tests
+  // nothing (WalkMany), so it is five instructions.
   void BestRulesUnlessStopped(std::span<const std::string_view> paths,
                               const std::array<bool, 256>* stop,
                               std::size_t must_read, std::uint32_t* rules,
                               bool* decided) const;
+
+  // BestRulesUnlessStopped's walk, answering only whether each path is
+  // allowed (no rule matched, or the deciding rule is an allow).
+  void VerdictsUnlessStopped(std::span<const std::string_view> paths,
+                             const std::array<bool, 256>* stop,
+                             std::size_t must_read, bool* allowed,
+                             bool* decided) const;
 
   std::size_t state_count() const { return state_count_; }
   std::size_t work() const { return work_; }  // What Build spent.
@@ -94,49 +102,69 @@ class RuleDfa {
   };
   static constexpr std::uint32_t kNoRank = 0xFFFFFFFFu;  // Worse than all.
 
-  // Where one path's walk is: the bytes left, the state's row, the best
-  // rank so far.
-  struct Cursor {
+  // One path's walk in a batch: its bytes not yet read, the state's row,
+  // the best rank so far, and which path it is.
+  struct Lane {
     const unsigned char* at = nullptr;
-    const unsigned char* end = nullptr;
+    std::size_t left = 0;
     std::uint32_t row = 0;
     std::uint32_t best = kNoRank;
+    std::size_t index = 0;
   };
-  // One byte of a walk on; false when the walk is over (at its end, decided,
-  // or at a stop byte, which it leaves unread).
-  template <bool kStopping>
-  bool Step(Cursor& cursor, const std::array<bool, 256>* stop) const;
-  // The answer of a walk that is over: false if stopped (or if a stop byte
-  // is among the first must_read), else true and *rule.
-  template <bool kStopping>
-  bool Finish(const Cursor& cursor, std::string_view path,
-              const std::array<bool, 256>* stop, std::size_t must_read,
-              std::uint32_t* rule) const;
+  // The batch walk (BestRulesUnlessStopped): the lanes read their bytes
+  // with no test per byte. A stop byte leads to the sink state instead of
+  // ending the walk, and a walk whose answer is known goes on to the end
+  // of its stretch of bytes; the lanes check whether they are over (at
+  // their end, or decided) only between stretches. `classes` maps each
+  // byte to its column (stop bytes to the sink's).
+  // The walks of both batch functions: slots[i] is a rank, or
+  // no_rule_slot_.
+  void SlotsUnlessStopped(std::span<const std::string_view> paths,
+                          const std::array<bool, 256>* stop,
+                          std::size_t must_read, std::uint32_t* slots,
+                          bool* decided) const;
   template <bool kStopping>
   void WalkMany(std::span<const std::string_view> paths,
                 const std::array<bool, 256>* stop, std::size_t must_read,
-                std::uint32_t* rules, bool* decided) const;
+                const std::uint8_t* classes, std::uint32_t* slots,
+                bool* decided) const;
+  // A lane's answer once it is over: as Walk's, which answers a path that
+  // reached the sink.
+  template <bool kStopping>
+  bool FinishLane(const Lane& lane, std::string_view path,
+                  const std::array<bool, 256>* stop, std::size_t must_read,
+                  std::uint32_t* slot) const;
 
-  // The walk of both Best* functions; with kStopping, gives up (false) at
-  // the first byte marked in *stop.
+  // The walk of both Best* functions: *slot is the deciding rule's rank, or
+  // no_rule_slot_; with kStopping, gives up (false) at the first byte
+  // marked in *stop.
   template <bool kStopping>
   bool Walk(std::string_view path, const std::array<bool, 256>* stop,
-            std::size_t must_read, std::uint32_t* rule) const;
+            std::size_t must_read, std::uint32_t* slot) const;
 
   // The walk's table: one row per state, its State fields first, then the
-  // row offset of the next state for each byte class; rows are
-  // kRowHeader + class_count_ long, state 0 (the start) first. One array
-  // and premultiplied offsets keep a step to three dependent loads.
+  // row offset of the next state for each byte class, then for the stop
+  // column (the batch walk's stop bytes); rows are kRowHeader +
+  // class_count_ + 1 long, state 0 (the start) first, the sink last. One
+  // array and premultiplied offsets keep a step to three dependent loads.
   static constexpr std::uint32_t kDone = 0;  // Offsets in a row.
   static constexpr std::uint32_t kAlive = 1;
   static constexpr std::uint32_t kAtEnd = 2;
   static constexpr std::uint32_t kRowHeader = 3;
   std::uint8_t byte_class_[256] = {};
   std::uint32_t class_count_ = 1;
+  // The sink's row: the batch walk's state after a stop byte, which it
+  // never leaves and which matches nothing (its path is then walked again
+  // by Walk).
+  std::uint32_t sink_row_ = 0;
   std::vector<State> states_;        // During Build only.
   std::vector<std::uint32_t> next_;  // [state * class_count_ + class]
   std::vector<std::uint32_t> table_;
-  std::vector<std::uint32_t> rule_of_rank_;  // Rank -> index into rules.
+  // Rank -> index into rules, and whether that rule allows; one more
+  // entry (no_rule_slot_, the number of rules) for no rule: kNoRule, true.
+  std::vector<std::uint32_t> rule_of_rank_;
+  std::vector<std::uint8_t> allow_of_rank_;
+  std::uint32_t no_rule_slot_ = 0;
   std::size_t work_ = 0;
   std::size_t state_count_ = 0;
 };

@@ -147,6 +147,21 @@ TEST(RobotsTxt, EncodedRobotsTxtPathIsAllowedThroughTheAutomaton) {
     EXPECT_FALSE(matcher.CheckPath(path).allowed) << path;
     EXPECT_EQ(matcher.CheckPath(path).line, 2) << path;
   }
+  // In a batch, the walk of an encoded /robots.txt is decided after "/r"
+  // and may stop there (when the path beside it ends): the bytes up to
+  // "/robots.txt?" long are still checked, whichever lane it is in.
+  for (const char* other : {"/", "/x", "/abc", "/r"}) {
+    const std::vector<std::string> urls = {
+        "/robots%2Etxt", other, "/%72obots.txt", other, "/robots.tx%74", other};
+    const std::vector<std::string_view> views(urls.begin(), urls.end());
+    bool allowed[6] = {};
+    matcher.AreAllowed(views.data(), views.size(), allowed);
+    for (std::size_t i = 0; i < views.size(); ++i) {
+      EXPECT_EQ(allowed[i], matcher.IsAllowed(views[i]))
+          << views[i] << " beside " << other;
+    }
+    EXPECT_TRUE(allowed[0] && allowed[2] && allowed[4]) << other;
+  }
 }
 
 TEST(RobotsTxt, PercentEncodingIsNormalisedOnBothSidesInRfcMode) {
