@@ -245,6 +245,16 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
     }
     row[kRowHeader + classes] = dfa->sink_row_;
   }
+  // The batch walk's copy in 16-bit entries when every offset and rank
+  // fits (nearly always): half the bytes, so more of the rows a walk meets
+  // stay in the L1 cache. Ranks past 0xFFFE, and no rank, become 0xFFFF.
+  if (rows * row_size <= 0xFFFF && rules.size() < 0xFFFF) {
+    dfa->table16_.resize(dfa->table_.size());
+    for (std::size_t i = 0; i < dfa->table_.size(); ++i) {
+      dfa->table16_[i] = static_cast<std::uint16_t>(
+          std::min<std::uint32_t>(dfa->table_[i], 0xFFFF));
+    }
+  }
   dfa->states_ = {};
   dfa->next_ = {};
   return dfa;
@@ -313,11 +323,45 @@ void RuleDfa::WalkMany(std::span<const std::string_view> paths,
                        const std::array<bool, 256>* stop, std::size_t must_read,
                        const std::uint8_t* classes, std::uint32_t* slots,
                        bool* decided) const {
-  const std::uint32_t* table = table_.data();
-  const std::size_t count = paths.size();
+  // A block at a time, its paths taken shortest first (a counting sort;
+  // lengths past kLongest share a bucket), so that the two lanes mostly
+  // hold paths of the same length: they end together, and a walk's end,
+  // a branch mispredicted about once per turn, comes once per two paths.
+  constexpr std::size_t kBlock = 256;
+  constexpr std::size_t kLongest = 63;
+  for (std::size_t base = 0; base < paths.size(); base += kBlock) {
+    const std::size_t size = std::min(kBlock, paths.size() - base);
+    std::uint16_t starts[kLongest + 2] = {};
+    for (std::size_t i = 0; i < size; ++i) {
+      ++starts[std::min(paths[base + i].size(), kLongest) + 1];
+    }
+    for (std::size_t l = 1; l <= kLongest + 1; ++l) starts[l] += starts[l - 1];
+    std::uint16_t order[kBlock];
+    for (std::size_t i = 0; i < size; ++i) {
+      order[starts[std::min(paths[base + i].size(), kLongest)]++] =
+          static_cast<std::uint16_t>(base + i);
+    }
+    if (!table16_.empty()) {
+      WalkBlock<kStopping>(table16_.data(), paths, std::span(order, size), stop,
+                           must_read, classes, slots, decided);
+    } else {
+      WalkBlock<kStopping>(table_.data(), paths, std::span(order, size), stop,
+                           must_read, classes, slots, decided);
+    }
+  }
+}
+
+template <bool kStopping, typename Entry>
+void RuleDfa::WalkBlock(const Entry* table,
+                        std::span<const std::string_view> paths,
+                        std::span<const std::uint16_t> order,
+                        const std::array<bool, 256>* stop,
+                        std::size_t must_read, const std::uint8_t* classes,
+                        std::uint32_t* slots, bool* decided) const {
+  const std::size_t count = order.size();
   std::size_t next = 0;
   const auto start = [&](Lane& lane) {
-    lane.index = next++;
+    lane.index = order[next++];
     lane.at = reinterpret_cast<const unsigned char*>(paths[lane.index].data());
     lane.left = paths[lane.index].size();
     lane.row = 0;
@@ -337,7 +381,7 @@ void RuleDfa::WalkMany(std::span<const std::string_view> paths,
   const auto step = [&](std::uint32_t& row, std::uint32_t& best,
                         unsigned char c) {
     row = table[row + kRowHeader + classes[c]];
-    best = std::min(best, table[row + kDone]);
+    best = std::min<std::uint32_t>(best, table[row + kDone]);
   };
   const auto walk_alone = [&](Lane& lane) {
     while (!over(lane)) {
@@ -375,17 +419,30 @@ void RuleDfa::WalkMany(std::span<const std::string_view> paths,
       b.best = b_best;
       b.at += n;
       b.left -= n;
-      // A lane whose walk is over records its answer and takes the next
-      // path; with none left, the other lane finishes alone. Which lane
-      // ended is a coin toss, so a branch on it would be mispredicted
-      // every other path: the lane is picked by index instead (the first
-      // if it is over, else the second). If both are over, the second goes
-      // on the next turn, with no bytes walked.
-      const std::size_t k = over(a) ? 0 : 1;
-      Lane& ended = lanes[k];
-      if (over(ended)) {
+      const bool a_over = over(a);
+      const bool b_over = over(b);
+      if (a_over & b_over) {
+        // The usual case, paths of one length: both take their next.
+        finish(a);
+        finish(b);
+        if (count - next < 2) {
+          if (next < count) {
+            start(a);
+            walk_alone(a);
+          }
+          return;
+        }
+        start(a);
+        start(b);
+        continue;
+      }
+      // One lane's walk is over: it records its answer and takes the next
+      // path; with none left, the other lane finishes alone. The lane is
+      // picked by index, not by a branch on which one it is.
+      Lane& ended = lanes[a_over ? 0 : 1];
+      if (a_over | b_over) {
         finish(ended);
-        if (next == count) return walk_alone(lanes[1 - k]);
+        if (next == count) return walk_alone(lanes[a_over ? 1 : 0]);
         start(ended);
       }
     }

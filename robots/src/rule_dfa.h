@@ -128,6 +128,13 @@ class RuleDfa {
                 const std::array<bool, 256>* stop, std::size_t must_read,
                 const std::uint8_t* classes, std::uint32_t* slots,
                 bool* decided) const;
+  // WalkMany for one block of paths, in `order`.
+  template <bool kStopping, typename Entry>
+  void WalkBlock(const Entry* table, std::span<const std::string_view> paths,
+                 std::span<const std::uint16_t> order,
+                 const std::array<bool, 256>* stop, std::size_t must_read,
+                 const std::uint8_t* classes, std::uint32_t* slots,
+                 bool* decided) const;
   // A lane's answer once it is over: as Walk's, which answers a path that
   // reached the sink.
   template <bool kStopping>
@@ -160,6 +167,7 @@ class RuleDfa {
   std::vector<State> states_;        // During Build only.
   std::vector<std::uint32_t> next_;  // [state * class_count_ + class]
   std::vector<std::uint32_t> table_;
+  std::vector<std::uint16_t> table16_;  // table_ for WalkMany, if it fits.
   // Rank -> index into rules, and whether that rule allows; one more
   // entry (no_rule_slot_, the number of rules) for no rule: kNoRule, true.
   std::vector<std::uint32_t> rule_of_rank_;

@@ -415,6 +415,49 @@ TEST(AgentMatcher, BatchAnswersExactlyLikeSingleChecks) {
   EXPECT_GT(disallowed, compared / 10);  // Both verdicts are reached.
 }
 
+// An automaton too large for the batch walk's 16-bit table (1,713 states
+// of 43 entries, over 65,535 entries): the batch walks the 32-bit one,
+// with the same answers.
+TEST(AgentMatcher, BatchAnswersLikeSingleChecksWithALargeAutomaton) {
+  std::mt19937 random(7);
+  const std::string letters = "abcdefghijklmnopqrstuvwxyz0123456789-_";
+  auto word = [&](std::size_t size) {
+    std::string text;
+    for (std::size_t i = 0; i < size; ++i) {
+      text += letters[random() % letters.size()];
+    }
+    return text;
+  };
+  std::string body = "User-agent: bot\n";
+  std::vector<std::string> prefixes;
+  for (int r = 0; r < 150; ++r) {
+    prefixes.push_back("/" + word(12));
+    body += (r % 3 == 0 ? "Allow: " : "Disallow: ") + prefixes.back() +
+            (r % 5 == 0 ? "*x$" : "") + "\n";
+  }
+  const RobotsTxt robots = RobotsTxt::Parse(body);
+  const AgentMatcher matcher = robots.MatcherFor("bot", std::size_t{1} << 22);
+  std::vector<std::string> urls;
+  for (int u = 0; u < 3000; ++u) {
+    const std::string& prefix = prefixes[random() % prefixes.size()];
+    // Half of them name a whole rule's prefix, half stop inside one.
+    const std::size_t kept =
+        random() % 2 == 0 ? prefix.size() : 1 + random() % prefix.size();
+    urls.push_back("https://example.com" + prefix.substr(0, kept) +
+                   (random() % 2 == 0 ? word(random() % 20) : "x"));
+  }
+  const std::vector<std::string_view> views(urls.begin(), urls.end());
+  std::unique_ptr<bool[]> allowed(new bool[views.size()]);
+  matcher.AreAllowed(views.data(), views.size(), allowed.get());
+  int disallowed = 0;
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    ASSERT_EQ(allowed[i], matcher.IsAllowed(views[i])) << views[i];
+    disallowed += allowed[i] ? 0 : 1;
+  }
+  EXPECT_GT(disallowed, 300);
+  EXPECT_GT(static_cast<int>(views.size()) - disallowed, 300);
+}
+
 TEST(AgentMatcher, OutlivesTheRobotsTxtItCameFrom) {
   std::optional<AgentMatcher> matcher;
   {
