@@ -263,7 +263,16 @@ std::unique_ptr<RuleDfa> RuleDfa::Build(std::span<const IndexedRule> rules,
 template <bool kStopping>
 bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
                    std::size_t must_read, std::uint32_t* slot) const {
-  const std::uint32_t* table = table_.data();
+  return table16_.empty()
+             ? WalkWith<kStopping>(table_.data(), path, stop, must_read, slot)
+             : WalkWith<kStopping>(table16_.data(), path, stop, must_read,
+                                   slot);
+}
+
+template <bool kStopping, typename Entry>
+bool RuleDfa::WalkWith(const Entry* table, std::string_view path,
+                       const std::array<bool, 256>* stop, std::size_t must_read,
+                       std::uint32_t* slot) const {
   std::uint32_t row = 0;  // The start state's.
   std::uint32_t best = table[kDone];
   std::size_t read = 0;
@@ -276,7 +285,7 @@ bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
       if ((*stop)[c]) return false;
     }
     row = table[row + kRowHeader + byte_class_[c]];
-    best = std::min(best, table[row + kDone]);
+    best = std::min<std::uint32_t>(best, table[row + kDone]);
   }
   if constexpr (kStopping) {
     // Every byte read was checked; now the rest of the first must_read.
@@ -287,7 +296,7 @@ bool RuleDfa::Walk(std::string_view path, const std::array<bool, 256>* stop,
     static_cast<void>(must_read);
   }
   // Past a break, at_end (counted in alive) cannot beat `best`.
-  *slot = std::min({best, table[row + kAtEnd], no_rule_slot_});
+  *slot = std::min<std::uint32_t>({best, table[row + kAtEnd], no_rule_slot_});
   return true;
 }
 

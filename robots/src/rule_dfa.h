@@ -148,6 +148,11 @@ class RuleDfa {
   template <bool kStopping>
   bool Walk(std::string_view path, const std::array<bool, 256>* stop,
             std::size_t must_read, std::uint32_t* slot) const;
+  // Walk on `table` (table16_ or table_, which have the same layout).
+  template <bool kStopping, typename Entry>
+  bool WalkWith(const Entry* table, std::string_view path,
+                const std::array<bool, 256>* stop, std::size_t must_read,
+                std::uint32_t* slot) const;
 
   // The walk's table: one row per state, its State fields first, then the
   // row offset of the next state for each byte class, then for the stop
@@ -167,7 +172,9 @@ class RuleDfa {
   std::vector<State> states_;        // During Build only.
   std::vector<std::uint32_t> next_;  // [state * class_count_ + class]
   std::vector<std::uint32_t> table_;
-  std::vector<std::uint16_t> table16_;  // table_ for WalkMany, if it fits.
+  // table_ in 16-bit entries, if every offset and rank fits (0xFFFF for
+  // no rank): the walks use it then.
+  std::vector<std::uint16_t> table16_;
   // Rank -> index into rules, and whether that rule allows; one more
   // entry (no_rule_slot_, the number of rules) for no rule: kNoRule, true.
   std::vector<std::uint32_t> rule_of_rank_;
