@@ -111,33 +111,63 @@ RobotsTxt ParseBody(py::handle body, std::string_view compat,
   return RobotsTxt::Parse(text, options);
 }
 
-// References taken one by one, dropped together (with the GIL) when the
-// holder goes.
-class HeldObjects {
+// References to a sequence's items, taken together and dropped together
+// (with the GIL) when the holder goes: another thread cannot free an item
+// while the GIL is released, even if it empties the sequence.
+class HeldItems {
  public:
-  explicit HeldObjects(std::size_t capacity) { objects_.reserve(capacity); }
-  HeldObjects(const HeldObjects&) = delete;
-  HeldObjects& operator=(const HeldObjects&) = delete;
-  ~HeldObjects() {
-    for (PyObject* object : objects_) Py_DECREF(object);
+  HeldItems(PyObject* const* items, std::size_t count)
+      : items_(new PyObject*[count]), count_(count) {
+    // Each reference count is a load and a store to its object, one
+    // object after another: asked for ahead, they overlap.
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i + kAhead < count) __builtin_prefetch(items[i + kAhead], 1);
+      Py_INCREF(items[i]);
+      items_[i] = items[i];
+    }
   }
-  void Hold(PyObject* object) {
-    Py_INCREF(object);
-    objects_.push_back(object);
+  HeldItems(const HeldItems&) = delete;
+  HeldItems& operator=(const HeldItems&) = delete;
+  ~HeldItems() {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (i + kAhead < count_) __builtin_prefetch(items_[i + kAhead], 1);
+      Py_DECREF(items_[i]);
+    }
   }
+  PyObject* operator[](std::size_t i) const { return items_[i]; }
 
  private:
-  std::vector<PyObject*> objects_;
+  static constexpr std::size_t kAhead = 16;
+  std::unique_ptr<PyObject*[]> items_;
+  std::size_t count_;
 };
+
+// The bytes of a str or bytes object read without the GIL, which only an
+// ASCII str (nearly every URL) and bytes allow: both are immutable, and
+// their bytes lie in the object. False for anything else (a str with
+// non-ASCII characters needs its UTF-8 form made, under the GIL).
+bool ViewWithoutGil(PyObject* item, std::string_view* view) {
+  if (PyUnicode_CheckExact(item) && PyUnicode_IS_COMPACT_ASCII(item)) {
+    *view = {static_cast<const char*>(PyUnicode_DATA(item)),
+             static_cast<std::size_t>(PyUnicode_GET_LENGTH(item))};
+    return true;
+  }
+  if (PyBytes_CheckExact(item)) {
+    *view = {PyBytes_AS_STRING(item),
+             static_cast<std::size_t>(PyBytes_GET_SIZE(item))};
+    return true;
+  }
+  return false;
+}
 
 // How many URLs ahead check_many asks for a URL's bytes: a load from
 // memory (~100 ns) must arrive before its check starts.
 constexpr std::size_t kPrefetchAhead = 8;
 
-// check_many: a reference to each URL is taken and its bytes read as a
-// view (so that another thread cannot free it while the GIL is released),
-// then the URLs are checked without the GIL. The first URL that cannot be
-// checked is reported by index after the loop.
+// check_many: a reference to each URL is taken (so that another thread
+// cannot free it while the GIL is released); then, without the GIL, the
+// URLs are read and checked. The first URL that cannot be checked is
+// reported by index after the loop.
 py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
                      py::handle urls_object, std::optional<bool> as_numpy) {
   const std::string_view agent = TextOf(agent_object, "agent");
@@ -158,30 +188,11 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
   const py::object sequence = py::reinterpret_steal<py::object>(fast);
   const std::size_t count =
       static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast));
-  PyObject** const items = PySequence_Fast_ITEMS(fast);
-  // Everything up to the GIL-free loop runs with the GIL held, and so caps
-  // what threads calling check_many at once can gain (Amdahl): one pass
-  // takes a reference to each URL (so that another thread cannot free it
-  // while the GIL is released) and reads it, ASCII str (nearly every URL)
-  // straight from the object. Nothing here runs Python code, so the
-  // sequence cannot change meanwhile.
-  HeldObjects held(count);
-  std::vector<std::string_view> views(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    PyObject* item = items[i];
-    if (PyUnicode_Check(item) && PyUnicode_IS_COMPACT_ASCII(item)) {
-      held.Hold(item);
-      views[i] = {static_cast<const char*>(PyUnicode_DATA(item)),
-                  static_cast<std::size_t>(PyUnicode_GET_LENGTH(item))};
-      continue;
-    }
-    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
-      throw py::type_error("urls[" + std::to_string(i) +
-                           "] must be str or bytes, not " + TypeNameOf(item));
-    }
-    held.Hold(item);
-    views[i] = TextOf(item, "url");
-  }
+  // Everything done with the GIL held caps what threads calling
+  // check_many at once can gain (Amdahl), so that is only taking the
+  // references (nothing here runs Python code, so the sequence cannot
+  // change meanwhile) and making the result.
+  const HeldItems held(PySequence_Fast_ITEMS(fast), count);
 
   py::module_ numpy;
   bool use_numpy = as_numpy.value_or(true);
@@ -204,28 +215,49 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     out = flags.get();
   }
 
+  std::vector<std::string_view> views;
   std::size_t bad_index = count;
   {
     py::gil_scoped_release release;
+    views.resize(count);
     // The agent's group is looked up once for the whole batch.
     const robots::AgentMatcher matcher = robots.MatcherFor(agent, count);
-    // A chunk at a time: its URLs are checked for syntax (which brings them
-    // into the cache), then answered as one batch (AreAllowed walks two at
-    // a time).
+    // A chunk at a time: its URLs are read, checked for syntax, then
+    // answered as one batch, while their bytes are in the cache.
     constexpr std::size_t kChunk = 256;
+    std::vector<std::size_t> need_gil;
     for (std::size_t begin = 0; begin < count && bad_index == count;
          begin += kChunk) {
       const std::size_t end = std::min(count, begin + kChunk);
+      need_gil.clear();
       for (std::size_t i = begin; i < end; ++i) {
         // The URLs are scattered over the heap (a str object each): asked
-        // for early, a shuffled list checks as fast as one in allocation
+        // for early, a shuffled list reads as fast as one in allocation
         // order (bench/RESULTS.md, "Python package").
         if (i + kPrefetchAhead < count) {
-          const std::string_view ahead = views[i + kPrefetchAhead];
-          if (!ahead.empty()) {
-            __builtin_prefetch(ahead.data());
-            __builtin_prefetch(ahead.data() + ahead.size() - 1);
+          __builtin_prefetch(held[i + kPrefetchAhead]);
+        }
+        if (!ViewWithoutGil(held[i], &views[i])) need_gil.push_back(i);
+      }
+      if (!need_gil.empty()) {
+        // Non-ASCII str, subclasses and wrong types: read (or refused) the
+        // usual way. (A TypeError leaves through both scopes.)
+        py::gil_scoped_acquire acquire;
+        for (const std::size_t i : need_gil) {
+          PyObject* item = held[i];
+          if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
+            throw py::type_error("urls[" + std::to_string(i) +
+                                 "] must be str or bytes, not " +
+                                 TypeNameOf(item));
           }
+          views[i] = TextOf(item, "url");
+        }
+      }
+      for (std::size_t i = begin; i < end; ++i) {
+        if (i + kPrefetchAhead < end) {
+          const std::string_view ahead = views[i + kPrefetchAhead];
+          if (!ahead.empty())
+            __builtin_prefetch(ahead.data() + ahead.size() - 1);
         }
         if (robots::UrlSyntaxError(views[i])) {
           bad_index = i;

@@ -140,6 +140,22 @@ def test_check_many_matches_check(realistic_body):
     assert robots.check_many("Googlebot", []).shape == (0,)
 
 
+class _Url(str):
+    """A str subclass: check_many reads it the careful way, with the GIL."""
+
+
+def test_check_many_reads_every_kind_of_url():
+    """ASCII str, non-ASCII str, bytes and str subclasses in one batch, each as check answers it."""
+    robots = RobotsTxt.parse("User-agent: *\nDisallow: /caf%C3%A9\nDisallow: /b\nAllow: /b/ok\n")
+    kinds = [lambda u: u, lambda u: u.encode(), _Url]
+    paths = ["/café", "/caf%C3%A9/x", "/b", "/b/ok", "/a", "/ßb", "/b/ok/é"]
+    urls = [kind(p) for p in paths for kind in kinds]
+    expected = [robots.is_allowed("bot", u) for u in urls]
+    assert 0 < sum(expected) < len(expected)
+    assert robots.check_many("bot", urls, as_numpy=False) == expected
+    assert robots.check_many("bot", list(reversed(urls)), as_numpy=False) == expected[::-1]
+
+
 def test_check_many_returns_a_list_without_numpy(monkeypatch):
     import builtins
 
