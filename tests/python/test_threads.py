@@ -132,3 +132,40 @@ def test_parse_in_threads_gives_equal_results(realistic_body, agent):
         assert RobotsTxt.parse(realistic_body).check_many(agent, urls, as_numpy=False) == reference
 
     run_threads(8, work)
+
+
+def test_check_many_survives_a_list_emptied_while_it_runs(realistic_body):
+    """Another thread empties and refills the list during the GIL-free part: the URLs it
+    frees are the ones check_many holds references to, so it answers the list it was given."""
+    robots = RobotsTxt.parse(realistic_body)
+    template = make_urls(realistic_body, 50_000, seed=8)
+    expected = robots.check_many("Googlebot", template, as_numpy=False)
+    # Fresh str objects (equal to the template's), freed when the list lets go of them.
+    fresh = lambda: [(u + "#")[:-1] for u in template]  # noqa: E731
+    urls = fresh()
+    stop = threading.Event()
+    mutations = 0
+
+    def mutate():
+        nonlocal mutations
+        while not stop.is_set():
+            urls.clear()
+            urls.extend(fresh())
+            mutations += 1
+            time.sleep(0)
+
+    thread = threading.Thread(target=mutate)
+    thread.start()
+    try:
+        answers = []
+        for _ in range(20):
+            answer = robots.check_many("Googlebot", urls, as_numpy=False)
+            answers.append(answer)
+    finally:
+        stop.set()
+        thread.join()
+    assert mutations > 0
+    # Each call saw the list whole, or empty, or part-way refilled (in the template's
+    # order): every answer is the right one for the URL it read.
+    for answer in answers:
+        assert answer == expected[: len(answer)]
