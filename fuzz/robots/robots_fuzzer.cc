@@ -84,6 +84,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
           std::abort();
         }
       }
+      // The checked batch stops at the first URL with a control byte or
+      // space, and answers those before it the same.
+      bool allowed_checked[4] = {};
+      const std::size_t answered =
+          matcher.AreAllowedUntilMalformed(batch, 4, allowed_checked);
+      std::size_t first_malformed = 0;
+      while (first_malformed < 4 &&
+             !robotscan::robots::UrlSyntaxError(batch[first_malformed])) {
+        ++first_malformed;
+      }
+      if (answered != first_malformed) {
+        std::fprintf(stderr, "checked batch stops at the wrong URL\n");
+        std::abort();
+      }
+      for (std::size_t i = 0; i < answered; ++i) {
+        if (allowed_checked[i] != allowed_each[i]) {
+          std::fprintf(stderr, "checked batch and batch disagree\n");
+          std::abort();
+        }
+      }
     }
   }
   (void)rfc.ExtensionsFor(agent);

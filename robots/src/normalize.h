@@ -18,6 +18,13 @@ bool NeedsNormalization(std::string_view input, PathRole role);
 // other byte is kept as it is, where it is.
 const std::array<bool, 256>& UrlPathBytesNormalizationMayChange();
 
+// ExtractPathParamsQuery, and in *well_formed whether UrlSyntaxError would
+// accept `url` (no control byte, space or DEL), found in the same pass
+// for most URLs.
+std::string_view ExtractPathParamsQueryChecked(std::string_view url,
+                                               std::string& scratch,
+                                               bool* well_formed);
+
 // Writes the normal form of `input` to `out`, which must hold at least
 // 3 * input.size() bytes (every byte may become %XX). Returns its length.
 std::size_t NormalizeInto(std::string_view input, PathRole role, char* out);

@@ -113,9 +113,11 @@ struct RobotsTxt::Impl : internal::ParsedFile {
                             std::string_view path) const;
   MatchResult CheckUrlWith(const AgentRules& rules, std::string_view url) const;
   // AgentMatcher::AreAllowed for rfc and google modes.
-  void AllowedMany(const AgentRules& rules,
-                   std::span<const std::string_view> urls,
-                   std::span<bool> allowed) const;
+  // allowed[i] for each URL; with refuse_malformed, only up to the first
+  // URL UrlSyntaxError refuses, whose index is returned (else the count).
+  std::size_t AllowedMany(const AgentRules& rules,
+                          std::span<const std::string_view> urls,
+                          std::span<bool> allowed, bool refuse_malformed) const;
 };
 
 struct AgentMatcher::Impl {
@@ -511,16 +513,18 @@ MatchResult RobotsTxt::Impl::CheckUrlWith(const AgentRules& rules,
   return CheckPathWith(rules, ExtractPathParamsQuery(url, scratch));
 }
 
-void RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
-                                  std::span<const std::string_view> urls,
-                                  std::span<bool> allowed) const {
+std::size_t RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
+                                         std::span<const std::string_view> urls,
+                                         std::span<bool> allowed,
+                                         bool refuse_malformed) const {
   const std::size_t count = std::min(urls.size(), allowed.size());
   if (!rules.by_automaton || rules.index == nullptr ||
       policy != Policy::kParsed) {
     for (std::size_t i = 0; i < count; ++i) {
+      if (refuse_malformed && UrlSyntaxError(urls[i])) return i;
       allowed[i] = CheckUrlWith(rules, urls[i]).allowed;
     }
-    return;
+    return count;
   }
   // As CheckPathWith (rfc: the automaton reads the unnormalised path, with
   // stop bytes; google: the whole path), for a chunk of URLs at a time; a
@@ -537,10 +541,17 @@ void RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
   bool decided[kChunk];
   std::string scratch;
   for (std::size_t begin = 0; begin < count; begin += kChunk) {
-    const std::size_t end = std::min(count, begin + kChunk);
+    std::size_t end = std::min(count, begin + kChunk);
+    std::size_t malformed = count;
     std::size_t walks = 0;
     for (std::size_t i = begin; i < end; ++i) {
-      const std::string_view path = ExtractPathParamsQuery(urls[i], scratch);
+      bool well_formed = true;
+      const std::string_view path = internal::ExtractPathParamsQueryChecked(
+          urls[i], scratch, &well_formed);
+      if (refuse_malformed && !well_formed) {
+        malformed = end = i;  // The ones before it are still answered.
+        break;
+      }
       if (path.data() == scratch.data() || (rfc && IsRobotsTxtPath(path))) {
         allowed[i] = CheckUrlWith(rules, urls[i]).allowed;
         continue;
@@ -556,7 +567,9 @@ void RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
       allowed[i] =
           decided[k] ? verdicts[k] : CheckUrlWith(rules, urls[i]).allowed;
     }
+    if (malformed < count) return malformed;
   }
+  return count;
 }
 
 MatchResult RobotsTxt::Check(std::string_view user_agent,
@@ -614,7 +627,22 @@ void AgentMatcher::AreAllowed(const std::string_view* urls, std::size_t count,
   }
   // (robots.h keeps to C++17 for its users; spans inside.)
   robots.AllowedMany(impl_->rules, std::span(urls, count),
-                     std::span(allowed, count));
+                     std::span(allowed, count), false);
+}
+
+std::size_t AgentMatcher::AreAllowedUntilMalformed(const std::string_view* urls,
+                                                   std::size_t count,
+                                                   bool* allowed) const {
+  const RobotsTxt::Impl& robots = *impl_->robots.impl_;
+  if (robots.compat == Compat::kUrllib) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (UrlSyntaxError(urls[i])) return i;
+      allowed[i] = IsAllowed(urls[i]);
+    }
+    return count;
+  }
+  return robots.AllowedMany(impl_->rules, std::span(urls, count),
+                            std::span(allowed, count), true);
 }
 
 MatchResult AgentMatcher::CheckPath(std::string_view path) const {

@@ -458,6 +458,51 @@ TEST(AgentMatcher, BatchAnswersLikeSingleChecksWithALargeAutomaton) {
   EXPECT_GT(static_cast<int>(views.size()) - disallowed, 300);
 }
 
+// AreAllowedUntilMalformed stops at the first URL UrlSyntaxError refuses,
+// whichever way the batch is answered (automaton, trie, urllib rules), and
+// answers the ones before it as AreAllowed does.
+TEST(AgentMatcher, BatchStopsAtTheFirstMalformedUrl) {
+  const std::string body =
+      "User-agent: bot\nDisallow: /a\nAllow: /a/ok\nDisallow: /*.pdf$\n";
+  std::vector<std::string> urls;
+  for (int i = 0; i < 700; ++i) {
+    static const char* const kPaths[] = {"/a", "/a/ok", "/b.pdf", "/c", "/"};
+    urls.push_back((i % 2 == 0 ? "https://example.com" : "") +
+                   std::string(kPaths[i % 5]) + std::to_string(i % 7));
+  }
+  for (Compat compat : {Compat::kRfc9309, Compat::kGoogle, Compat::kUrllib}) {
+    ParseOptions options;
+    options.compat = compat;
+    const RobotsTxt robots = RobotsTxt::Parse(body, options);
+    for (std::size_t expected :
+         {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256},
+          std::size_t{600}, urls.size()}) {
+      for (std::size_t checks : {std::size_t{0}, std::size_t{1} << 20}) {
+        const AgentMatcher matcher = robots.MatcherFor("bot", checks);
+        std::vector<std::string> batch = urls;
+        if (expected < batch.size()) {
+          // A space, or a control byte far into a long URL.
+          batch[expected] =
+              expected % 2 == 0
+                  ? "https://example.com/a b"
+                  : "https://example.com/" + std::string(70, 'x') + "\x01";
+          if (expected + 3 < batch.size()) batch[expected + 3] = "/\x7f";
+        }
+        const std::vector<std::string_view> views(batch.begin(), batch.end());
+        std::unique_ptr<bool[]> allowed(new bool[views.size()]);
+        ASSERT_EQ(matcher.AreAllowedUntilMalformed(views.data(), views.size(),
+                                                   allowed.get()),
+                  expected)
+            << CompatName(compat) << " checks " << checks;
+        for (std::size_t i = 0; i < expected; ++i) {
+          ASSERT_EQ(allowed[i], matcher.IsAllowed(views[i]))
+              << CompatName(compat) << " " << views[i];
+        }
+      }
+    }
+  }
+}
+
 TEST(AgentMatcher, OutlivesTheRobotsTxtItCameFrom) {
   std::optional<AgentMatcher> matcher;
   {

@@ -234,6 +234,12 @@ class AgentMatcher {
   // at a time).
   void AreAllowed(const std::string_view* urls, std::size_t count,
                   bool* allowed) const;
+  // AreAllowed for URLs that must be well formed: stops at the first one
+  // UrlSyntaxError (url.h) refuses (a control byte, space or DEL) and
+  // returns its index, or `count` when there is none; allowed[i] is set
+  // for the URLs before it. Both tests read a URL's bytes once.
+  [[nodiscard]] std::size_t AreAllowedUntilMalformed(
+      const std::string_view* urls, std::size_t count, bool* allowed) const;
   // Check() when the caller already has the path (see RobotsTxt::CheckPath).
   [[nodiscard]] MatchResult CheckPath(std::string_view path) const;
 
