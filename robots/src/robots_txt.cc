@@ -113,11 +113,12 @@ struct RobotsTxt::Impl : internal::ParsedFile {
                             std::string_view path) const;
   MatchResult CheckUrlWith(const AgentRules& rules, std::string_view url) const;
   // AgentMatcher::AreAllowed for rfc and google modes.
-  // allowed[i] for each URL; with refuse_malformed, only up to the first
+  // allowed[i] for each URL; with kRefuseMalformed, only up to the first
   // URL UrlSyntaxError refuses, whose index is returned (else the count).
+  template <bool kRefuseMalformed>
   std::size_t AllowedMany(const AgentRules& rules,
                           std::span<const std::string_view> urls,
-                          std::span<bool> allowed, bool refuse_malformed) const;
+                          std::span<bool> allowed) const;
 };
 
 struct AgentMatcher::Impl {
@@ -513,15 +514,15 @@ MatchResult RobotsTxt::Impl::CheckUrlWith(const AgentRules& rules,
   return CheckPathWith(rules, ExtractPathParamsQuery(url, scratch));
 }
 
+template <bool kRefuseMalformed>
 std::size_t RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
                                          std::span<const std::string_view> urls,
-                                         std::span<bool> allowed,
-                                         bool refuse_malformed) const {
+                                         std::span<bool> allowed) const {
   const std::size_t count = std::min(urls.size(), allowed.size());
   if (!rules.by_automaton || rules.index == nullptr ||
       policy != Policy::kParsed) {
     for (std::size_t i = 0; i < count; ++i) {
-      if (refuse_malformed && UrlSyntaxError(urls[i])) return i;
+      if (kRefuseMalformed && UrlSyntaxError(urls[i])) return i;
       allowed[i] = CheckUrlWith(rules, urls[i]).allowed;
     }
     return count;
@@ -546,9 +547,11 @@ std::size_t RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
     std::size_t walks = 0;
     for (std::size_t i = begin; i < end; ++i) {
       bool well_formed = true;
-      const std::string_view path = internal::ExtractPathParamsQueryChecked(
-          urls[i], scratch, &well_formed);
-      if (refuse_malformed && !well_formed) {
+      const std::string_view path =
+          kRefuseMalformed ? internal::ExtractPathParamsQueryChecked(
+                                 urls[i], scratch, &well_formed)
+                           : ExtractPathParamsQuery(urls[i], scratch);
+      if (!well_formed) {
         malformed = end = i;  // The ones before it are still answered.
         break;
       }
@@ -626,8 +629,8 @@ void AgentMatcher::AreAllowed(const std::string_view* urls, std::size_t count,
     return;
   }
   // (robots.h keeps to C++17 for its users; spans inside.)
-  robots.AllowedMany(impl_->rules, std::span(urls, count),
-                     std::span(allowed, count), false);
+  robots.AllowedMany<false>(impl_->rules, std::span(urls, count),
+                            std::span(allowed, count));
 }
 
 std::size_t AgentMatcher::AreAllowedUntilMalformed(const std::string_view* urls,
@@ -641,8 +644,8 @@ std::size_t AgentMatcher::AreAllowedUntilMalformed(const std::string_view* urls,
     }
     return count;
   }
-  return robots.AllowedMany(impl_->rules, std::span(urls, count),
-                            std::span(allowed, count), true);
+  return robots.AllowedMany<true>(impl_->rules, std::span(urls, count),
+                                  std::span(allowed, count));
 }
 
 MatchResult AgentMatcher::CheckPath(std::string_view path) const {

@@ -105,6 +105,7 @@ bool IsEscapeAt(std::string_view s, std::size_t i) {
 // mispredicted on every other URL.
 // Also true in *well_formed if no byte is a control, space or DEL
 // (UrlSyntaxError's test), from the same loads.
+template <bool kCheckSyntax>
 inline void DelimiterMasks64(std::string_view url, std::uint64_t* delimiters,
                              std::uint64_t* hashes, bool* well_formed) {
   const std::size_t last = url.size() - 16;
@@ -122,15 +123,22 @@ inline void DelimiterMasks64(std::string_view url, std::uint64_t* delimiters,
     any |= std::uint64_t{static_cast<unsigned>(_mm_movemask_epi8(hits))} << at;
     hash |= std::uint64_t{static_cast<unsigned>(_mm_movemask_epi8(is_hash))}
             << at;
-    // c <= 0x20 (unsigned) is min(c, 0x20) == c.
-    const __m128i low =
-        _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x20)), bytes);
-    bad = _mm_or_si128(
-        bad, _mm_or_si128(low, _mm_cmpeq_epi8(bytes, _mm_set1_epi8(0x7F))));
+    if constexpr (kCheckSyntax) {
+      // c <= 0x20 (unsigned) is min(c, 0x20) == c.
+      const __m128i low =
+          _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x20)), bytes);
+      bad = _mm_or_si128(
+          bad, _mm_or_si128(low, _mm_cmpeq_epi8(bytes, _mm_set1_epi8(0x7F))));
+    }
   }
   *delimiters = any;
   *hashes = hash;
-  *well_formed = _mm_movemask_epi8(bad) == 0;
+  if constexpr (kCheckSyntax) {
+    *well_formed = _mm_movemask_epi8(bad) == 0;
+  } else {
+    static_cast<void>(bad);
+    static_cast<void>(well_formed);
+  }
 }
 #endif
 
@@ -138,6 +146,7 @@ inline void DelimiterMasks64(std::string_view url, std::uint64_t* delimiters,
 // "http://" or "https://" URL of 16 to 64 bytes: the same answer (neither
 // scheme holds '/', '?', ';' or '#') from two bit masks of the whole URL.
 // False for any other URL.
+template <bool kCheckSyntax>
 inline bool ExtractFromHttpUrl(std::string_view url, std::string& scratch,
                                std::string_view* path, bool* well_formed) {
 #if defined(__SSE2__)
@@ -155,7 +164,7 @@ inline bool ExtractFromHttpUrl(std::string_view url, std::string& scratch,
     return false;
   }
   std::uint64_t delimiters = 0, hashes = 0;
-  DelimiterMasks64(url, &delimiters, &hashes, well_formed);
+  DelimiterMasks64<kCheckSyntax>(url, &delimiters, &hashes, well_formed);
   delimiters &= ~std::uint64_t{0} << authority_start;
   if (delimiters == 0) {
     *path = "/";
@@ -229,9 +238,8 @@ bool HasNoControlOrSpace(std::string_view url);
 
 std::string_view ExtractPathParamsQuery(std::string_view url,
                                         std::string& scratch) {
-  bool well_formed = false;
   if (std::string_view path;
-      ExtractFromHttpUrl(url, scratch, &path, &well_formed)) {
+      ExtractFromHttpUrl<false>(url, scratch, &path, nullptr)) {
     return path;
   }
   return ExtractFromAnyUrl(url, scratch);
@@ -243,7 +251,7 @@ std::string_view ExtractPathParamsQueryChecked(std::string_view url,
                                                std::string& scratch,
                                                bool* well_formed) {
   if (std::string_view path;
-      ExtractFromHttpUrl(url, scratch, &path, well_formed)) {
+      ExtractFromHttpUrl<true>(url, scratch, &path, well_formed)) {
     return path;
   }
   *well_formed = HasNoControlOrSpace(url);
