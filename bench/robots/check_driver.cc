@@ -4,11 +4,12 @@
 // since wall-clock figures on a shared machine move with its load.
 //
 //   check_driver ROBOTS_FILE URLS_FILE AGENT rfc|google
-//                direct|trie|automaton|batched
+//                direct|trie|automaton|batched|checked
 //
 // direct: RobotsTxt::IsAllowedFor per URL; trie: one AgentMatcher without
 // the automaton; automaton: one AgentMatcher expecting every check;
-// batched: the same matcher's AreAllowed over all URLs at once.
+// batched: the same matcher's AreAllowed over all URLs at once; checked:
+// AreAllowedUntilMalformed (as Python's check_many calls it).
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   if (argc != 6) {
     std::fprintf(stderr,
                  "usage: check_driver ROBOTS_FILE URLS_FILE AGENT rfc|google "
-                 "direct|trie|automaton|batched\n");
+                 "direct|trie|automaton|batched|checked\n");
     return 2;
   }
   const std::string body = ReadFile(argv[1]);
@@ -55,6 +56,19 @@ int main(int argc, char** argv) {
     for (int round = 0; round < kRounds; ++round) {
       for (const std::string& url : urls)
         allowed += robots.IsAllowedFor(agent, url);
+    }
+  } else if (mode == "checked") {
+    const robotscan::robots::AgentMatcher matcher =
+        robots.MatcherFor(agent, urls.size() * kRounds);
+    const std::vector<std::string_view> views(urls.begin(), urls.end());
+    std::unique_ptr<bool[]> verdicts(new bool[views.size()]);
+    for (int round = 0; round < kRounds; ++round) {
+      if (matcher.AreAllowedUntilMalformed(views.data(), views.size(),
+                                           verdicts.get()) != views.size()) {
+        std::fprintf(stderr, "a URL has a control byte or space\n");
+        return 1;
+      }
+      for (std::size_t i = 0; i < views.size(); ++i) allowed += verdicts[i];
     }
   } else if (mode == "batched") {
     const robotscan::robots::AgentMatcher matcher =

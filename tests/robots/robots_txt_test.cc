@@ -475,17 +475,22 @@ TEST(AgentMatcher, BatchStopsAtTheFirstMalformedUrl) {
     options.compat = compat;
     const RobotsTxt robots = RobotsTxt::Parse(body, options);
     for (std::size_t expected :
-         {std::size_t{0}, std::size_t{1}, std::size_t{255}, std::size_t{256},
-          std::size_t{600}, urls.size()}) {
+         {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3},
+          std::size_t{4}, std::size_t{255}, std::size_t{256}, std::size_t{597},
+          std::size_t{598}, std::size_t{599}, std::size_t{600}, urls.size()}) {
       for (std::size_t checks : {std::size_t{0}, std::size_t{1} << 20}) {
         const AgentMatcher matcher = robots.MatcherFor("bot", checks);
         std::vector<std::string> batch = urls;
         if (expected < batch.size()) {
-          // A space, or a control byte far into a long URL.
-          batch[expected] =
-              expected % 2 == 0
-                  ? "https://example.com/a b"
-                  : "https://example.com/" + std::string(70, 'x') + "\x01";
+          // A space or a control byte, in URLs of every size the scans
+          // treat apart (under 32, 32 to 64, over 64 bytes), at the start,
+          // the middle or the end of the path.
+          const std::size_t size = std::size_t{3} + expected % 5 * 13;
+          std::string bad = "https://example.com/" + std::string(size, 'x');
+          const std::size_t at = 20 + (expected * 7) % size;
+          bad[at] =
+              expected % 3 == 0 ? ' ' : (expected % 3 == 1 ? '\x01' : '\x7f');
+          batch[expected] = bad;
           if (expected + 3 < batch.size()) batch[expected + 3] = "/\x7f";
         }
         const std::vector<std::string_view> views(batch.begin(), batch.end());
