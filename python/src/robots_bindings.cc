@@ -163,6 +163,8 @@ bool ViewWithoutGil(PyObject* item, std::string_view* view) {
 // How many URLs ahead check_many asks for a URL's bytes: a load from
 // memory (~100 ns) must arrive before its check starts.
 constexpr std::size_t kPrefetchAhead = 8;
+// URLs check_many reads and answers at a time.
+constexpr std::size_t kChunk = 256;
 
 // check_many: a reference to each URL is taken (so that another thread
 // cannot free it while the GIL is released); then, without the GIL, the
@@ -215,16 +217,15 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     out = flags.get();
   }
 
-  std::vector<std::string_view> views;
   std::size_t bad_index = count;
   {
     py::gil_scoped_release release;
-    views.resize(count);
+    // The chunk's URLs as views (chunks are small: no allocation).
+    std::string_view views[kChunk];
     // The agent's group is looked up once for the whole batch.
     const robots::AgentMatcher matcher = robots.MatcherFor(agent, count);
     // A chunk at a time: its URLs are read, then checked for syntax and
     // answered as one batch, while their bytes are in the cache.
-    constexpr std::size_t kChunk = 256;
     std::vector<std::size_t> need_gil;
     for (std::size_t begin = 0; begin < count && bad_index == count;
          begin += kChunk) {
@@ -241,7 +242,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
           __builtin_prefetch(ahead);
           __builtin_prefetch(ahead + 64);
         }
-        if (!ViewWithoutGil(held[i], &views[i])) need_gil.push_back(i);
+        if (!ViewWithoutGil(held[i], &views[i - begin])) need_gil.push_back(i);
       }
       if (!need_gil.empty()) {
         // Non-ASCII str, subclasses and wrong types: read (or refused) the
@@ -254,18 +255,18 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
                                  "] must be str or bytes, not " +
                                  TypeNameOf(item));
           }
-          views[i] = TextOf(item, "url");
+          views[i - begin] = TextOf(item, "url");
         }
       }
       // Answered up to the first URL with a control byte or space, in
       // the same pass over each URL's bytes.
-      const std::size_t answered = matcher.AreAllowedUntilMalformed(
-          views.data() + begin, end - begin, out + begin);
+      const std::size_t answered =
+          matcher.AreAllowedUntilMalformed(views, end - begin, out + begin);
       if (answered < end - begin) bad_index = begin + answered;
     }
   }
   if (bad_index < count) {
-    const std::string_view url = views[bad_index];
+    const std::string_view url = TextOf(held[bad_index], "url");
     throw py::value_error(MessageText("urls[" + std::to_string(bad_index) +
                                       "]: cannot check URL '" +
                                       robots::PrintableUrl(url) +
