@@ -16,7 +16,7 @@ times every contender). The load average is printed before and after, since
 the machine may be shared.
 
 usage: PYTHONPATH=build/ci/python /usr/bin/python3 bench/python/bench_robotparser.py
-           [--urls N] [--repeat R] [--agent A] [--compat rfc|google]
+           [--urls N] [--repeat R] [--agent A] [--compat rfc|google] [--cpu N]
 """
 
 import argparse
@@ -75,6 +75,9 @@ def main():
     parser.add_argument("--thread-calls", type=int, default=4, help="check_many calls per thread")
     parser.add_argument("--part", choices=["all", "calls", "threads"], default="all",
                         help="calls: parts 1-2 only; threads: part 3 only")
+    parser.add_argument("--cpu", type=int, default=None,
+                        help="run parts 1-2 on this CPU only (steadier on a VM whose process "
+                             "migrations cost caches); part 3 runs on every CPU")
     args = parser.parse_args()
 
     body = ROBOTS.read_bytes()
@@ -96,7 +99,12 @@ def main():
     print("load average before: %.2f %.2f %.2f" % os.getloadavg())
 
     if args.part != "threads":
+        every_cpu = os.sched_getaffinity(0)
+        if args.cpu is not None:
+            os.sched_setaffinity(0, {args.cpu})
+            print(f"parts 1-2 pinned to CPU {args.cpu}")
         measure_calls(args, urls, peer, ours, robots, agent)
+        os.sched_setaffinity(0, every_cpu)
     if args.part != "calls":
         measure_threads(args, urls, robots, agent)
     print("load average after:  %.2f %.2f %.2f" % os.getloadavg())
