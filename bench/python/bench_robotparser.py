@@ -149,28 +149,8 @@ def measure_calls(args, urls, peer, ours, robots, agent):
 
 
 
-def gil_held_seconds(robots, agent, urls):
-    """check_many's GIL-held part alone: copying the list and reading the URLs.
-
-    An uncheckable first URL stops the GIL-free loop at once, so the call
-    costs just the part done with the GIL (and raising the error).
-    """
-    urls = ["/\x7f"] + urls
-    start = time.perf_counter()
-    try:
-        robots.check_many(agent, urls)
-    except ValueError:
-        pass
-    return time.perf_counter() - start
-
-
 def measure_threads(args, urls, robots, agent):
     robots.check_many(agent, urls)  # warm: the matcher builds some indexes on first use
-    held = min(gil_held_seconds(robots, agent, urls) for _ in range(5))
-    whole = min(timed(lambda: robots.check_many(agent, urls))[0] for _ in range(5))
-    serial = held / whole
-    print(f"threads   check_many holds the GIL for {held * 1e3:.2f} ms of {whole * 1e3:.1f} ms "
-          f"({100 * serial:.1f}%): Amdahl's bound on 2 cores {1 / (serial + (1 - serial) / 2):.2f}x")
     one, four = [], []
     for _ in range(args.repeat):
         one.append(threads_throughput(robots, agent, urls, 1, args.thread_calls, True))

@@ -149,7 +149,9 @@ class RobotsTxt:
     def check_many(
         self, agent: _Text, urls: Iterable[_Text], *, as_numpy: Optional[bool] = None
     ) -> Union["numpy.typing.NDArray[numpy.bool_]", List[bool]]:
-        """is_allowed for every URL in one native call, GIL released."""
+        """is_allowed for every URL in one native call, GIL released.
+
+        A list shortened by another thread during the call ends the answer where it ends."""
     def _can_fetch(self, useragent: _Text, url: _Text) -> bool: ...
     def has_group_for(self, agent: _Text) -> bool: ...
     def crawl_delay(self, agent: _Text) -> Optional[float]: ...

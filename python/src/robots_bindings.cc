@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -111,35 +112,49 @@ RobotsTxt ParseBody(py::handle body, std::string_view compat,
   return RobotsTxt::Parse(text, options);
 }
 
-// References to a sequence's items, taken together and dropped together
-// (with the GIL) when the holder goes: another thread cannot free an item
-// while the GIL is released, even if it empties the sequence.
-class HeldItems {
+// References to a stretch of a sequence's items, taken (with the GIL) when
+// the stretch is read and dropped (with the GIL) when the next one is:
+// another thread cannot free an item while the GIL is released, even if
+// it empties the sequence.
+class HeldStretch {
  public:
-  HeldItems(PyObject* const* items, std::size_t count)
-      : items_(new PyObject*[count]), count_(count) {
+  explicit HeldStretch(std::size_t capacity)
+      : items_(new PyObject*[capacity]) {}
+  HeldStretch(const HeldStretch&) = delete;
+  HeldStretch& operator=(const HeldStretch&) = delete;
+  ~HeldStretch() { Drop(); }
+
+  // With the GIL: references to items[0, count), the previous ones dropped.
+  void Take(PyObject* const* items, std::size_t count) {
+    Drop();
     // Each reference count is a load and a store to its object, one
     // object after another: asked for ahead, they overlap.
     for (std::size_t i = 0; i < count; ++i) {
-      if (i + kAhead < count) __builtin_prefetch(items[i + kAhead], 1);
+      if (i + kAhead < count) {
+        // The object's head, and the line after it (most URLs' bytes,
+        // read soon after without the GIL): a shuffled list then reads
+        // about as fast as one in allocation order.
+        const auto* ahead = reinterpret_cast<const char*>(items[i + kAhead]);
+        __builtin_prefetch(ahead, 1);
+        __builtin_prefetch(ahead + 64);
+      }
       Py_INCREF(items[i]);
       items_[i] = items[i];
     }
+    count_ = count;
   }
-  HeldItems(const HeldItems&) = delete;
-  HeldItems& operator=(const HeldItems&) = delete;
-  ~HeldItems() {
-    for (std::size_t i = 0; i < count_; ++i) {
-      if (i + kAhead < count_) __builtin_prefetch(items_[i + kAhead], 1);
-      Py_DECREF(items_[i]);
-    }
+  // With the GIL. The objects were read since they were taken: they are
+  // in the cache, and dropping them costs little.
+  void Drop() {
+    for (std::size_t i = 0; i < count_; ++i) Py_DECREF(items_[i]);
+    count_ = 0;
   }
   PyObject* operator[](std::size_t i) const { return items_[i]; }
 
  private:
   static constexpr std::size_t kAhead = 16;
   std::unique_ptr<PyObject*[]> items_;
-  std::size_t count_;
+  std::size_t count_ = 0;
 };
 
 // The bytes of a str or bytes object read without the GIL, which only an
@@ -160,16 +175,20 @@ bool ViewWithoutGil(PyObject* item, std::string_view* view) {
   return false;
 }
 
-// How many URLs ahead check_many asks for a URL's bytes: a load from
-// memory (~100 ns) must arrive before its check starts.
-constexpr std::size_t kPrefetchAhead = 8;
 // URLs check_many reads and answers at a time.
 constexpr std::size_t kChunk = 256;
+// URLs check_many takes references to at a time (with the GIL), then reads
+// and answers (without it), then lets go of (with it): about 600 KB of str
+// objects, which stay in the core's cache from the first of these to the
+// last, instead of being read from memory three times (bench/RESULTS.md).
+constexpr std::size_t kStretch = 16 * kChunk;
 
-// check_many: a reference to each URL is taken (so that another thread
-// cannot free it while the GIL is released); then, without the GIL, the
-// URLs are read and checked. The first URL that cannot be checked is
-// reported by index after the loop.
+// check_many: a stretch of URLs at a time, a reference is taken to each
+// (so that another thread cannot free it while the GIL is released); then,
+// without the GIL, they are read and checked. The sequence is read as a
+// loop over it would be: if another thread shortens it meanwhile, the
+// answer stops where it now ends. The first URL that cannot be checked is
+// reported by index.
 py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
                      py::handle urls_object, std::optional<bool> as_numpy) {
   const std::string_view agent = TextOf(agent_object, "agent");
@@ -188,13 +207,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     throw py::error_already_set();
   }
   const py::object sequence = py::reinterpret_steal<py::object>(fast);
-  const std::size_t count =
-      static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast));
-  // Everything done with the GIL held caps what threads calling
-  // check_many at once can gain (Amdahl), so that is only taking the
-  // references (nothing here runs Python code, so the sequence cannot
-  // change meanwhile) and making the result.
-  const HeldItems held(PySequence_Fast_ITEMS(fast), count);
+  std::size_t count = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast));
 
   py::module_ numpy;
   bool use_numpy = as_numpy.value_or(true);
@@ -206,78 +219,83 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
       use_numpy = false;  // Automatic choice: no NumPy, so a list.
     }
   }
-  py::array_t<bool> array;
-  std::unique_ptr<bool[]> flags;
-  bool* out = nullptr;
-  if (use_numpy) {
-    array = py::array_t<bool>(static_cast<py::ssize_t>(count));
-    out = array.mutable_data();
-  } else {
-    flags = std::make_unique<bool[]>(count);
-    out = flags.get();
-  }
+  std::unique_ptr<bool[]> flags = std::make_unique<bool[]>(count);
+  bool* const out = flags.get();
 
-  std::size_t bad_index = count;
+  std::optional<robots::AgentMatcher> matcher;
   {
+    // The agent's group is looked up (perhaps compiled) once for the batch.
     py::gil_scoped_release release;
-    // The chunk's URLs as views (chunks are small: no allocation).
-    std::string_view views[kChunk];
-    // The agent's group is looked up once for the whole batch.
-    const robots::AgentMatcher matcher = robots.MatcherFor(agent, count);
-    // A chunk at a time: its URLs are read, then checked for syntax and
-    // answered as one batch, while their bytes are in the cache.
-    std::vector<std::size_t> need_gil;
-    for (std::size_t begin = 0; begin < count && bad_index == count;
-         begin += kChunk) {
-      const std::size_t end = std::min(count, begin + kChunk);
-      need_gil.clear();
-      for (std::size_t i = begin; i < end; ++i) {
-        // The URLs are scattered over the heap (a str object each): asked
-        // for early, a shuffled list reads as fast as one in allocation
-        // order (bench/RESULTS.md, "Python package").
-        if (i + kPrefetchAhead < count) {
-          // The object's head, and the line after it (most URLs' bytes).
-          const auto* ahead =
-              reinterpret_cast<const char*>(held[i + kPrefetchAhead]);
-          __builtin_prefetch(ahead);
-          __builtin_prefetch(ahead + 64);
-        }
-        if (!ViewWithoutGil(held[i], &views[i - begin])) need_gil.push_back(i);
-      }
-      if (!need_gil.empty()) {
-        // Non-ASCII str, subclasses and wrong types: read (or refused) the
-        // usual way. (A TypeError leaves through both scopes.)
-        py::gil_scoped_acquire acquire;
-        for (const std::size_t i : need_gil) {
-          PyObject* item = held[i];
-          if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
-            throw py::type_error("urls[" + std::to_string(i) +
-                                 "] must be str or bytes, not " +
-                                 TypeNameOf(item));
+    matcher.emplace(robots.MatcherFor(agent, count));
+  }
+  HeldStretch held(std::min(count, kStretch));
+  std::size_t bad_index = count;
+  std::vector<std::size_t> need_gil;
+  for (std::size_t stretch = 0; stretch < count && bad_index == count;
+       stretch += kStretch) {
+    // With the GIL. (Nothing here runs Python code: the sequence cannot
+    // change between reading its size and taking its items.)
+    const auto size = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast));
+    if (size <= stretch) {
+      count = stretch;  // Shortened by another thread: the answer ends here.
+      break;
+    }
+    if (size < count) count = size;
+    const std::size_t stretch_end = std::min(count, stretch + kStretch);
+    held.Take(PySequence_Fast_ITEMS(fast) + stretch, stretch_end - stretch);
+    {
+      py::gil_scoped_release release;
+      // The chunk's URLs as views (chunks are small: no allocation).
+      std::string_view views[kChunk];
+      for (std::size_t begin = stretch;
+           begin < stretch_end && bad_index == count; begin += kChunk) {
+        const std::size_t end = std::min(stretch_end, begin + kChunk);
+        need_gil.clear();
+        for (std::size_t i = begin; i < end; ++i) {
+          if (!ViewWithoutGil(held[i - stretch], &views[i - begin])) {
+            need_gil.push_back(i);
           }
-          views[i - begin] = TextOf(item, "url");
         }
+        if (!need_gil.empty()) {
+          // Non-ASCII str, subclasses and wrong types: read (or refused)
+          // the usual way. (A TypeError leaves through both scopes.)
+          py::gil_scoped_acquire acquire;
+          for (const std::size_t i : need_gil) {
+            PyObject* item = held[i - stretch];
+            if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
+              throw py::type_error("urls[" + std::to_string(i) +
+                                   "] must be str or bytes, not " +
+                                   TypeNameOf(item));
+            }
+            views[i - begin] = TextOf(item, "url");
+          }
+        }
+        // Answered up to the first URL with a control byte or space, in
+        // the same pass over each URL's bytes.
+        const std::size_t answered =
+            matcher->AreAllowedUntilMalformed(views, end - begin, out + begin);
+        if (answered < end - begin) bad_index = begin + answered;
       }
-      // Answered up to the first URL with a control byte or space, in
-      // the same pass over each URL's bytes.
-      const std::size_t answered =
-          matcher.AreAllowedUntilMalformed(views, end - begin, out + begin);
-      if (answered < end - begin) bad_index = begin + answered;
+    }
+    if (bad_index < count) {
+      const std::string_view url = TextOf(held[bad_index - stretch], "url");
+      throw py::value_error(MessageText("urls[" + std::to_string(bad_index) +
+                                        "]: cannot check URL '" +
+                                        robots::PrintableUrl(url) +
+                                        "': " + *robots::UrlSyntaxError(url))
+                                .cast<std::string>());
     }
   }
-  if (bad_index < count) {
-    const std::string_view url = TextOf(held[bad_index], "url");
-    throw py::value_error(MessageText("urls[" + std::to_string(bad_index) +
-                                      "]: cannot check URL '" +
-                                      robots::PrintableUrl(url) +
-                                      "': " + *robots::UrlSyntaxError(url))
-                              .cast<std::string>());
+  held.Drop();
+  if (use_numpy) {
+    py::array_t<bool> array(static_cast<py::ssize_t>(count));
+    std::memcpy(array.mutable_data(), out, count);
+    return array;
   }
-  if (use_numpy) return array;
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(count));
   if (list == nullptr) throw py::error_already_set();
   for (std::size_t i = 0; i < count; ++i) {
-    PyObject* value = flags[i] ? Py_True : Py_False;
+    PyObject* value = out[i] ? Py_True : Py_False;
     Py_INCREF(value);
     PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), value);
   }
@@ -589,7 +607,10 @@ void BindRobotsTxt(py::module_& m) {
            "bytes) in one native call with the GIL released. Returns a "
            "NumPy bool array when NumPy can be imported, else a list of "
            "bool; as_numpy=True/False forces one. Raises ValueError naming "
-           "the index of the first URL that cannot be checked.")
+           "the index of the first URL that cannot be checked. A list is "
+           "read as a loop over it would read it: if another thread "
+           "shortens it meanwhile, the answer ends where the list now "
+           "ends.")
       .def("_can_fetch", &CanFetchForUserAgent, py::arg("useragent"),
            py::arg("url"),
            "For robotscan.robotparser: matches the product token at the "

@@ -135,8 +135,9 @@ def test_parse_in_threads_gives_equal_results(realistic_body, agent):
 
 
 def test_check_many_survives_a_list_emptied_while_it_runs(realistic_body):
-    """Another thread empties and refills the list during the GIL-free part: the URLs it
-    frees are the ones check_many holds references to, so it answers the list it was given."""
+    """Another thread empties and refills the list during the GIL-free parts: the URLs it
+    frees are ones check_many may hold references to (never read after they are freed), and
+    a list shortened meanwhile ends the answer where it ends, as a loop over it would."""
     robots = RobotsTxt.parse(realistic_body)
     template = make_urls(realistic_body, 50_000, seed=8)
     expected = robots.check_many("Googlebot", template, as_numpy=False)
