@@ -229,9 +229,12 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
     matcher.emplace(robots.MatcherFor(agent, count));
   }
   HeldStretch held(std::min(count, kStretch));
-  std::size_t bad_index = count;
+  // The first URL that cannot be checked, if any. (Not `count`, which
+  // shrinks if the sequence does.)
+  constexpr std::size_t kNoBadUrl = std::numeric_limits<std::size_t>::max();
+  std::size_t bad_index = kNoBadUrl;
   std::vector<std::size_t> need_gil;
-  for (std::size_t stretch = 0; stretch < count && bad_index == count;
+  for (std::size_t stretch = 0; stretch < count && bad_index == kNoBadUrl;
        stretch += kStretch) {
     // With the GIL. (Nothing here runs Python code: the sequence cannot
     // change between reading its size and taking its items.)
@@ -248,7 +251,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
       // The chunk's URLs as views (chunks are small: no allocation).
       std::string_view views[kChunk];
       for (std::size_t begin = stretch;
-           begin < stretch_end && bad_index == count; begin += kChunk) {
+           begin < stretch_end && bad_index == kNoBadUrl; begin += kChunk) {
         const std::size_t end = std::min(stretch_end, begin + kChunk);
         need_gil.clear();
         for (std::size_t i = begin; i < end; ++i) {
@@ -277,7 +280,7 @@ py::object CheckMany(const RobotsTxt& robots, py::handle agent_object,
         if (answered < end - begin) bad_index = begin + answered;
       }
     }
-    if (bad_index < count) {
+    if (bad_index != kNoBadUrl) {
       const std::string_view url = TextOf(held[bad_index - stretch], "url");
       throw py::value_error(MessageText("urls[" + std::to_string(bad_index) +
                                         "]: cannot check URL '" +

@@ -170,3 +170,29 @@ def test_check_many_survives_a_list_emptied_while_it_runs(realistic_body):
     # order): every answer is the right one for the URL it read.
     for answer in answers:
         assert answer == expected[: len(answer)]
+
+
+def test_check_many_answers_a_list_shortened_while_it_runs(realistic_body):
+    """Another thread cuts the list short once check_many has read its length: the answer
+    ends where the list then ends, and every URL it covers is answered, not left False."""
+    robots = RobotsTxt.parse(realistic_body)
+    template = make_urls(realistic_body, 50_000, seed=9)
+    expected = robots.check_many("Googlebot", template, as_numpy=False)
+    assert any(expected[:6000]) and not all(expected[:6000])
+    shortened = 0
+    for _ in range(20):
+        urls = list(template)
+        go = threading.Event()
+
+        def cut(urls=urls, go=go):
+            go.wait()
+            del urls[6000:]  # Inside the first stretch of 4,096 URLs or after it.
+
+        thread = threading.Thread(target=cut)
+        thread.start()
+        go.set()
+        answer = robots.check_many("Googlebot", urls, as_numpy=False)
+        thread.join()
+        assert answer == expected[: len(answer)]
+        shortened += len(answer) < len(template)
+    assert shortened > 0
