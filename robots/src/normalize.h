@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 #include "robotscan/robots/url.h"
@@ -24,6 +25,28 @@ const std::array<bool, 256>& UrlPathBytesNormalizationMayChange();
 std::string_view ExtractPathParamsQueryChecked(std::string_view url,
                                                std::string& scratch,
                                                bool* well_formed);
+
+// ExtractPathParamsQuery (and with kCheckSyntax, *well_formed as
+// ExtractPathParamsQueryChecked's) for a run of URLs, most of which share
+// their scheme and host with the one before: every URL checked against
+// one robots.txt does. A URL that starts with the previous "http(s)://host"
+// and then '/' has its path start there, so only the bytes after that
+// prefix are searched for the path's end and for a control byte (the
+// prefix's bytes, the same as the previous URL's, held neither). Up to a
+// third of the instructions of a batch check went to finding the path.
+// The previous URL's bytes must outlive the next call.
+template <bool kCheckSyntax>
+class RunPathExtractor {
+ public:
+  std::string_view Extract(std::string_view url, std::string& scratch,
+                           bool* well_formed);
+
+ private:
+  const char* prefix_ = nullptr;  // The previous URL's "http(s)://host".
+  std::size_t prefix_size_ = 0;   // 0: none.
+};
+extern template class RunPathExtractor<true>;
+extern template class RunPathExtractor<false>;
 
 // Writes the normal form of `input` to `out`, which must hold at least
 // 3 * input.size() bytes (every byte may become %XX). Returns its length.

@@ -541,6 +541,7 @@ std::size_t RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
   bool verdicts[kChunk];
   bool decided[kChunk];
   std::string scratch;
+  internal::RunPathExtractor<kRefuseMalformed> extractor;
   for (std::size_t begin = 0; begin < count; begin += kChunk) {
     std::size_t end = std::min(count, begin + kChunk);
     std::size_t malformed = count;
@@ -548,9 +549,7 @@ std::size_t RobotsTxt::Impl::AllowedMany(const AgentRules& rules,
     for (std::size_t i = begin; i < end; ++i) {
       bool well_formed = true;
       const std::string_view path =
-          kRefuseMalformed ? internal::ExtractPathParamsQueryChecked(
-                                 urls[i], scratch, &well_formed)
-                           : ExtractPathParamsQuery(urls[i], scratch);
+          extractor.Extract(urls[i], scratch, &well_formed);
       if (!well_formed) {
         malformed = end = i;  // The ones before it are still answered.
         break;

@@ -260,6 +260,102 @@ std::string_view ExtractPathParamsQueryChecked(std::string_view url,
 
 }  // namespace internal
 
+namespace internal {
+namespace {
+
+// Whether the first `size` bytes (16 to 32) of `a` and `b` are the same:
+// two loads each, the second ending at `size`.
+#if defined(__SSE2__)
+bool SamePrefix16To32(const char* a, const char* b, std::size_t size) {
+  const auto load = [](const char* at) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+  };
+  const __m128i same =
+      _mm_and_si128(_mm_cmpeq_epi8(load(a), load(b)),
+                    _mm_cmpeq_epi8(load(a + size - 16), load(b + size - 16)));
+  return _mm_movemask_epi8(same) == 0xFFFF;
+}
+#endif
+
+bool StartsWithHttpScheme(std::string_view url) {
+  return url.starts_with("https://") || url.starts_with("http://");
+}
+
+}  // namespace
+
+template <bool kCheckSyntax>
+std::string_view RunPathExtractor<kCheckSyntax>::Extract(std::string_view url,
+                                                         std::string& scratch,
+                                                         bool* well_formed) {
+#if defined(__SSE2__)
+  const std::size_t shared = prefix_size_;
+  // The rest, at most 32 bytes, in two loads: one from the prefix's end
+  // (or earlier, for a short rest) and one ending at the URL's end. Bytes
+  // of the prefix they also cover hold no '#' and no control byte.
+  if (shared != 0 && url.size() > shared && url.size() - shared <= 32 &&
+      url[shared] == '/' && SamePrefix16To32(url.data(), prefix_, shared)) {
+    const std::size_t last = url.size() - 16;
+    const std::size_t first = std::min(shared, last);
+    const __m128i head =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(url.data() + first));
+    const __m128i tail =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(url.data() + last));
+    const __m128i hash = _mm_set1_epi8('#');
+    const std::uint32_t hashes =
+        static_cast<std::uint32_t>(
+            _mm_movemask_epi8(_mm_cmpeq_epi8(head, hash))) |
+        (static_cast<std::uint32_t>(
+             _mm_movemask_epi8(_mm_cmpeq_epi8(tail, hash)))
+         << (last - first));
+    if constexpr (kCheckSyntax) {
+      // c <= 0x20 (unsigned) is min(c, 0x20) == c; and DEL.
+      const __m128i space = _mm_set1_epi8(0x20);
+      const __m128i del = _mm_set1_epi8(0x7F);
+      const auto bad = [&](__m128i bytes) {
+        return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(bytes, space), bytes),
+                            _mm_cmpeq_epi8(bytes, del));
+      };
+      *well_formed = _mm_movemask_epi8(_mm_or_si128(bad(head), bad(tail))) == 0;
+    } else {
+      static_cast<void>(well_formed);
+    }
+    const std::size_t path_end =
+        hashes == 0 ? url.size()
+                    : first + static_cast<std::size_t>(__builtin_ctz(hashes));
+    return url.substr(shared, path_end - shared);
+  }
+#endif
+  bool clean = true;
+  std::string_view path;
+  if constexpr (kCheckSyntax) {
+    path = ExtractPathParamsQueryChecked(url, scratch, &clean);
+    *well_formed = clean;
+  } else {
+    static_cast<void>(well_formed);
+    path = ExtractPathParamsQuery(url, scratch);
+  }
+  // The next URL may share this one's scheme and host: an http(s) URL
+  // whose path, in the URL itself, starts 16 to 32 bytes in. (Its bytes
+  // before the path hold no '/', '?', ';' or '#' past the scheme: the path
+  // would have started, or ended, there.)
+  prefix_size_ = 0;
+  const auto begin = reinterpret_cast<std::uintptr_t>(url.data());
+  const auto at = reinterpret_cast<std::uintptr_t>(path.data());
+  if (clean && at >= begin && at < begin + url.size()) {
+    const std::size_t offset = at - begin;
+    if (offset >= 16 && offset <= 32 && StartsWithHttpScheme(url)) {
+      prefix_ = url.data();
+      prefix_size_ = offset;
+    }
+  }
+  return path;
+}
+
+template class RunPathExtractor<true>;
+template class RunPathExtractor<false>;
+
+}  // namespace internal
+
 std::string GetPathParamsQuery(std::string_view url) {
   std::string scratch;
   return std::string(ExtractPathParamsQuery(url, scratch));

@@ -5,7 +5,9 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "normalize.h"
 #include "test_data.h"
 
 namespace robotscan::robots {
@@ -91,6 +93,65 @@ TEST(ExtractPathParamsQuery, EqualsTheFindFirstOfReference) {
     non_root += expected != "/";
   }
   EXPECT_GT(non_root, 50000);
+}
+
+// The batch check's extractor, which skips the scheme and host a URL
+// shares with the one before it, against the reference and UrlSyntaxError
+// on runs of URLs: hosts whose prefixes (scheme, host, perhaps a port) end
+// on both sides of the 16- and 32-byte limits, near misses of each (one
+// byte changed, http for https), and rests of 0 to 50 bytes that start
+// with every delimiter and hold '#', controls, spaces and DEL anywhere.
+TEST(RunPathExtractor, AnswersAsTheReferenceOnRunsOfUrls) {
+  std::mt19937 rng(20261202);
+  const std::string hosts[] = {
+      "https://e.com",            // 13 bytes: under 16, never shared
+      "https://www.e.com",        // 17
+      "http://www.e.com",         // 16
+      "https://www.example.com",  // 23
+      "https://www.exbmple.com",  // one byte changed
+      "http://www.example.com",   // the same host, http
+      "https://www.example.com:8443",
+      "https://a-long-host-name.example",   // 32
+      "https://a-long-host-name.example.",  // 33: past the limit
+      "https://www.example.com\x01x"};      // a control byte in the host
+  const std::string rest_bytes = "/?;#ab \x01\x7f%";
+  const char starts[] = {'/', '/', '/', '/', '?', ';', '#', 'a', '\0'};
+  std::vector<std::string> urls;
+  for (int i = 0; i < 200000; ++i) {
+    // Runs of one host, broken now and then by another.
+    const std::string& host = hosts[(i / 5 + (rng() % 7 == 0)) % 10];
+    std::string url = host;
+    const char start = starts[rng() % std::size(starts)];
+    if (start != '\0') url += start;
+    const std::size_t n = rng() % (rng() % 4 == 0 ? 51 : 20);
+    for (std::size_t k = 0; k < n; ++k) {
+      // Mostly letters, so that most URLs are clean.
+      url += rng() % 4 == 0 ? rest_bytes[rng() % rest_bytes.size()] : 'b';
+    }
+    urls.push_back(std::move(url));
+  }
+  internal::RunPathExtractor<true> checked;
+  internal::RunPathExtractor<false> unchecked;
+  std::string scratch_checked, scratch_unchecked;
+  int refused = 0, non_root = 0;
+  for (const std::string& url : urls) {
+    const std::string expected = ReferencePathParamsQuery(url);
+    bool well_formed = false;
+    ASSERT_EQ(std::string(checked.Extract(url, scratch_checked, &well_formed)),
+              expected)
+        << "url=" << url;
+    ASSERT_EQ(well_formed, !UrlSyntaxError(url).has_value()) << "url=" << url;
+    ASSERT_EQ(
+        std::string(unchecked.Extract(url, scratch_unchecked, &well_formed)),
+        expected)
+        << "url=" << url;
+    refused += UrlSyntaxError(url).has_value();
+    non_root += expected != "/";
+  }
+  // Both answers of the syntax test, and paths, are common.
+  EXPECT_GT(refused, 20000);
+  EXPECT_GT(static_cast<int>(urls.size()) - refused, 50000);
+  EXPECT_GT(non_root, 100000);
 }
 
 // UrlSyntaxError's word-at-a-time scan must flag every control byte, space
