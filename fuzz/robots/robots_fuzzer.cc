@@ -68,17 +68,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
     std::fprintf(stderr, "automaton and trie disagree (rfc)\n");
     std::abort();
   }
-  // A batch answers as its URLs one by one (the URL, its path alone and
-  // two fixed ones, so that both lanes of the batched walk run).
+  // A batch answers as its URLs one by one (the URL, its path alone, a
+  // fixed one, and the URL cut short with a path added and then whole
+  // again, after it: the batch's extractor skips the scheme and host a
+  // URL shares with the one before).
   if (try_automaton) {
     for (const RobotsTxt* parsed : {&robots, &rfc}) {
       const robotscan::robots::AgentMatcher matcher =
           parsed->MatcherFor(agent, many);
       const std::string path = robotscan::robots::GetPathParamsQuery(url);
-      const std::string_view batch[] = {url, path, "/", url};
-      bool allowed_each[4] = {};
-      matcher.AreAllowed(batch, 4, allowed_each);
-      for (std::size_t i = 0; i < 4; ++i) {
+      const std::string cut =
+          std::string(url.substr(0, url.size() * 2 / 3)) + "/a?b#c";
+      constexpr std::size_t kBatch = 6;
+      const std::string_view batch[kBatch] = {url, path, "/", url, cut, url};
+      bool allowed_each[kBatch] = {};
+      matcher.AreAllowed(batch, kBatch, allowed_each);
+      for (std::size_t i = 0; i < kBatch; ++i) {
         if (allowed_each[i] != matcher.IsAllowed(batch[i])) {
           std::fprintf(stderr, "batch and single check disagree\n");
           std::abort();
@@ -86,11 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
       }
       // The checked batch stops at the first URL with a control byte or
       // space, and answers those before it the same.
-      bool allowed_checked[4] = {};
+      bool allowed_checked[kBatch] = {};
       const std::size_t answered =
-          matcher.AreAllowedUntilMalformed(batch, 4, allowed_checked);
+          matcher.AreAllowedUntilMalformed(batch, kBatch, allowed_checked);
       std::size_t first_malformed = 0;
-      while (first_malformed < 4 &&
+      while (first_malformed < kBatch &&
              !robotscan::robots::UrlSyntaxError(batch[first_malformed])) {
         ++first_malformed;
       }
