@@ -34,7 +34,9 @@ std::string_view ExtractPathParamsQueryChecked(std::string_view url,
 // prefix are searched for the path's end and for a control byte (the
 // prefix's bytes, the same as the previous URL's, held neither). Up to a
 // third of the instructions of a batch check went to finding the path.
-// The previous URL's bytes must outlive the next call.
+// It keeps a pointer into a URL it was given (the last one whose prefix
+// it took): every URL given must outlive the extractor's later calls, as
+// a batch's do.
 template <bool kCheckSyntax>
 class RunPathExtractor {
  public:

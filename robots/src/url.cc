@@ -289,6 +289,8 @@ std::string_view RunPathExtractor<kCheckSyntax>::Extract(std::string_view url,
                                                          bool* well_formed) {
 #if defined(__SSE2__)
   const std::size_t shared = prefix_size_;
+  // A URL that shares the prefix leaves it in place (it points into the
+  // URL it came from).
   // The rest, at most 48 bytes, in three loads: from the prefix's end (or
   // earlier, for a short rest), 16 bytes on (or earlier), and ending at
   // the URL's end. Bytes of the prefix they also cover hold no '#' and no
