@@ -63,6 +63,22 @@ std::uint64_t RequiredBytesOf(const CompiledPattern& pattern) {
   return set;
 }
 
+namespace {
+
+// Sets a pair bucket's bit in the low or high word. Masks, not
+// `bucket < 64 ? bit : 0`, which GCC 12 compiles to a branch taken for
+// half the pairs at random: a misprediction every other byte was a fifth
+// of a lookup's time (bench/RESULTS.md, 2026-12-02 afternoon).
+inline void AddBucket(unsigned bucket, std::uint64_t* low,
+                      std::uint64_t* high) {
+  const std::uint64_t bit = std::uint64_t{1} << (bucket & 63);
+  const std::uint64_t in_high = 0 - std::uint64_t{bucket >> 6};
+  *low |= bit & ~in_high;
+  *high |= bit & in_high;
+}
+
+}  // namespace
+
 PairSet PairSetOf(std::string_view text) {
   // Two independent accumulators and no indexed store, so that the loop
   // carries only two ORs from one pair to the next.
@@ -72,9 +88,7 @@ PairSet PairSetOf(std::string_view text) {
     const unsigned bucket =
         PairSet::BucketOf(static_cast<unsigned char>(text[i - 1]),
                           static_cast<unsigned char>(text[i]));
-    const std::uint64_t bit = std::uint64_t{1} << (bucket & 63);
-    low |= bucket < 64 ? bit : 0;
-    high |= bucket < 64 ? 0 : bit;
+    AddBucket(bucket, &low, &high);
   }
   PairSet set;
   set.bits[0] = low;
@@ -509,13 +523,7 @@ void PathSetsOf(std::string_view path, std::uint64_t* bytes, PairSet* pairs) {
       const auto c = static_cast<unsigned char>(path[i]);
       byte_set |= std::uint64_t{1} << (c & 63);
       const unsigned bucket = PairSet::BucketOf(previous, c);
-      const std::uint64_t bit = std::uint64_t{1} << (bucket & 63);
-      // Masks, not `bucket < 64 ? bit : 0`, which GCC 12 compiles to a
-      // branch taken for half the pairs at random: a misprediction every
-      // other byte was about a fifth of a lookup in a wildcard-heavy group.
-      const std::uint64_t in_high = 0 - std::uint64_t{bucket >> 6};
-      low |= bit & ~in_high;
-      high |= bit & in_high;
+      AddBucket(bucket, &low, &high);
       previous = c;
     }
   }
