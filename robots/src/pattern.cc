@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <utility>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace robotscan::robots::internal {
 namespace {
@@ -252,6 +255,8 @@ RuleIndex::RuleIndex(std::vector<IndexedRule> rules, SegmentFilterPolicy policy)
         edge_bytes_.size() - nodes_[w.node].first_edge);
     for (const Work& child : children) stack.push_back(child);
   }
+  // Padding, so that Child may read 16 bytes from any node's first edge.
+  edge_bytes_.resize(edge_bytes_.size() + 16, 0);
   for (Node& node : nodes_) BuildBlocks(&node);
   const auto rules_with_segments = static_cast<std::size_t>(
       std::count_if(rules_.begin(), rules_.end(),
@@ -503,6 +508,21 @@ bool RuleIndex::SegmentsFitIn(
 
 std::int64_t RuleIndex::Child(const Node& node, unsigned char c) const {
   const unsigned char* begin = edge_bytes_.data() + node.first_edge;
+#if defined(__SSE2__)
+  // Up to 16 edges (nearly every node) in one compare: the bytes are
+  // distinct, and the array has 16 bytes of padding at its end. A binary
+  // search's branches mispredict on most trie steps.
+  if (node.edge_count <= 16) {
+    const __m128i edges =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(begin));
+    const unsigned hits =
+        static_cast<unsigned>(_mm_movemask_epi8(
+            _mm_cmpeq_epi8(edges, _mm_set1_epi8(static_cast<char>(c))))) &
+        ((1u << node.edge_count) - 1);
+    if (hits == 0) return -1;
+    return static_cast<std::int64_t>(node.first_edge) + __builtin_ctz(hits);
+  }
+#endif
   const unsigned char* end = begin + node.edge_count;
   const unsigned char* it = std::lower_bound(begin, end, c);
   if (it == end || *it != c) return -1;
