@@ -98,6 +98,14 @@ bool IsEscapeAt(std::string_view s, std::size_t i) {
 }
 
 #if defined(__SSE2__)
+// 0xFF where a byte is a control, space or DEL (UrlSyntaxError's bytes):
+// c <= 0x20 (unsigned) is min(c, 0x20) == c.
+inline __m128i ControlSpaceOrDel(__m128i bytes) {
+  return _mm_or_si128(
+      _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x20)), bytes),
+      _mm_cmpeq_epi8(bytes, _mm_set1_epi8(0x7F)));
+}
+
 // For a URL of 16 to 64 bytes: bit i of *delimiters set where byte i is
 // '/', '?', ';' or '#', and of *hashes where it is '#'. Four loads, the
 // last ones moved back to end at the URL's end (overlapping bytes give the
@@ -123,13 +131,8 @@ inline void DelimiterMasks64(std::string_view url, std::uint64_t* delimiters,
     any |= std::uint64_t{static_cast<unsigned>(_mm_movemask_epi8(hits))} << at;
     hash |= std::uint64_t{static_cast<unsigned>(_mm_movemask_epi8(is_hash))}
             << at;
-    if constexpr (kCheckSyntax) {
-      // c <= 0x20 (unsigned) is min(c, 0x20) == c.
-      const __m128i low =
-          _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x20)), bytes);
-      bad = _mm_or_si128(
-          bad, _mm_or_si128(low, _mm_cmpeq_epi8(bytes, _mm_set1_epi8(0x7F))));
-    }
+    if constexpr (kCheckSyntax)
+      bad = _mm_or_si128(bad, ControlSpaceOrDel(bytes));
   }
   *delimiters = any;
   *hashes = hash;
@@ -258,9 +261,6 @@ std::string_view ExtractPathParamsQueryChecked(std::string_view url,
   return ExtractFromAnyUrl(url, scratch);
 }
 
-}  // namespace internal
-
-namespace internal {
 namespace {
 
 // Whether the first `size` bytes (16 to 32) of `a` and `b` are the same:
@@ -316,15 +316,10 @@ std::string_view RunPathExtractor<kCheckSyntax>::Extract(std::string_view url,
                                  hashes_in(body, middle) |
                                  hashes_in(tail, last);
     if constexpr (kCheckSyntax) {
-      // c <= 0x20 (unsigned) is min(c, 0x20) == c; and DEL.
-      const __m128i space = _mm_set1_epi8(0x20);
-      const __m128i del = _mm_set1_epi8(0x7F);
-      const auto bad = [&](__m128i bytes) {
-        return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(bytes, space), bytes),
-                            _mm_cmpeq_epi8(bytes, del));
-      };
-      *well_formed = _mm_movemask_epi8(_mm_or_si128(
-                         _mm_or_si128(bad(head), bad(body)), bad(tail))) == 0;
+      *well_formed =
+          _mm_movemask_epi8(_mm_or_si128(
+              _mm_or_si128(ControlSpaceOrDel(head), ControlSpaceOrDel(body)),
+              ControlSpaceOrDel(tail))) == 0;
     } else {
       static_cast<void>(well_formed);
     }
@@ -515,14 +510,9 @@ bool HasNoControlOrSpace(std::string_view url) {
   // up to 64 bytes in four loads and one test, since a loop's end would be
   // a branch mispredicted on every other URL.
   if (url.size() >= 16) {
-    const __m128i space = _mm_set1_epi8(0x20);
-    const __m128i del = _mm_set1_epi8(0x7F);
     const auto bad_in = [&](std::size_t at) {
-      const __m128i bytes =
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(url.data() + at));
-      // c <= 0x20 (unsigned) is min(c, 0x20) == c.
-      return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(bytes, space), bytes),
-                          _mm_cmpeq_epi8(bytes, del));
+      return ControlSpaceOrDel(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(url.data() + at)));
     };
     const std::size_t last = url.size() - 16;
     for (;; i += 64) {

@@ -34,14 +34,15 @@ class CrawlE2eTest : public ::testing::Test {
   }
 
   // Flags that send every host to the test server (no DNS involved).
-  std::vector<std::string> ToTestServer() const {
+  std::vector<std::string> ToTestServer() const { return ToServer(*server_); }
+  static std::vector<std::string> ToServer(const TestHttpServer& server) {
     return {"--connect-to",
-            ":80:127.0.0.1:" + std::to_string(server_->http_port()),
+            ":80:127.0.0.1:" + std::to_string(server.http_port()),
             "--connect-to",
-            ":443:127.0.0.1:" + std::to_string(server_->https_port()),
+            ":443:127.0.0.1:" + std::to_string(server.https_port()),
             "--allow-private-addresses",
             "--cacert",
-            server_->cert_file()};
+            server.cert_file()};
   }
 
   ProcessResult Crawl(const std::string& list_text,
@@ -542,14 +543,11 @@ TEST_F(CrawlE2eTest, PerIpLimitHoldsAcrossLoops) {
 TEST_F(CrawlE2eTest, PerIpLimitOfOneHoldsForTwoHosts) {
   TempDir own_dir;
   TestHttpServer own_server(own_dir.path());
+  std::vector<std::string> flags = ToServer(own_server);
+  flags.insert(flags.end(),
+               {"--insecure", "--per-ip-limit", "1", "--concurrency", "8"});
   const ProcessResult run =
-      Crawl("1,delay200.p1.test\n2,delay200.p2.test\n",
-            {"--connect-to",
-             ":80:127.0.0.1:" + std::to_string(own_server.http_port()),
-             "--connect-to",
-             ":443:127.0.0.1:" + std::to_string(own_server.https_port()),
-             "--insecure", "--allow-private-addresses", "--per-ip-limit", "1",
-             "--concurrency", "8"});
+      Crawl("1,delay200.p1.test\n2,delay200.p2.test\n", flags);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // Both over https: no handshake was given up on.
   EXPECT_EQ(QueryOne(db_,
