@@ -344,8 +344,9 @@ void CrawlLoop::Pump() {
 void CrawlLoop::StartJob(AdmittedDomain admitted) {
   const std::uint64_t id = ++next_job_id_;
   auto owned = std::make_unique<DomainJob>(
-      this, id, DomainFetch(&policy_, strategy_, std::move(admitted.entry),
-                      std::move(admitted.previous), &random_));
+      this, id,
+      DomainFetch(&policy_, strategy_, std::move(admitted.entry),
+                  std::move(admitted.previous), &random_));
   DomainJob* job = owned.get();
   jobs_.emplace(id, std::move(owned));
   // Reuse an easy handle: creating one per domain costs more than the
