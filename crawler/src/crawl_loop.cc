@@ -15,33 +15,35 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // libcurl's receive buffer per transfer (CURLOPT_BUFFERSIZE; 16 KiB by
-// default, 1 KiB at least), allocated when the transfer connects and freed
-// when it ends, so it can differ from one transfer of a handle to the next.
+// default), allocated when the transfer connects and freed when it ends,
+// so it can differ from one transfer of a handle to the next.
 //
 // HTTP/1.1 reads the response straight from the socket (or from OpenSSL,
 // whose decrypted-but-unread bytes keep libcurl's read loop going) into
-// this buffer, so any size is safe there: most robots.txt files are a few
-// KiB, and a large one only costs more read() calls. Plain http uses 1 KiB.
+// this buffer, so any size is safe: most robots.txt files are a few KiB,
+// and a large one only costs more read() calls. Plain http uses 1 KiB.
 //
-// HTTP/2 is different. libcurl 7.88's HTTP/2 filter reads a TLS record
-// (up to 16 KiB of frames) from the connection at once and hands the
-// transfer at most a buffer's worth per run; the rest waits in nghttp2's
-// input, the paused DATA frame or the header buffer. It marks such a
-// transfer "to drain", but only curl_multi_perform acts on that mark: with
-// the socket API a transfer runs only when its socket is ready or its timer
-// is due, and the filter's own "data pending" test compares the wrong way
-// (http2.c: nread_inbuf > inbuflen). When the server has already sent the
-// whole response, nothing wakes the transfer and it ends in the total
-// timeout. With 1 KiB that was 16.5% of ~5 KB files from nginx and every
-// 30 KB file from nghttpd; with 16 KiB, a response with 59 KB of headers
-// from Apache, every time. No buffer size is safe (header text may reach
-// libcurl's 128 KiB limit), so RunAgainAfterHttp2Bytes (below) is the fix.
-// TLS transfers, where ALPN may pick HTTP/2, keep libcurl's default 16 KiB:
-// a DATA frame (at most 16 KiB unless we raise SETTINGS_MAX_FRAME_SIZE)
-// then fits in one run, and 1, 16 and 32 KiB cost the same CPU on 3,000
-// nginx h2 fetches (TLS handshakes dominate).
+// Over TLS, ALPN may choose HTTP/2, and libcurl 7.88's HTTP/2 filter must
+// never run out of buffer. Each time it reads the connection (one TLS
+// record, at most its own 32 KiB input buffer) it copies the response's
+// header text (up to its 128 KiB limit, DYN_H2_HEADERS) and then the DATA
+// into this buffer. What does not fit is held back: a DATA frame paused
+// in nghttp2, header text, unread input. It marks the transfer "to drain",
+// but only curl_multi_perform acts on that mark; with the socket API the
+// transfer runs again only when its socket is ready or its timer is due,
+// and when the server had already sent everything, neither happens (the
+// filter's own "data pending" test compares the wrong way: http2.c,
+// nread_inbuf > inbuflen). Worse, a paused DATA frame that carries
+// END_STREAM ends the stream only when nghttp2 is next given input, so not
+// even running the transfer again helps: it waits for bytes the server
+// never sends, and ends in the total timeout. With 1 KiB that was 16.5% of
+// ~5 KB files from nginx over h2 and every 30 KB file from nghttpd; with
+// 16 KiB, a response whose headers expand to 36 KB (HPACK), every time.
+// 160 KiB (128 + 32) holds whatever one read can bring, so nothing is ever
+// held back. Only what a read writes is touched: a buffer costs the
+// response's header text and body, not 160 KiB of RSS.
 constexpr long kPlainReceiveBufferBytes = 1024;
-constexpr long kTlsReceiveBufferBytes = 16 * 1024;
+constexpr long kTlsReceiveBufferBytes = (128 + 32) * 1024;
 
 // Records waiting for the writer beyond which no domain is admitted (about
 // 1.5 KB each): a writer starved of CPU must not make memory grow without
@@ -93,9 +95,8 @@ std::string JoinStrategy(const CrawlOptions& options) {
 // One domain in flight: its state machine and the transfer carrying out
 // the machine's current action.
 struct CrawlLoop::DomainJob {
-  DomainJob(CrawlLoop* owner, std::uint64_t job_id, DomainFetch machine)
-      : loop(owner), id(job_id), fetch(std::move(machine)) {}
-  CrawlLoop* loop;  // For the static libcurl callbacks.
+  DomainJob(std::uint64_t job_id, DomainFetch machine)
+      : id(job_id), fetch(std::move(machine)) {}
   std::uint64_t id;
   DomainFetch fetch;
   CurlEasy easy;
@@ -113,13 +114,6 @@ struct CrawlLoop::DomainJob {
   std::size_t received = 0;
   std::size_t received_at_sweep = 0;
   int slow_sweeps = 0;
-  // The response came over HTTP/2 (its status line says so), and a run
-  // again is queued (RunAgainAfterHttp2Bytes).
-  bool http2 = false;
-  bool run_again_queued = false;
-  // The next check's delay (ArmHttp2Check); 0: none since bytes came.
-  std::chrono::milliseconds http2_check_delay{0};
-  std::unique_ptr<boost::asio::steady_timer> http2_check_timer;
   std::unique_ptr<boost::asio::steady_timer> retry_timer;
   std::optional<Clock::time_point> retry_due;
   char error_buffer[CURL_ERROR_SIZE] = {};
@@ -344,9 +338,8 @@ void CrawlLoop::Pump() {
 void CrawlLoop::StartJob(AdmittedDomain admitted) {
   const std::uint64_t id = ++next_job_id_;
   auto owned = std::make_unique<DomainJob>(
-      this, id,
-      DomainFetch(&policy_, strategy_, std::move(admitted.entry),
-                  std::move(admitted.previous), &random_));
+      id, DomainFetch(&policy_, strategy_, std::move(admitted.entry),
+                      std::move(admitted.previous), &random_));
   DomainJob* job = owned.get();
   jobs_.emplace(id, std::move(owned));
   // Reuse an easy handle: creating one per domain costs more than the
@@ -485,8 +478,6 @@ void CrawlLoop::StartTransfer(DomainJob* job, const FetchAction& action) {
   job->received = 0;
   job->received_at_sweep = 0;
   job->slow_sweeps = 0;
-  job->http2 = false;
-  job->http2_check_delay = std::chrono::milliseconds(0);
   job->connect_to.Clear();
   job->request_headers.Clear();
   job->error_buffer[0] = '\0';
@@ -496,12 +487,9 @@ void CrawlLoop::StartTransfer(DomainJob* job, const FetchAction& action) {
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, job);
   curl_easy_setopt(easy, CURLOPT_HEADERDATA, job);
   curl_easy_setopt(easy, CURLOPT_CONNECT_TO, nullptr);
-  // Through a proxy, even an http URL's response may arrive over TLS.
-  const bool over_tls =
-      action.parts.scheme == "https" || !options_.proxy.empty();
-  curl_easy_setopt(
-      easy, CURLOPT_BUFFERSIZE,
-      over_tls ? kTlsReceiveBufferBytes : kPlainReceiveBufferBytes);
+  curl_easy_setopt(easy, CURLOPT_BUFFERSIZE,
+                   action.parts.scheme == "https" ? kTlsReceiveBufferBytes
+                                                  : kPlainReceiveBufferBytes);
   // A plain-http request is the connection's first and only write, which
   // Nagle's algorithm never delays, so skip libcurl's TCP_NODELAY
   // setsockopt (one system call per domain). TLS (and a proxy tunnel)
@@ -607,83 +595,6 @@ TransferResult CrawlLoop::ResultOf(DomainJob* job, CURLcode code,
   return result;
 }
 
-// The fix for libcurl 7.88's HTTP/2 stall (see kTlsReceiveBufferBytes).
-//
-// An HTTP/2 transfer that was handed bytes (a header line or body bytes:
-// our callbacks ran) is run again from a fresh handler, as if its socket
-// were readable, until a run hands it nothing. That catches what the
-// filter kept back, a buffer's worth per run.
-//
-// A run can also take bytes that reach no callback: part of a header line
-// longer than the buffer (libcurl keeps it until the line ends), or
-// compressed bytes that decode to nothing yet. The callbacks cannot see
-// those, so a run that hands nothing visible is followed by a check: the
-// transfer is run again after 10 ms, then 20, 40, ... up to a second, for
-// as long as it lasts; any bytes handed reset the delay. Bounded work per
-// transfer (a response that ends normally is finished by libcurl before
-// the first check), and no response can wait on held bytes for longer
-// than the current delay.
-//
-// One connection carries one stream here (FORBID_REUSE), so the transfer
-// run is the one whose bytes are held. HTTP/1.1 transfers never queue.
-void CrawlLoop::QueueRunAgain(DomainJob* job) {
-  job->http2_check_delay = std::chrono::milliseconds(0);
-  if (job->run_again_queued) return;
-  job->run_again_queued = true;
-  run_again_.push_back(job->id);
-  if (run_again_posted_) return;
-  run_again_posted_ = true;
-  boost::asio::post(io_, [this] { RunAgainAfterHttp2Bytes(); });
-}
-
-void CrawlLoop::RunAgainAfterHttp2Bytes() {
-  run_again_posted_ = false;
-  // Runs may queue their transfers again (into a fresh list, for the next
-  // turn of the event loop) and finish or start jobs: look each one up.
-  std::vector<std::uint64_t> ids;
-  ids.swap(run_again_);
-  for (const std::uint64_t id : ids) {
-    DomainJob* job = FindJob(id);
-    if (job == nullptr) continue;
-    job->run_again_queued = false;
-    RunHttp2TransferAgain(job);
-  }
-}
-
-void CrawlLoop::RunHttp2TransferAgain(DomainJob* job) {
-  if (!job->in_multi || !job->http2 || stopping_) return;
-  const std::uint64_t id = job->id;
-  driver_.RunAgain(job->easy.get());
-  // The run may have finished the job, or its transfer and started the
-  // next one (a redirect, a retry: not known to be HTTP/2 yet).
-  DomainJob* current = FindJob(id);
-  if (current == nullptr || !current->in_multi || !current->http2 ||
-      current->run_again_queued) {
-    return;  // Gone, between transfers, or handed bytes: queued again.
-  }
-  ArmHttp2Check(current);
-}
-
-void CrawlLoop::ArmHttp2Check(DomainJob* job) {
-  constexpr std::chrono::milliseconds kFirstCheck{10};
-  constexpr std::chrono::milliseconds kLongestCheck{1000};
-  job->http2_check_delay =
-      job->http2_check_delay.count() == 0
-          ? kFirstCheck
-          : std::min(2 * job->http2_check_delay, kLongestCheck);
-  if (!job->http2_check_timer) {
-    job->http2_check_timer = std::make_unique<boost::asio::steady_timer>(io_);
-  }
-  job->http2_check_timer->expires_after(job->http2_check_delay);
-  const std::uint64_t id = job->id;
-  job->http2_check_timer->async_wait(
-      [this, id](const boost::system::error_code& ec) {
-        if (ec || stopping_) return;
-        DomainJob* current = FindJob(id);
-        if (current != nullptr) RunHttp2TransferAgain(current);
-      });
-}
-
 void CrawlLoop::ScheduleSpeedSweep() {
   if (options_.low_speed_limit <= 0 || options_.low_speed_time.count() <= 0) {
     return;
@@ -772,11 +683,8 @@ std::size_t CrawlLoop::OnHeaderLine(char* data, std::size_t size,
   const std::string_view line(data, length);
   if (line.rfind("HTTP/", 0) == 0) {
     job->headers = ResponseHeaders();  // A new response (e.g. after 100).
-    job->http2 = line.rfind("HTTP/2", 0) == 0;
-    if (job->http2) job->loop->QueueRunAgain(job);
     return length;
   }
-  if (job->http2) job->loop->QueueRunAgain(job);
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return length;
   const std::string_view name = line.substr(0, colon);
@@ -815,7 +723,6 @@ std::size_t CrawlLoop::OnBodyBytes(char* data, std::size_t size,
   auto* job = static_cast<DomainJob*>(user);
   const std::size_t length = size * count;
   job->received += length;
-  if (job->http2) job->loop->QueueRunAgain(job);
   const std::size_t room = job->max_body - job->body.size();
   if (length <= room) {
     job->body.append(data, length);

@@ -117,10 +117,6 @@ class CrawlLoop {
   // libcurl's words).
   TransferResult ResultOf(DomainJob* job, CURLcode code,
                           const std::string& message);
-  void QueueRunAgain(DomainJob* job);
-  void RunAgainAfterHttp2Bytes();
-  void RunHttp2TransferAgain(DomainJob* job);
-  void ArmHttp2Check(DomainJob* job);
   void ScheduleSpeedSweep();
   void SweepSlowTransfers();
   void ReleaseAddress(DomainJob* job);
@@ -157,8 +153,6 @@ class CrawlLoop {
   bool stopping_ = false;
   bool pump_scheduled_ = false;
   bool pump_posted_ = false;
-  std::vector<std::uint64_t> run_again_;  // Job ids (QueueRunAgain).
-  bool run_again_posted_ = false;
   std::mt19937 random_{std::random_device{}()};
   CrawlProgress progress_;
   std::mutex published_mutex_;

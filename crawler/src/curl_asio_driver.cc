@@ -93,31 +93,12 @@ CURLMcode CurlAsioDriver::Add(CURL* easy) {
 
 void CurlAsioDriver::Remove(CURL* easy) {
   curl_multi_remove_handle(multi_.get(), easy);
-  socket_of_.erase(easy);
 }
 
-bool CurlAsioDriver::RunAgain(CURL* easy) {
-  const auto it = socket_of_.find(easy);
-  if (it == socket_of_.end()) return false;
-  Act(it->second, CURL_CSELECT_IN);
-  DrainFinished();
-  return true;
-}
-
-int CurlAsioDriver::OnSocket(CURL* easy, curl_socket_t socket, int what,
+int CurlAsioDriver::OnSocket(CURL* /*easy*/, curl_socket_t socket, int what,
                              void* self, void* socket_context) {
-  auto* driver = static_cast<CurlAsioDriver*>(self);
-  if (what == CURL_POLL_REMOVE) {
-    // Happy eyeballs: a losing attempt's socket goes while the winner's
-    // stays; only forget the transfer's socket if it is this one.
-    const auto it = driver->socket_of_.find(easy);
-    if (it != driver->socket_of_.end() && it->second == socket) {
-      driver->socket_of_.erase(it);
-    }
-  } else {
-    driver->socket_of_[easy] = socket;
-  }
-  driver->WatchSocket(socket, what, socket_context != nullptr);
+  static_cast<CurlAsioDriver*>(self)->WatchSocket(socket, what,
+                                                  socket_context != nullptr);
   return 0;
 }
 
@@ -250,7 +231,6 @@ void CurlAsioDriver::DrainFinished() {
   // arrives while this loop runs.
   for (const Finished& done : finished_) {
     curl_multi_remove_handle(multi_.get(), done.easy);
-    socket_of_.erase(done.easy);
     on_done_(done.easy, done.result);
   }
 }

@@ -30,7 +30,6 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
 #include <vector>
 
 #include "curl_handles.h"
@@ -53,13 +52,6 @@ class CurlAsioDriver {
   CURLMcode Add(CURL* easy);
   // Abandons a transfer in progress (no DoneHandler call for it).
   void Remove(CURL* easy);
-  // Runs `easy`'s transfer now as if its socket had turned readable, then
-  // reports whatever finished. For data libcurl holds but will not deliver
-  // until an event that may never come (libcurl 7.88's HTTP/2 filter: see
-  // crawl_loop.cc). Harmless when nothing is held: libcurl reads, finds
-  // nothing and waits again. Returns false when libcurl has told us of no
-  // socket of this transfer's (not connected yet, or finished).
-  bool RunAgain(CURL* easy);
   int running() const { return running_; }
 
  private:
@@ -89,8 +81,6 @@ class CurlAsioDriver {
   boost::asio::posix::stream_descriptor epoll_;
   boost::asio::steady_timer timer_;
   std::vector<SocketState> sockets_;
-  // The socket each transfer last asked us to watch (for RunAgain).
-  std::unordered_map<CURL*, curl_socket_t> socket_of_;
   struct Finished {
     CURL* easy;
     CURLcode result;

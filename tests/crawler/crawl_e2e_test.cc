@@ -13,6 +13,7 @@
 
 #include "crawl_test_util.h"
 #include "test_dns_server.h"
+#include "test_http2_responder.h"
 #include "test_http_server.h"
 
 namespace robotscan::testing {
@@ -258,6 +259,44 @@ TEST_F(CrawlE2eTest, HttpToHttpsAndCrossHostRedirects) {
       << Steps("tohttps.test");
   EXPECT_EQ(Row("cross.test", "http_status, redirects, final_url, strategy"),
             "200|1|http://ok.test/robots.txt|http");
+}
+
+// HTTP/2 (ALPN h2) responses shaped so that libcurl 7.88 reads the end of
+// the response before handing it over: each must arrive whole, or end in
+// its error class, never in the timeout (the server keeps the connection
+// open, so only the crawler can end these transfers). h2dyn ends in the
+// timeout with any TLS receive buffer up to 128 KiB (kTlsReceiveBufferBytes
+// in crawl_loop.cc; 16, 64 and 128 KiB tried).
+TEST_F(CrawlE2eTest, Http2ResponsesHeldByLibcurlArriveWhole) {
+  std::vector<std::string> flags = ToTestServer();
+  flags.insert(flags.end(),
+               {"--schemes", "https", "--retries", "0", "--timeout", "20s"});
+  const ProcessResult run = Crawl(
+      "1,h2ok.test\n2,h2dyn.test\n3,h2longline.test\n4,h2huge.test\n"
+      "5,h2rst.test\n6,h2goaway.test\n",
+      flags);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* host : {"h2ok.test", "h2dyn.test", "h2longline.test"}) {
+    const std::string body = Http2TestBody(
+        std::string_view(host).substr(0, std::string_view(host).find('.')));
+    EXPECT_EQ(Row(host, "http_status, access, error, truncated, bytes"),
+              "200|success|NULL|0|" + std::to_string(body.size()))
+        << host << Steps(host);
+    EXPECT_EQ(Row(host, "body"), body) << host;
+    EXPECT_EQ(server_->LastRequestFor(host), "(HTTP/2)") << host;
+  }
+  // Cut at the 500 KiB cap like any other body.
+  const std::string huge = Http2TestBody("h2huge");
+  EXPECT_EQ(Row("h2huge.test", "http_status, truncated, bytes"), "200|1|512000")
+      << Steps("h2huge.test");
+  EXPECT_EQ(Row("h2huge.test", "body"), huge.substr(0, 512000));
+  // A stream reset mid-body, and a GOAWAY then close mid-body: errors of
+  // their own, recorded at once.
+  EXPECT_EQ(Row("h2rst.test", "access, error"), "unreachable|protocol")
+      << Steps("h2rst.test");
+  EXPECT_EQ(Row("h2goaway.test", "access, error"), "unreachable|reset")
+      << Steps("h2goaway.test");
+  EXPECT_LT(run.seconds, 10) << "no response may wait for the timeout";
 }
 
 TEST_F(CrawlE2eTest, RetriesHonourRetryAfter) {

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <utility>
 
+#include "test_http2_responder.h"
+
 namespace robotscan::testing {
 
 const char* TestHttpServer::kRobotsBody = "User-agent: *\nDisallow: /private\n";
@@ -145,6 +147,7 @@ class TlsConnection final : public Connection {
     return !ec;
   }
   tcp::socket& socket() override { return stream_.next_layer(); }
+  SSL* ssl() { return stream_.native_handle(); }
 
  private:
   asio::ssl::stream<tcp::socket> stream_;
@@ -269,6 +272,11 @@ struct TestHttpServer::Impl {
     if (use_tls) {
       auto tls_conn = std::make_unique<TlsConnection>(std::move(socket), tls);
       if (!tls_conn->Handshake()) return;
+      if (NegotiatedHttp2(tls_conn->ssl())) {
+        tls_conn->OnAnswer(on_answer);
+        ServeHttp2Connection(*tls_conn);
+        return;
+      }
       conn = std::move(tls_conn);
     } else {
       conn = std::make_unique<PlainConnection>(std::move(socket));
@@ -284,6 +292,36 @@ struct TestHttpServer::Impl {
       last_request[request.host] = head;
     }
     Handle(*conn, request, use_tls, count);
+  }
+
+  static bool NegotiatedHttp2(SSL* ssl) {
+    const unsigned char* protocol = nullptr;
+    unsigned int length = 0;
+    SSL_get0_alpn_selected(ssl, &protocol, &length);
+    return std::string_view(reinterpret_cast<const char*>(protocol), length) ==
+           "h2";
+  }
+
+  // ALPN chose h2, which it does only for the h2* labels (by SNI).
+  void ServeHttp2Connection(TlsConnection& c) {
+    const char* name = SSL_get_servername(c.ssl(), TLSEXT_NAMETYPE_host_name);
+    const std::string host = name != nullptr ? name : "";
+    {
+      std::lock_guard lock(mutex);
+      ++requests[host];
+      last_request[host] = "(HTTP/2)";
+    }
+    Http2Connection h2;
+    h2.read_more = [&c](std::string* out) {
+      char buffer[16384];
+      boost::system::error_code ec;
+      const std::size_t n = c.ReadSome(buffer, sizeof(buffer), ec);
+      if (ec || n == 0) return false;
+      out->append(buffer, n);
+      return true;
+    };
+    h2.write = [&c](std::string_view bytes) { return c.Write(bytes); };
+    ServeHttp2(h2, host.substr(0, host.find('.')));
   }
 
   // Waits up to `duration`, returning early (false) when the server stops.
@@ -473,7 +511,8 @@ TestHttpServer::TestHttpServer(const std::string& work_dir)
         "resetbefore", "resetduring", "badchunk",  "soft404", "bom",
         "cronly",      "latin1",      "empty",     "notls",   "nothere",
         "etag",        "retry503",    "www.ok",    "www.nx",  "br",
-        "zstd",        "zstdbomb"}) {
+        "zstd",        "zstdbomb",    "h2ok",      "h2dyn",   "h2longline",
+        "h2huge",      "h2rst",       "h2goaway"}) {
     names += std::string(",DNS:") + label + ".test";
   }
   const std::string command =
@@ -500,6 +539,28 @@ TestHttpServer::TestHttpServer(const std::string& work_dir)
   SSL_CTX_callback_ctrl(impl_->tls.native_handle(),
                         SSL_CTRL_SET_TLSEXT_SERVERNAME_CB,
                         reinterpret_cast<void (*)()>(refuse_notls));
+  // ALPN: h2 for the HTTP/2 labels (test_http2_responder.h), http/1.1 for
+  // every other host, as a server speaking both would choose per site.
+  SSL_CTX_set_alpn_select_cb(
+      impl_->tls.native_handle(),
+      [](SSL* ssl, const unsigned char** out, unsigned char* out_length,
+         const unsigned char* offered, unsigned int offered_length, void*) {
+        const char* name = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name);
+        const std::string_view host = name != nullptr ? name : "";
+        static const unsigned char kH2[] = {2, 'h', '2'};
+        static const unsigned char kHttp11[] = {8,   'h', 't', 't', 'p',
+                                                '/', '1', '.', '1'};
+        const bool h2 = IsHttp2TestLabel(host.substr(0, host.find('.')));
+        unsigned char* chosen = nullptr;
+        if (SSL_select_next_proto(&chosen, out_length, h2 ? kH2 : kHttp11,
+                                  h2 ? sizeof(kH2) : sizeof(kHttp11), offered,
+                                  offered_length) != OPENSSL_NPN_NEGOTIATED) {
+          return SSL_TLSEXT_ERR_NOACK;
+        }
+        *out = chosen;
+        return SSL_TLSEXT_ERR_OK;
+      },
+      nullptr);
 
   std::string lines;
   while (lines.size() < 2 * 1024 * 1024) lines += "Disallow: /a/long/path/\n";
