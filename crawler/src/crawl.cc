@@ -13,6 +13,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,7 @@
 #include "crawl_parts.h"
 #include "domain_admission.h"
 #include "endpoint_rules.h"
+#include "list_staging.h"
 #include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/crawler/top_list_download.h"
@@ -99,6 +101,11 @@ Status ValidateCrawlOptions(const CrawlOptions& options) {
   };
   if (options.list_path.empty()) return invalid("no list given");
   if (options.db_path.empty()) return invalid("no database given");
+  if (std::error_code ignored;
+      std::filesystem::is_directory(options.db_path, ignored)) {
+    return invalid("--db " + options.db_path +
+                   " is a directory, not a database file");
+  }
   if (options.schemes.empty()) return invalid("no scheme to try");
   for (const std::string& scheme : options.schemes) {
     if (scheme != "https" && scheme != "http") {
@@ -131,9 +138,10 @@ namespace {
 // Counts the entries --top/--skip select, for progress and ETA. A second
 // pass over the file; cheap next to the crawl (about a second per million
 // lines, gzip included).
-Status CountSelectedEntries(const CrawlOptions& options, std::int64_t* total) {
+Status CountSelectedEntries(const CrawlOptions& options,
+                            const std::string& list_path, std::int64_t* total) {
   Result<std::unique_ptr<TopListReader>> reader =
-      TopListReader::Open(options.list_path);
+      TopListReader::Open(list_path);
   if (!reader.ok()) return reader.status();
   std::int64_t entries = 0;
   TopListEntry entry;
@@ -286,6 +294,13 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
     return valid;
   }
   const Clock::time_point started = Clock::now();
+  // The list first: one that cannot be read must not leave a new, empty
+  // database behind. Read once, whatever it is (list_staging.h).
+  Result<StagedList> list = StagedList::Stage(options.list_path, [handle] {
+    return handle != nullptr && handle->cancelled();
+  });
+  if (!list.ok()) return list.status();
+  const std::string& list_path = list->path();
   storage::StoreOptions write_options;
   write_options.compress_bodies = options.compress_bodies;
   auto writer = storage::CrawlStore::Open(options.db_path, write_options);
@@ -309,7 +324,8 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   // Counted once the hold is ours: a refused crawl is refused at once,
   // not after a pass over a million-line list.
   std::int64_t total = 0;
-  if (Status counted = CountSelectedEntries(options, &total); !counted.ok()) {
+  if (Status counted = CountSelectedEntries(options, list_path, &total);
+      !counted.ok()) {
     return counted;
   }
 
@@ -325,17 +341,18 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   std::vector<std::unique_ptr<DomainAdmission>> sources;
   std::vector<std::unique_ptr<CrawlLoop>> loops;
   for (std::size_t i = 0; i < loop_count; ++i) {
-    Result<std::unique_ptr<TopListReader>> list =
-        TopListReader::Open(options.list_path);
-    if (!list.ok()) return list.status();
+    Result<std::unique_ptr<TopListReader>> list_reader =
+        TopListReader::Open(list_path);
+    if (!list_reader.ok()) return list_reader.status();
     storage::StoreOptions read_options;
     read_options.read_only = true;
     auto reader = storage::CrawlStore::Open(options.db_path, read_options);
     if (!reader.ok()) return reader.status();
     readers.push_back(std::move(reader.value()));
     sources.push_back(std::make_unique<DomainAdmission>(
-        options, i, loop_count, std::move(list).value(), readers.back().get(),
-        database_was_empty, [&callbacks, &shared](const MalformedLine& bad) {
+        options, i, loop_count, std::move(list_reader).value(),
+        readers.back().get(), database_was_empty,
+        [&callbacks, &shared](const MalformedLine& bad) {
           if (!callbacks.on_malformed_line) return;
           std::lock_guard<std::mutex> lock(shared.callback_mutex);
           callbacks.on_malformed_line(bad);
@@ -356,8 +373,7 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   info.input = options.list_path;
   // Which list this is, for a paper's methods section: the provenance line
   // `robotscan toplist` wrote, or the file's own SHA-256.
-  if (Status read = ReadListProvenance(options.list_path, &info.list);
-      !read.ok()) {
+  if (Status read = ReadListProvenance(list_path, &info.list); !read.ok()) {
     return read;
   }
   info.list.entries = total;

@@ -25,6 +25,7 @@
 #include "crawl_loop.h"
 #include "crawl_parts.h"
 #include "leased_domain_source.h"
+#include "list_staging.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/crawler/top_list_download.h"
 #include "robotscan/storage/database_location.h"
@@ -448,10 +449,14 @@ Status EnqueueCrawl(
     return Status(StatusCode::kInvalidArgument,
                   "--lease must be at least 100ms");
   }
+  // Read once, whatever the list is (list_staging.h), before the database
+  // is touched.
+  Result<StagedList> staged = StagedList::Stage(options.list_path, nullptr);
+  if (!staged.ok()) return staged.status();
   auto frontier = storage::SharedFrontier::Open(options.db_path, {});
   if (!frontier.ok()) return frontier.status();
   Result<std::unique_ptr<TopListReader>> list =
-      TopListReader::Open(options.list_path);
+      TopListReader::Open(staged->path());
   if (!list.ok()) return list.status();
   storage::RunInfo info;
   info.started_at = FormatIso8601(std::chrono::system_clock::now());
@@ -459,7 +464,7 @@ Status EnqueueCrawl(
   info.pid = getpid();
   info.tool_version = options.tool_version;
   info.input = options.list_path;
-  if (Status read = ReadListProvenance(options.list_path, &info.list);
+  if (Status read = ReadListProvenance(staged->path(), &info.list);
       !read.ok()) {
     return read;
   }

@@ -439,12 +439,19 @@ Status ReadListProvenance(const std::string& path,
   *provenance = storage::ListProvenance();
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status(StatusCode::kIoError, "cannot read " + path);
-  std::string first;
-  std::getline(in, first);
-  if (!first.empty() && first.back() == '\r') first.pop_back();
-  if (auto p = ParseProvenanceLine(first)) {
-    *provenance = std::move(*p);
-    return Status::Ok();
+  // The first line, read to at most the list reader's line cap (64 KiB): a
+  // provenance line is short, and a list whose first line is a gigabyte
+  // must not cost a gigabyte here.
+  std::string first(64 * 1024, '\0');
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  first.resize(static_cast<std::size_t>(in.gcount()));
+  const std::size_t end = first.find_first_of("\r\n");
+  if (end != std::string::npos) {
+    first.resize(end);
+    if (auto p = ParseProvenanceLine(first)) {
+      *provenance = std::move(*p);
+      return Status::Ok();
+    }
   }
   // Any other list: its own bytes identify it.
   in.clear();

@@ -488,8 +488,10 @@ int RunCrawlCommand(CrawlFlags& flags) {
   }
 
   // The list named on the command line: unreadable is a usage error (2),
-  // told apart from a read failing mid-crawl (3).
-  if (!flags.worker && access(o.list_path.c_str(), R_OK) != 0) {
+  // told apart from a read failing mid-crawl (3). "-" is standard input.
+  if (!flags.worker &&
+      access(o.list_path == "-" ? "/dev/stdin" : o.list_path.c_str(), R_OK) !=
+          0) {
     std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
                  o.list_path.c_str(), std::strerror(errno));
     return kExitUsage;
@@ -636,9 +638,17 @@ int RunCrawlCommand(CrawlFlags& flags) {
     PrintLockedMessage(o.db_path, *summary.locked_by, flags.worker);
     return ExitCodeFor(status);
   }
-  if (!status.ok()) {
+  // A signal that stopped the crawl before it began (waiting for its list
+  // on a pipe or FIFO) exits like one that stopped it later.
+  const bool stopped_by_signal =
+      status.code() == StatusCode::kCancelled && signal != 0;
+  if (!status.ok() && !stopped_by_signal) {
     std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
     return ExitCodeFor(status);
+  }
+  if (stopped_by_signal) {
+    std::fprintf(stderr, "robotscan crawl: %s\n", status.message().c_str());
+    return kExitSignalBase + signal;
   }
   if (signal == SIGINT) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");

@@ -1,0 +1,207 @@
+// Bad input to `robotscan crawl`, each case with real processes (the built
+// binary, shells, pipes, FIFOs, signals): a list that can be read only
+// once, a FIFO with no writer, a directory where a file belongs, a
+// first line a gigabyte long. Nothing may hang, crash, cost memory in
+// proportion to the input, or leave a database behind that was not asked
+// for.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crawl_test_util.h"
+#include "test_http_server.h"
+
+namespace robotscan::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kBinary = ROBOTSCAN_BINARY;
+
+class CrawlBadInputTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_dir_ = new TempDir();
+    server_ = new TestHttpServer(server_dir_->path());
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete server_dir_;
+  }
+
+  // Flags sending every host to the test server, plain http.
+  static std::string Flags() {
+    return "--connect-to :80:127.0.0.1:" +
+           std::to_string(server_->http_port()) +
+           " --allow-private-addresses --schemes http --quiet";
+  }
+  static std::vector<std::string> FlagList() {
+    return {"--connect-to",
+            ":80:127.0.0.1:" + std::to_string(server_->http_port()),
+            "--allow-private-addresses",
+            "--schemes",
+            "http",
+            "--quiet"};
+  }
+
+  ProcessResult Shell(const std::string& command) {
+    return RunProcess("/bin/bash", {"-c", command}, dir_.path(), 60s);
+  }
+
+  static std::string Sha256Of(const std::string& file) {
+    const ProcessResult run =
+        RunProcess("/usr/bin/sha256sum", {file}, "/tmp", 30s);
+    return run.out.substr(0, 64);
+  }
+
+  // A list of d1.test ... dN.test, which the test server answers.
+  std::string WriteList(int n) {
+    std::string list;
+    for (int i = 1; i <= n; ++i) {
+      list += std::to_string(i) + ",d" + std::to_string(i) + ".test\n";
+    }
+    WriteFile(list_, list);
+    return list;
+  }
+
+  void ExpectCrawledOnce(const std::string& db, int n,
+                         const std::string& what) {
+    EXPECT_EQ(QueryOne(db, "SELECT count(*) FROM latest_fetch"),
+              std::to_string(n))
+        << what;
+    EXPECT_EQ(QueryOne(db, "SELECT list_sha256, list_entries FROM crawl_run"),
+              Sha256Of(list_) + "|" + std::to_string(n))
+        << what << ": the provenance is the hash of the bytes read";
+  }
+
+  static TempDir* server_dir_;
+  static TestHttpServer* server_;
+  TempDir dir_;
+  std::string list_ = dir_.File("list.csv");
+};
+
+TempDir* CrawlBadInputTest::server_dir_ = nullptr;
+TestHttpServer* CrawlBadInputTest::server_ = nullptr;
+
+// A crawl reads its list several times (count, loops, provenance): from
+// stdin, a pipe or a process substitution it used to crawl 0 domains and
+// exit 0, with an empty file's SHA-256 as provenance.
+TEST_F(CrawlBadInputTest, ListFromStdinPipeOrSubstitutionIsReadOnce) {
+  WriteList(30);
+  const struct {
+    const char* what;
+    std::string command;
+  } cases[] = {
+      {"stdin as -", "cat " + list_ + " | " + kBinary + " crawl --db " +
+                         dir_.File("a.sqlite") + " - " + Flags()},
+      {"/dev/stdin", "cat " + list_ + " | " + kBinary + " crawl --db " +
+                         dir_.File("b.sqlite") + " /dev/stdin " + Flags()},
+      {"<(...)", kBinary + " crawl --db " + dir_.File("c.sqlite") + " <(cat " +
+                     list_ + ") " + Flags() + " --loops 2"},
+  };
+  const char* db[] = {"a.sqlite", "b.sqlite", "c.sqlite"};
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    const ProcessResult run = Shell(cases[i].command);
+    ASSERT_EQ(run.exit_code, 0) << cases[i].what << ": " << run.err;
+    ExpectCrawledOnce(dir_.File(db[i]), 30, cases[i].what);
+  }
+}
+
+// A FIFO: the crawl waits for its writer (it used to read the list once to
+// count it and then block in open(2) for good).
+TEST_F(CrawlBadInputTest, FifoIsReadOnceAfterItsWriterComes) {
+  const std::string list = WriteList(25);
+  const std::string fifo = dir_.File("list.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::vector<std::string> args = {"crawl", "--db", dir_.File("f.sqlite"),
+                                   fifo};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  const pid_t pid =
+      StartProcess(kBinary, args, dir_.File("out"), dir_.File("err"));
+  std::this_thread::sleep_for(300ms);  // The crawl is waiting by now.
+  const int writer = ::open(fifo.c_str(), O_WRONLY);
+  ASSERT_GE(writer, 0);
+  ASSERT_EQ(::write(writer, list.data(), list.size()),
+            static_cast<ssize_t>(list.size()));
+  ::close(writer);
+  bool timed_out = false;
+  EXPECT_EQ(WaitProcess(pid, 60s, &timed_out), 0) << ReadFile(dir_.File("err"));
+  ASSERT_FALSE(timed_out);
+  ExpectCrawledOnce(dir_.File("f.sqlite"), 25, "FIFO");
+}
+
+// No writer ever: SIGTERM still stops the crawl, as at any other time
+// (exit 143), and no database was created for a crawl that never began.
+TEST_F(CrawlBadInputTest, FifoWithoutWriterStopsOnSignal) {
+  const std::string fifo = dir_.File("silent.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string db = dir_.File("never.sqlite");
+  std::vector<std::string> args = {"crawl", "--db", db, fifo};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  const pid_t pid =
+      StartProcess(kBinary, args, dir_.File("out"), dir_.File("err"));
+  std::this_thread::sleep_for(500ms);
+  ::kill(pid, SIGTERM);
+  bool timed_out = false;
+  EXPECT_EQ(WaitProcess(pid, 20s, &timed_out), 128 + SIGTERM)
+      << ReadFile(dir_.File("err"));
+  EXPECT_FALSE(timed_out);
+  EXPECT_NE(::access(db.c_str(), F_OK), 0) << "no database for no crawl";
+}
+
+// A directory is neither a list nor a database: a usage error (exit 2)
+// that names it, and no database file appears (it used to exit 3 after
+// creating an empty one).
+TEST_F(CrawlBadInputTest, DirectoriesAreRefusedAndCreateNothing) {
+  WriteList(3);
+  const std::string db = dir_.File("d.sqlite");
+  std::vector<std::string> args = {"crawl", "--db", db, dir_.path()};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  ProcessResult run = RunProcess(kBinary, args, dir_.path(), 20s);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("is a directory"), std::string::npos) << run.err;
+  EXPECT_NE(::access(db.c_str(), F_OK), 0);
+
+  const std::string db_dir = dir_.File("db-dir");
+  ASSERT_EQ(::mkdir(db_dir.c_str(), 0755), 0);
+  args = {"crawl", "--db", db_dir, list_};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  run = RunProcess(kBinary, args, dir_.path(), 20s);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("is a directory"), std::string::npos) << run.err;
+}
+
+// A 256 MB first line (no newline in it) used to cost 559 MB of RSS (the
+// provenance reader's getline); every list reader stops at 64 KiB a line.
+TEST_F(CrawlBadInputTest, AHugeFirstLineCostsNoMemory) {
+  const std::string list = dir_.File("long-line.csv");
+  {
+    // Sparse: 256 MB of NUL bytes, then two ordinary lines.
+    const int fd = ::open(list.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, 256 << 20), 0);
+    ASSERT_EQ(::lseek(fd, 0, SEEK_END), 256 << 20);
+    const std::string tail = "\n1,d1.test\n2,d2.test\n";
+    ASSERT_EQ(::write(fd, tail.data(), tail.size()),
+              static_cast<ssize_t>(tail.size()));
+    ::close(fd);
+  }
+  const std::string db = dir_.File("l.sqlite");
+  const ProcessResult run =
+      Shell("/usr/bin/time -f %M -o " + dir_.File("rss") + " " + kBinary +
+            " crawl --db " + db + " " + list + " " + Flags() + "");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(QueryOne(db, "SELECT count(*) FROM latest_fetch"), "2");
+  const long rss_kb = std::stol(ReadFile(dir_.File("rss")));
+  EXPECT_LT(rss_kb, 100 * 1024) << "peak RSS " << rss_kb << " KB";
+}
+
+}  // namespace
+}  // namespace robotscan::testing
