@@ -98,8 +98,6 @@ BodyAnalysis AnalyzeBody(std::string_view body,
 // A 64-bit hash of a Sitemap URL (part 8 compares sets of them).
 std::uint64_t HashSitemapUrl(std::string_view url);
 
-bool IsValidUtf8(std::string_view text);
-
 }  // namespace robotscan::report
 
 #endif  // ROBOTSCAN_REPORT_BODY_ANALYSIS_H_

@@ -6,13 +6,14 @@
 // formula (starting with = + - @, a tab or a CR; OWASP "CSV injection") is
 // prefixed with a single quote, control bytes become U+FFFD and invalid
 // UTF-8 is replaced, so every file opens as UTF-8 text.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <variant>
 
-#include "body_analysis.h"
 #include "document.h"
 #include "render_internal.h"
+#include "robotscan/base/utf8.h"
 #include "robotscan/report/render.h"
 
 namespace robotscan::report {
@@ -36,18 +37,16 @@ std::string CleanText(std::string_view text) {
       ++i;
       continue;
     }
-    const std::size_t length = c >= 0xF0   ? 4
-                               : c >= 0xE0 ? 3
-                               : c >= 0xC2 ? 2
-                                           : 1;
-    const std::string_view sequence = text.substr(i, length);
-    if (length > 1 && sequence.size() == length && IsValidUtf8(sequence)) {
-      out.append(sequence);
-      i += length;
+    const std::size_t length = Utf8SequenceLength(text.substr(i));
+    // U+0080-U+009F are the C1 controls (terminal_text.h).
+    const bool c1_control = length == 2 && c == 0xC2 &&
+                            static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if (length > 0 && !c1_control) {
+      out.append(text.substr(i, length));
     } else {
       out += kReplacement;
-      ++i;
     }
+    i += std::max<std::size_t>(length, 1);
   }
   return out;
 }

@@ -5,47 +5,13 @@
 
 #include "extensions.h"
 #include "robotscan/base/ascii.h"
+#include "robotscan/base/terminal_text.h"
+#include "robotscan/base/utf8.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"
 
 namespace robotscan::robots {
 namespace {
-
-// Length of the valid UTF-8 prefix of `s` (RFC 3629: no overlongs, no
-// surrogates, nothing above U+10FFFF).
-std::size_t ValidUtf8Prefix(std::string_view s) {
-  std::size_t i = 0;
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  while (i < s.size()) {
-    const unsigned char c = p[i];
-    std::size_t n = 0;
-    unsigned char lo = 0x80;
-    unsigned char hi = 0xBF;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      n = 1;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 2;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 3;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else {
-      return i;
-    }
-    if (i + n >= s.size()) return i;  // Truncated sequence.
-    if (p[i + 1] < lo || p[i + 1] > hi) return i;
-    for (std::size_t k = 2; k <= n; ++k) {
-      if (p[i + k] < 0x80 || p[i + k] > 0xBF) return i;
-    }
-    i += n + 1;
-  }
-  return i;
-}
 
 bool LooksLikeHtml(std::string_view body) {
   std::size_t i = 0;
@@ -72,15 +38,12 @@ bool IsAbsoluteHttpUrl(std::string_view url) {
 
 std::string Quote(std::string_view s) {
   constexpr std::size_t kMax = 60;
-  std::string out = "'";
-  for (char c : s.substr(0, kMax)) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
+  // Messages end up on terminals: no control character of the file's may
+  // reach one (terminal_text.h).
+  std::string out =
+      "'" + ReplaceControlCharacters(s.substr(0, kMax), [](std::string_view) {
+        return std::string("?");
+      });
   if (s.size() > kMax) out += "...";
   out += "'";
   return out;
@@ -101,7 +64,7 @@ class Linter : public LineListener {
       Add(n, Severity::kWarning, "nul-byte",
           "line contains a NUL byte; the rest of the line is ignored");
     }
-    if (ValidUtf8Prefix(line.text) != line.text.size()) {
+    if (!IsValidUtf8(line.text)) {
       Add(n, Severity::kWarning, "non-utf8",
           "line is not valid UTF-8 (RFC 9309 §2.3 requires UTF-8)");
     }
@@ -291,12 +254,21 @@ std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
     const std::size_t last_eol = body.substr(0, limit).find_last_of("\r\n");
     parsed =
         body.substr(0, last_eol == std::string_view::npos ? 0 : last_eol + 1);
+    const std::uint64_t input_bytes = std::max<std::uint64_t>(
+        options.input_bytes.value_or(body.size()), body.size());
     out.push_back(Diagnostic{
         0, Severity::kError, "size-limit",
-        "file is " + std::to_string(body.size()) + " bytes; the " +
-            std::to_string(body.size() - parsed.size()) +
-            " bytes past the parse limit of " + std::to_string(limit) +
-            " bytes are ignored (RFC 9309 §2.5)"});
+        input_bytes == kUnknownInputBytes
+            ? "input is longer than the parse limit of " +
+                  std::to_string(limit) +
+                  " bytes: it was read no further, and only its first " +
+                  std::to_string(parsed.size()) +
+                  " bytes (up to the last line end before the limit) are "
+                  "parsed (RFC 9309 §2.5)"
+            : "file is " + std::to_string(input_bytes) + " bytes; the " +
+                  std::to_string(input_bytes - parsed.size()) +
+                  " bytes past the parse limit of " + std::to_string(limit) +
+                  " bytes are ignored (RFC 9309 §2.5)"});
   }
   if (LooksLikeHtml(body)) {
     out.push_back(Diagnostic{0, Severity::kError, "html-body",

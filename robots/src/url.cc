@@ -11,6 +11,7 @@
 #include "normalize.h"
 
 #include "robotscan/base/ascii.h"
+#include "robotscan/base/terminal_text.h"
 
 namespace robotscan::robots {
 namespace {
@@ -562,18 +563,7 @@ std::optional<std::string> UrlSyntaxError(std::string_view url) {
 }
 
 std::string PrintableUrl(std::string_view url) {
-  std::string out;
-  for (char ch : url) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out += kHexDigits[c >> 4];
-      out += kHexDigits[c & 0xF];
-    } else {
-      out += ch;
-    }
-  }
-  return out;
+  return EscapeControlCharacters(url);
 }
 
 bool EqualsIgnoreAsciiCase(std::string_view a, std::string_view b) {

@@ -6,9 +6,12 @@ usage: robotscan_cli_test.py ROBOTSCAN
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 ROBOTSCAN = None
@@ -287,6 +290,308 @@ class MaxBytesTest(unittest.TestCase):
                 self.assertEqual((rc, out), (2, ""), (cmd[0], value))
                 self.assertIn("--max-bytes", err)
 
+
+GNU_TIME = "/usr/bin/time"  # Debian's `time` (scripts/bootstrap installs it).
+
+
+def run_measured(args, stdin=None, memory_limit=None, timeout=30):
+    """Runs ROBOTSCAN with `args`; returns (exit status, stdout, stderr, peak
+    RSS in KiB, or None without GNU time). A `memory_limit` (bytes) caps the
+    address space (RLIMIT_AS), as `ulimit -v` or a container would.
+
+    The peak RSS comes from GNU time, which forks robotscan itself: a child
+    forked by this test process would count this process's pages (which hold
+    the test's inputs) in its own peak until it execs."""
+    def limit():
+        if memory_limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    with tempfile.TemporaryDirectory() as tmp:
+        rss_file = os.path.join(tmp, "rss")
+        command = [ROBOTSCAN, *args]
+        if os.access(GNU_TIME, os.X_OK):
+            command = [GNU_TIME, "-f", "%M", "-o", rss_file, *command]
+        proc = subprocess.run(command,
+                              stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              preexec_fn=limit, timeout=timeout)
+        rss = None
+        if os.path.exists(rss_file):
+            with open(rss_file) as f:
+                report = f.read()
+            # "Command terminated by signal 6" (SIGABRT) fails every test
+            # here; the figure is the last line either way.
+            if "terminated by signal" in report:
+                raise AssertionError(f"{args}: {report}")
+            rss = int(report.split()[-1])
+        return (proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                proc.stderr.decode("utf-8", "replace"), rss)
+
+
+def feed(path_or_fd, head, size):
+    """Writes `head`, then '#' lines up to `size` bytes, to a FIFO path or a
+    pipe's write end, from a thread; the reader may stop early (EPIPE is
+    expected then)."""
+    def write():
+        try:
+            f = (os.fdopen(path_or_fd, "wb") if isinstance(path_or_fd, int)
+                 else open(path_or_fd, "wb"))
+            with f:
+                f.write(head)
+                filler = b"#" * 4095 + b"\n"
+                for _ in range((size - len(head)) // len(filler)):
+                    f.write(filler)
+        except BrokenPipeError:
+            pass
+    thread = threading.Thread(target=write)
+    thread.start()
+    return thread
+
+
+class BoundedReadTest(unittest.TestCase):
+    """Issue 30: check and lint read at most --max-bytes (and a byte) of any
+    input: regular files, standard input, pipes, FIFOs and devices, so memory
+    stays near the limit and endless inputs end. Before, /dev/urandom grew to
+    1 GB in 10 s without end and /dev/zero under a 500 MB address-space
+    limit died of SIGABRT without a message.
+
+    Each input is larger than the address space the command may use
+    (ADDRESS_SPACE): it cannot have been read whole. Peak RSS, measured by
+    GNU time, must stay near the 500 KiB limit (4-5 MiB measured)."""
+
+    ADDRESS_SPACE = 64 * 1024 * 1024  # robotscan needs 48 MiB to start.
+    MAX_RSS_KIB = 16 * 1024
+    STREAM_BYTES = 256 * 1024 * 1024
+
+    RULES = b"User-agent: *\nDisallow: /early\n"
+    # The rules, and a rule at 600,000 bytes that the limit cuts off.
+    HEAD = RULES + b"#" * (600000 - len(RULES) - 1) + b"\nDisallow: /late\n"
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check_args(self, robots, *extra):
+        return ["check", "--robots-file", robots, "--user-agent", "Bot", *extra,
+                "/early", "/late"]
+
+    def assert_small(self, rss, what):
+        if rss is not None:
+            self.assertLess(rss, self.MAX_RSS_KIB, what)
+
+    def assert_cut_answers(self, out):
+        self.assertEqual(out.splitlines(), [
+            "disallowed\t/early\t2\tdisallow: /early",
+            "allowed\t/late\t0\tno-matching-rule"])
+
+    def test_devices_are_read_up_to_the_limit(self):
+        for device in ("/dev/zero", "/dev/urandom"):
+            rc, out, err, rss = run_measured(self.check_args(device),
+                                             memory_limit=self.ADDRESS_SPACE)
+            self.assertIn(rc, (0, 1), (device, err))
+            self.assertIn(f"'{device}' is longer than the parse limit of 512000 "
+                          "bytes: it was read no further", err)
+            self.assert_small(rss, device)
+            rc, out, err, rss = run_measured(["lint", device],
+                                             memory_limit=self.ADDRESS_SPACE)
+            self.assertEqual(rc, 1, (device, err))
+            self.assertIn(f"{device}:0: error: input is longer than the parse limit "
+                          "of 512000 bytes: it was read no further, and only its "
+                          "first ", out)
+            self.assertIn("[size-limit]", out)
+            self.assert_small(rss, device)
+        # /dev/zero has no line end: nothing of it is parsed.
+        rc, out, err, _ = run_measured(self.check_args("/dev/zero"))
+        self.assertEqual((rc, out.splitlines()[0]),
+                         (0, "allowed\t/early\t0\tno-group"))
+        self.assertIn("only its first 0 bytes", err)
+
+    def test_stdin_pipe(self):
+        read_end, write_end = os.pipe()
+        writer = feed(write_end, self.HEAD, self.STREAM_BYTES)
+        with os.fdopen(read_end, "rb") as stdin:
+            rc, out, err, rss = run_measured(self.check_args("-"), stdin=stdin,
+                                             memory_limit=self.ADDRESS_SPACE)
+        writer.join()
+        self.assertEqual(rc, 1, err)
+        self.assert_cut_answers(out)
+        self.assertIn("'-' is longer than the parse limit of 512000 bytes: it was read "
+                      f"no further, and only its first {len(self.RULES)} bytes", err)
+        self.assert_small(rss, "pipe")
+
+    def test_fifo(self):
+        fifo = os.path.join(self.tmp.name, "robots.fifo")
+        for command in (self.check_args(fifo), ["lint", fifo]):
+            os.mkfifo(fifo)
+            writer = feed(fifo, self.HEAD, self.STREAM_BYTES)
+            rc, out, err, rss = run_measured(command, memory_limit=self.ADDRESS_SPACE)
+            writer.join()
+            os.unlink(fifo)
+            self.assertEqual(rc, 1, err)
+            self.assert_small(rss, command[0])
+            if command[0] == "check":
+                self.assert_cut_answers(out)
+            else:
+                self.assertIn(f"{fifo}:0: error: input is longer than the parse limit",
+                              out)
+
+    def test_big_sparse_file_names_its_size(self):
+        sparse = os.path.join(self.tmp.name, "sparse.txt")
+        with open(sparse, "wb") as f:
+            f.write(self.HEAD)
+            f.truncate(1 << 30)
+        ignored = (1 << 30) - len(self.RULES)  # Cut at the rules' last line end.
+        rc, out, err, rss = run_measured(self.check_args(sparse),
+                                         memory_limit=self.ADDRESS_SPACE)
+        self.assertEqual(rc, 1, err)
+        self.assert_cut_answers(out)
+        self.assertIn(f"{ignored} bytes past the parse limit of '{sparse}' were ignored",
+                      err)
+        self.assert_small(rss, "sparse file")
+        # A larger limit reads further, and no more.
+        rc, out, err, rss = run_measured(self.check_args(sparse, "--max-bytes", "700000"),
+                                         memory_limit=self.ADDRESS_SPACE)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(out.splitlines()[1], "disallowed\t/late\t4\tdisallow: /late")
+        self.assertIn(f"{(1 << 30) - len(self.HEAD)} bytes past the parse limit", err)
+        self.assert_small(rss, "sparse file, 700000")
+        rc, out, _, rss = run_measured(["lint", sparse], memory_limit=self.ADDRESS_SPACE)
+        self.assertEqual(rc, 1)
+        self.assertIn(f"{sparse}:0: error: file is {1 << 30} bytes; the {ignored} bytes "
+                      "past the parse limit of 512000 bytes are ignored", out)
+        self.assert_small(rss, "lint sparse file")
+
+    def test_a_stream_of_exactly_the_limit_is_not_cut(self):
+        body = self.RULES + b"#" * (512000 - len(self.RULES) - 1) + b"\n"
+        self.assertEqual(len(body), 512000)
+        for extra, cut in ((b"", False), (b"x", True)):
+            read_end, write_end = os.pipe()
+            writer = feed(write_end, body + extra, 0)
+            with os.fdopen(read_end, "rb") as stdin:
+                rc, out, err, _ = run_measured(self.check_args("-"), stdin=stdin)
+            writer.join()
+            self.assertEqual(rc, 1)
+            self.assertEqual("is longer than the parse limit" in err, cut, err)
+
+    def test_no_limit_out_of_memory_is_a_message_not_an_abort(self):
+        # --max-bytes 0 reads everything, and --compat urllib always does:
+        # /dev/zero then fills the memory the process may use. The command
+        # says so and exits 2, instead of dying of SIGABRT in silence.
+        message = ("robotscan: out of memory: the input is too large for the memory "
+                   "this process may use\n")
+        for command in (self.check_args("/dev/zero", "--max-bytes", "0"),
+                        self.check_args("/dev/zero", "--compat", "urllib"),
+                        ["lint", "--max-bytes", "0", "/dev/zero"],
+                        ["check", "--robots-file", "/dev/null", "--user-agent", "Bot",
+                         "--urls-file", "/dev/zero"]):
+            rc, out, err, _ = run_measured(command, memory_limit=self.ADDRESS_SPACE)
+            self.assertEqual((rc, out, err), (2, "", message), command)
+        # A file too large to hold fails at once, from its size.
+        sparse = os.path.join(self.tmp.name, "sparse.txt")
+        with open(sparse, "wb") as f:
+            f.truncate(1 << 40)
+        rc, out, err, _ = run_measured(["lint", "--max-bytes", "0", sparse],
+                                       memory_limit=self.ADDRESS_SPACE)
+        self.assertEqual((rc, out, err), (2, "", message))
+
+
+class TerminalEscapeTest(unittest.TestCase):
+    """Issue 30: a hostile robots.txt cannot drive the terminal through check's
+    or lint's text output: C0 controls, DEL and C1 controls (raw bytes
+    0x80-0x9F and UTF-8 U+0080-U+009F) are printed as \\xHH. JSON stays
+    exact."""
+
+    HOSTILE = (b"User-agent: *\n"
+               b"Disallow: /esc\x1b]0;owned\x07\x1b[2J\n"
+               b"Disallow: /csi8\x9b2J\n"
+               b"Disallow: /csi\xc2\x9b2J\n"
+               b"Disallow: /tab\there\n"
+               b"Disallow: /caf\xc3\xa9\xe2\x82\xac\n"
+               b"Sitemap: /map\x1b[31m\xc2\x9b\n")
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.robots = os.path.join(self.tmp.name, "robots.txt")
+        with open(self.robots, "wb") as f:
+            f.write(self.HOSTILE)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def raw(self, *args):
+        proc = subprocess.run([ROBOTSCAN, *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=30)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def assert_no_control(self, data):
+        text = data.decode("utf-8", "surrogateescape")
+        for ch in text:
+            code = ord(ch)
+            # Line ends and the column TABs are the output's own.
+            if ch in "\n\t":
+                continue
+            self.assertFalse(code < 0x20 or code == 0x7F or 0x80 <= code <= 0x9F,
+                             (hex(code), text))
+            # A raw byte 0x80-0x9F outside a character decodes to a surrogate.
+            self.assertFalse(0xDC80 <= code <= 0xDC9F, (hex(code), text))
+
+    def test_check_text_escapes_and_json_is_exact(self):
+        # Bytes: each URL reaches the command exactly as written.
+        urls = [b"/esc\x1b]0;owned\x07\x1b[2J/x", b"/csi\xc2\x9b2J", b"/tab\there",
+                b"/caf\xc3\xa9\xe2\x82\xac"]
+        rc, out, err = self.raw("check", "--robots-file", self.robots, "--user-agent",
+                                "Bot", "--compat", "urllib", *urls)
+        self.assertEqual(rc, 1, err)
+        self.assert_no_control(out)
+        self.assert_no_control(err)
+        self.assertEqual(out.decode("utf-8").splitlines(), [
+            "disallowed\t/esc\\x1B]0;owned\\x07\\x1B[2J/x\t2\t"
+            "disallow: /esc\\x1B]0;owned\\x07\\x1B[2J",
+            "disallowed\t/csi\\xC2\\x9B2J\t4\tdisallow: /csi\\xC2\\x9B2J",
+            "disallowed\t/tab\\x09here\t5\tdisallow: /tab\\x09here",
+            # Non-ASCII text whose bytes include 0x82 stays text.
+            "disallowed\t/caf\u00e9\u20ac\t6\tdisallow: /caf\u00e9\u20ac",
+        ])
+        rc, out, _ = self.raw("check", "--robots-file", self.robots, "--user-agent",
+                              "Bot", b"/csi8\x9b2J/x", b"/csi\xc2\x9b2J/x")
+        self.assert_no_control(out)
+        self.assertEqual([l.split("\t")[3] for l in out.decode().splitlines()],
+                         ["disallow: /csi8\\x9B2J", "disallow: /csi\\xC2\\x9B2J"])
+        rc, out, _ = self.raw("check", "--robots-file", self.robots, "--user-agent",
+                              "Bot", "--json", "--compat", "urllib", *urls)
+        records = [json.loads(line) for line in out.decode().splitlines()]
+        self.assertEqual([r["url"] for r in records], [u.decode() for u in urls])
+        self.assertEqual(records[0]["rule"]["pattern"], "/esc\x1b]0;owned\x07\x1b[2J")
+        self.assertEqual(records[1]["rule"]["pattern"], "/csi\u009b2J")
+
+    def test_user_agent_and_file_name_in_messages(self):
+        name = os.path.join(self.tmp.name, "evil\x1b[2J.txt")
+        with open(name, "wb") as f:
+            f.write(b"User-agent: *\nDisallow: /\n" + b"#" * 600000 + b"\n")
+        rc, _, err = self.raw("check", "--robots-file", name, "--user-agent",
+                              "Bot\x1b[2J", "/x")
+        self.assertEqual(rc, 1)
+        self.assert_no_control(err)
+        self.assertIn("user agent 'Bot\\x1B[2J' is not a valid product token", err.decode())
+        self.assertIn("evil\\x1B[2J.txt' were ignored", err.decode())
+
+    def test_lint_text_escapes_and_json_is_exact(self):
+        name = os.path.join(self.tmp.name, "r\x1b[2J.txt")
+        with open(name, "wb") as f:
+            f.write(self.HOSTILE + b"Dis\xc2\x9ballow: /x\n")
+        rc, out, err = self.raw("lint", name)
+        self.assertEqual(rc, 1, err)
+        self.assert_no_control(out)
+        lines = out.decode("utf-8").splitlines()
+        self.assertIn("r\\x1B[2J.txt:7: error: sitemap '/map?[31m?' is not an absolute "
+                      "http(s) URL; crawlers ignore it [relative-sitemap]",
+                      [l[len(self.tmp.name) + 1:] for l in lines])
+        self.assertTrue(any(":8: warning: unknown directive 'Dis?allow' is ignored" in l
+                            for l in lines), lines)
+        rc, out, _ = self.raw("lint", "--json", name)
+        records = [json.loads(line) for line in out.decode().splitlines()]
+        self.assertEqual({r["file"] for r in records}, {name})
 
 if __name__ == "__main__":
     ROBOTSCAN = sys.argv.pop(1)

@@ -27,7 +27,9 @@ std::unique_ptr<CLI::App> MakeRobotscanApp();
 
 // Parses argv into `app` (which runs the chosen subcommand's callback) and
 // returns the process exit status: *exit_code as set by the subcommand, or
-// kExitOk for --help/--version, kExitUsage for a parse error.
+// kExitOk for --help/--version, kExitUsage for a parse error. Running out of
+// memory ends the process with "robotscan: out of memory: ..." on stderr
+// and kExitUsage (docs/cli.md).
 int ParseAndRun(CLI::App& app, int argc, char** argv, const int& exit_code);
 
 }  // namespace robotscan::cli

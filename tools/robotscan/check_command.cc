@@ -19,6 +19,7 @@
 
 #include "commands.h"
 #include "input.h"
+#include "robotscan/base/terminal_text.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/url.h"
 
@@ -84,7 +85,7 @@ int RunCheck(const CheckOptions& options) {
     std::fprintf(stderr,
                  "robotscan check: warning: user agent '%s' is not a valid "
                  "product token ([A-Za-z_-]+); no group can name it\n",
-                 options.user_agent.c_str());
+                 EscapeControlCharacters(options.user_agent).c_str());
   }
   if (options.robots_file == "-" && options.urls_file == "-") {
     std::fprintf(stderr,
@@ -92,36 +93,57 @@ int RunCheck(const CheckOptions& options) {
                  "read standard input\n");
     return kExitUsage;
   }
-  const Result<std::string> body = ReadWholeFile(options.robots_file);
+  // Only what the parser can use is read: --compat urllib reads the whole
+  // file, as CPython does.
+  const std::size_t read_limit =
+      urllib ? kReadWholeInput : ReadLimitFromFlag(options.max_bytes);
+  const Result<InputHead> body = ReadInput(options.robots_file, read_limit);
   if (!body.ok()) {
     std::fprintf(stderr, "robotscan check: %s\n",
                  body.status().message().c_str());
     return ExitCodeFor(body.status());
   }
-  const robots::RobotsTxt robots = robots::RobotsTxt::Parse(*body, parse);
+  const std::string robots_file = EscapeControlCharacters(options.robots_file);
+  const robots::RobotsTxt robots = robots::RobotsTxt::Parse(body->bytes, parse);
   if (robots.urllib_error_line() > 0) {
     std::fprintf(stderr,
                  "robotscan check: warning: CPython's RobotFileParser.parse() "
                  "raises ValueError at line %d of '%s'; the answers are those "
                  "of the lines before it\n",
-                 robots.urllib_error_line(), options.robots_file.c_str());
+                 robots.urllib_error_line(), robots_file.c_str());
   }
   if (robots.ignored_bytes() > 0) {
-    std::fprintf(stderr,
-                 "robotscan check: warning: %zu bytes past the parse limit "
-                 "of '%s' were ignored\n",
-                 robots.ignored_bytes(), options.robots_file.c_str());
+    // The parser saw at most the limit and one byte: what it ignored of
+    // the whole input follows from the input's size, when there is one.
+    const std::size_t parsed = body->bytes.size() - robots.ignored_bytes();
+    if (body->size) {
+      std::fprintf(stderr,
+                   "robotscan check: warning: %llu bytes past the parse limit "
+                   "of '%s' were ignored\n",
+                   static_cast<unsigned long long>(*body->size - parsed),
+                   robots_file.c_str());
+    } else {
+      std::fprintf(stderr,
+                   "robotscan check: warning: '%s' is longer than the parse "
+                   "limit of %zu bytes: it was read no further, and only its "
+                   "first %zu bytes (up to the last line end before the "
+                   "limit) were parsed\n",
+                   robots_file.c_str(), read_limit, parsed);
+    }
   }
 
   std::vector<std::string> urls = options.urls;
   if (!options.urls_file.empty()) {
-    const Result<std::string> text = ReadWholeFile(options.urls_file);
+    const Result<InputHead> text =
+        ReadInput(options.urls_file, kReadWholeInput);
     if (!text.ok()) {
       std::fprintf(stderr, "robotscan check: %s\n",
                    text.status().message().c_str());
       return ExitCodeFor(text.status());
     }
-    for (std::string& url : SplitLines(*text)) urls.push_back(std::move(url));
+    for (std::string& url : SplitLines(text->bytes)) {
+      urls.push_back(std::move(url));
+    }
   }
   if (urls.empty()) {
     std::fprintf(stderr,
@@ -176,8 +198,12 @@ int RunCheck(const CheckOptions& options) {
                                    nlohmann::json::error_handler_t::replace)
                               .c_str());
     } else {
+      // The file's and the URL's bytes are printed for people: no control
+      // character of theirs may reach the terminal (a TAB would also split
+      // the columns). --json is exact.
       std::printf("%s\t%s\t%d\t%s\n", result.allowed ? "allowed" : "disallowed",
-                  url.c_str(), result.line, RuleText(result).c_str());
+                  EscapeControlCharacters(url).c_str(), result.line,
+                  EscapeControlCharacters(RuleText(result)).c_str());
     }
   }
   std::fflush(stdout);

@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "input.h"
+#include "robotscan/base/terminal_text.h"
 #include "robotscan/robots/lint.h"
 
 namespace robotscan::cli {
@@ -28,7 +29,8 @@ int RunLint(const LintCommandOptions& options) {
   bool any_error = false;
   bool unreadable = false;
   for (const std::string& file : options.files) {
-    const Result<std::string> body = ReadWholeFile(file);
+    const std::size_t read_limit = ReadLimitFromFlag(options.max_bytes);
+    const Result<InputHead> body = ReadInput(file, read_limit);
     if (!body.ok()) {
       std::fprintf(stderr, "robotscan lint: %s\n",
                    body.status().message().c_str());
@@ -37,8 +39,13 @@ int RunLint(const LintCommandOptions& options) {
     }
     robots::LintOptions lint;
     lint.max_body_bytes = ParseLimitFromFlag(options.max_bytes);
+    if (body->bytes.size() > read_limit) {
+      // Only the limit and a byte were read: the finding names the size of
+      // the whole file, or says that a stream went on.
+      lint.input_bytes = body->size.value_or(robots::kUnknownInputBytes);
+    }
     const std::vector<robots::Diagnostic> diagnostics =
-        robots::LintRobotsTxt(*body, lint);
+        robots::LintRobotsTxt(body->bytes, lint);
     any_error = any_error || robots::HasErrors(diagnostics);
     for (const robots::Diagnostic& d : diagnostics) {
       if (options.json) {
@@ -52,9 +59,12 @@ int RunLint(const LintCommandOptions& options) {
                                      nlohmann::json::error_handler_t::replace)
                                 .c_str());
       } else {
-        std::printf("%s:%d: %s: %s [%s]\n", file.c_str(), d.line,
+        // For a terminal: no control character of a file name's (or a
+        // message's) is printed raw. --json is exact.
+        std::printf("%s:%d: %s: %s [%s]\n",
+                    EscapeControlCharacters(file).c_str(), d.line,
                     std::string(robots::SeverityName(d.severity)).c_str(),
-                    d.message.c_str(), d.code.c_str());
+                    EscapeControlCharacters(d.message).c_str(), d.code.c_str());
       }
     }
   }

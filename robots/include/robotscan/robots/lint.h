@@ -15,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,9 +37,20 @@ struct Diagnostic {
   std::string message;  // One sentence for humans.
 };
 
+// The size of an input whose size a reader cannot know (a pipe, a device).
+inline constexpr std::uint64_t kUnknownInputBytes =
+    std::numeric_limits<std::uint64_t>::max();
+
 struct LintOptions {
   // Same meaning as ParseOptions::max_body_bytes.
   std::size_t max_body_bytes = kMinParseLimitBytes;
+  // When `body` is only the beginning of a longer input: the whole input's
+  // size, or kUnknownInputBytes. A reader that stops one byte past the
+  // parse limit (robotscan lint does, so that a 1 GB file or /dev/zero costs
+  // no more memory than the limit) passes it so that the `size-limit`
+  // finding names the input's size, or says that the rest was not read.
+  // Unset: `body` is the whole input.
+  std::optional<std::uint64_t> input_bytes;
 };
 
 // Every diagnostic, ordered by line (file-wide ones first).

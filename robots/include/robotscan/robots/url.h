@@ -64,7 +64,8 @@ std::string_view ExtractProductToken(std::string_view user_agent);
 // silently encoded or, in Google mode, compared raw).
 std::optional<std::string> UrlSyntaxError(std::string_view url);
 
-// `url` with control bytes shown as \xHH, for error messages.
+// `url` with control characters (C0, DEL, C1) shown as \xHH, for messages
+// printed on a terminal.
 std::string PrintableUrl(std::string_view url);
 
 // Case-insensitive ASCII comparison.
