@@ -13,6 +13,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -95,6 +96,22 @@ std::string DefaultUserAgent() {
          "+https://github.com/robotscan/robotscan)";
 }
 
+Status CheckHeaderValue(std::string_view flag, std::string_view value) {
+  for (const char c : value) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && byte != '\t') || byte == 0x7f) {
+      const char* name = c == '\r'   ? "a carriage return (CR)"
+                         : c == '\n' ? "a line feed (LF)"
+                         : c == '\0' ? "a NUL byte"
+                                     : "a control character";
+      return Status(StatusCode::kInvalidArgument,
+                    std::string(flag) + " must not contain " + name +
+                        ": it is sent in an HTTP header line");
+    }
+  }
+  return Status::Ok();
+}
+
 Status ValidateCrawlOptions(const CrawlOptions& options) {
   const auto invalid = [](std::string message) {
     return Status(StatusCode::kInvalidArgument, std::move(message));
@@ -113,6 +130,47 @@ Status ValidateCrawlOptions(const CrawlOptions& options) {
     }
   }
   if (options.concurrency < 1) return invalid("concurrency must be >= 1");
+  // Numbers a flag can get wrong: each names its flag. A NaN or infinite
+  // rate would also be written into crawl_run.options as invalid JSON.
+  if (!std::isfinite(options.rate_limit) || options.rate_limit < 0) {
+    return invalid("--rate must be a number >= 0 (0: no limit)");
+  }
+  if (options.per_ip_limit < 0) {
+    return invalid("--per-ip-limit must be >= 0 (0: no limit)");
+  }
+  if (options.retries < 0) return invalid("--retries must be >= 0");
+  if (options.max_redirects < 0) {
+    return invalid("--max-redirects must be >= 0 (at least 5 are followed)");
+  }
+  if (options.loops < 0) return invalid("--loops must be >= 0");
+  if (options.dns_tries < 1) return invalid("--dns-tries must be >= 1");
+  if (options.low_speed_limit < 0) {
+    return invalid("--low-speed-limit must be >= 0 (0: no check)");
+  }
+  if (options.low_speed_time.count() < 0) {
+    return invalid("--low-speed-time must not be negative");
+  }
+  // libcurl reads a timeout of 0 as "none": a zero timeout is refused, not
+  // turned into an endless wait.
+  const struct {
+    const char* flag;
+    std::chrono::milliseconds value;
+    bool zero_allowed;
+  } durations[] = {{"--connect-timeout", options.connect_timeout, false},
+                   {"--timeout", options.total_timeout, false},
+                   {"--dns-timeout", options.dns_timeout, false},
+                   {"--retry-delay", options.retry_delay, true},
+                   {"--max-retry-after", options.max_retry_after, true}};
+  for (const auto& d : durations) {
+    if (d.value.count() < 0 || (!d.zero_allowed && d.value.count() == 0)) {
+      return invalid(std::string(d.flag) + " must be " +
+                     (d.zero_allowed ? "at least 0" : "longer than 0"));
+    }
+  }
+  if (Status agent = CheckHeaderValue("--user-agent", options.user_agent);
+      !agent.ok()) {
+    return agent;
+  }
   if (options.top < 0 || options.skip < 0) {
     return invalid("--top and --skip must not be negative");
   }

@@ -583,6 +583,11 @@ TransferResult CrawlLoop::ResultOf(DomainJob* job, CURLcode code,
                            : job->error_buffer[0] != '\0'
                                ? job->error_buffer
                                : curl_easy_strerror(code);
+    if (code == CURLE_OUT_OF_MEMORY) {
+      result.error_message =
+          "a response header line over libcurl's 100 KiB limit (libcurl: " +
+          result.error_message + ")";
+    }
     result.error = ClassifyCurlError(easy, code, result.error_message);
   } else if (status >= 300 && status < 400) {
     char* target = nullptr;

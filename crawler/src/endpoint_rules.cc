@@ -228,6 +228,20 @@ bool IsPublicAddress(std::string_view address) {
   if (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) {
     return false;  // 64:ff9b::/96 NAT64: may point anywhere, incl. private
   }
+  const auto ipv4_at = [b](int i) {
+    return (std::uint32_t{b[i]} << 24) | (std::uint32_t{b[i + 1]} << 16) |
+           (std::uint32_t{b[i + 2]} << 8) | b[i + 3];
+  };
+  if (b[0] == 0x20 && b[1] == 0x02) {
+    // 2002::/16 6to4 (RFC 3056): a relay delivers to the IPv4 address in
+    // bits 16-47, so 2002:0a00:0001:: reaches 10.0.0.1.
+    return IsPublicIpv4(ipv4_at(2));
+  }
+  if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0x00 && b[3] == 0x00) {
+    // 2001::/32 Teredo (RFC 4380): the server's IPv4 address in bits
+    // 32-63, the client's in the last 32, inverted.
+    return IsPublicIpv4(ipv4_at(4)) && IsPublicIpv4(~ipv4_at(12));
+  }
   return true;
 }
 

@@ -33,11 +33,17 @@ ErrorClass ClassifyCurlError(CURL* easy, CURLcode code,
     case CURLE_SSL_ENGINE_INITFAILED:
       return ErrorClass::kTls;
     case CURLE_RECV_ERROR:
-      // libcurl reports broken chunked framing as a receive error too; its
-      // detail names the chunk, a reset names the connection.
-      if (detail.find("chunk") != std::string_view::npos)
+      // libcurl reports broken chunked framing and response headers over
+      // its 300 KiB limit as receive errors too; their details say so, a
+      // reset names the connection.
+      if (detail.find("chunk") != std::string_view::npos ||
+          detail.find("Too large response headers") != std::string_view::npos)
         return ErrorClass::kProtocol;
       return ErrorClass::kReset;
+    case CURLE_OUT_OF_MEMORY:
+      // libcurl 7.88's answer to a header line over its 100 KiB limit
+      // (CURL_MAX_HTTP_HEADER): the response is broken, not the crawler.
+      return ErrorClass::kProtocol;
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:

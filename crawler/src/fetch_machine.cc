@@ -137,6 +137,16 @@ FetchAction DomainFetch::OnTransferDone(TransferResult result) {
     return FailStep(result.error, result.error_message, result.http_status);
   }
 
+  if (result.http_status < 100 || result.http_status > 599) {
+    // libcurl takes any three digits; an answer outside HTTP's status
+    // classes (RFC 9110 §15) is a broken answer, not a server error to
+    // retry.
+    return FailStep(ErrorClass::kProtocol,
+                    "HTTP status " + std::to_string(result.http_status) +
+                        " is outside 100-599",
+                    result.http_status);
+  }
+
   storage::FetchStep step;
   step.url = url_;
   step.http_status = result.http_status;
@@ -175,6 +185,7 @@ FetchAction DomainFetch::OnTransferDone(TransferResult result) {
     return StartHop(std::move(ascii_next), std::move(parts));
   }
   if ((status >= 500 || status == 429) && retries_used_ < policy_->retries) {
+    // (status <= 599: see above.)
     return ScheduleRetry(ParseRetryAfter(last_headers_.retry_after));
   }
   r.truncated = result.truncated;

@@ -109,6 +109,13 @@ bool NormalizeDomainName(std::string_view input, std::string* domain,
         *reason = "empty or over-long label";
         return false;
       }
+      // RFC 952/1123 host names: a label neither starts nor ends with a
+      // hyphen (no such name is registrable; "-x.com" would also read as
+      // an option to any tool it is passed to).
+      if (ascii[label_start] == '-' || ascii[i - 1] == '-') {
+        *reason = "a label starts or ends with a hyphen";
+        return false;
+      }
       label_start = i + 1;
       continue;
     }

@@ -314,6 +314,10 @@ Status DownloadTopList(const TopListRequest& request, TopListDownload* list) {
                   "invalid Tranco list ID '" + request.list_id +
                       "' (letters and digits, e.g. X5Y7N)");
   }
+  if (Status agent = CheckHeaderValue("--user-agent", request.user_agent);
+      !agent.ok()) {
+    return agent;
+  }
   std::string base = request.base_url;
   std::string path;
   switch (request.source) {

@@ -31,8 +31,14 @@ class FileDescriptor {
   int fd_;
 };
 
+// A full disk (or quota) is the storage-full error every command exits 4
+// for, not a generic I/O failure: the crawl that filled the disk exits 4
+// from SQLite, and so must its rerun, which fails here first.
 Status IoError(const std::string& what) {
-  return Status(Status::Code::kIoError, what + ": " + std::strerror(errno));
+  const int error = errno;
+  return Status(error == ENOSPC || error == EDQUOT ? Status::Code::kDiskFull
+                                                   : Status::Code::kIoError,
+                what + ": " + std::strerror(error));
 }
 
 // The lock file is a few lines; anything longer is not ours.

@@ -203,5 +203,117 @@ TEST_F(CrawlBadInputTest, AHugeFirstLineCostsNoMemory) {
   EXPECT_LT(rss_kb, 100 * 1024) << "peak RSS " << rss_kb << " KB";
 }
 
+// Flags that are wrong are usage errors (exit 2) naming the flag, before
+// any database exists: negative counts, a rate that is not a number, a
+// zero timeout (libcurl's "no timeout"), and a User-Agent that would end
+// its header line early (a CR/LF there used to reach servers as an extra
+// header).
+TEST_F(CrawlBadInputTest, WrongFlagsAreUsageErrorsNamingTheFlag) {
+  WriteList(2);
+  const std::string db = dir_.File("flags.sqlite");
+  const struct {
+    std::vector<std::string> flags;
+    const char* named;
+  } cases[] = {
+      {{"--rate", "-1"}, "--rate"},
+      {{"--rate", "nan"}, "--rate"},
+      {{"--rate", "inf"}, "--rate"},
+      {{"--retries", "-1"}, "--retries"},
+      {{"--per-ip-limit", "-2"}, "--per-ip-limit"},
+      {{"--max-redirects", "-1"}, "--max-redirects"},
+      {{"--timeout", "0s"}, "--timeout"},
+      {{"--connect-timeout", "0ms"}, "--connect-timeout"},
+      {{"--dns-tries", "0"}, "--dns-tries"},
+      {{"--user-agent", "Bot\r\nX-Injected: 1"}, "--user-agent"},
+      {{"--user-agent", "Bot\nX-Injected: 1"}, "--user-agent"},
+      {{"--user-agent", "Bot\x1b[31m"}, "--user-agent"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"crawl", "--db", db, list_};
+    for (const std::string& f : FlagList()) args.push_back(f);
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    const ProcessResult run = RunProcess(kBinary, args, dir_.path(), 20s);
+    EXPECT_EQ(run.exit_code, 2) << c.flags[0] << " " << c.flags[1];
+    EXPECT_NE(run.err.find(c.named), std::string::npos)
+        << c.flags[0] << ": " << run.err;
+    EXPECT_NE(::access(db.c_str(), F_OK), 0) << c.flags[0];
+  }
+}
+
+// Answers that break HTTP are "protocol" errors, recorded once, never
+// retried like a server error: a status outside 100-599, a header line over
+// libcurl's 100 KiB (was "other" with the message "Out of memory"), and
+// headers over its 300 KiB in all (was "reset", fetched three times).
+TEST_F(CrawlBadInputTest, BrokenAnswersAreProtocolErrorsFetchedOnce) {
+  WriteFile(list_,
+            "1,status777.test\n2,bigheaderline.test\n3,manyheaders.test\n");
+  const std::string db = dir_.File("answers.sqlite");
+  std::vector<std::string> args = {
+      "crawl", "--db", db, list_, "--retries", "2", "--retry-delay", "10ms"};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  const ProcessResult run = RunProcess(kBinary, args, dir_.path(), 60s);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* host :
+       {"status777.test", "bigheaderline.test", "manyheaders.test"}) {
+    EXPECT_EQ(QueryOne(db,
+                       "SELECT access, error, attempts FROM latest_fetch "
+                       "WHERE domain = '" +
+                           std::string(host) + "'"),
+              "unreachable|protocol|1")
+        << host << ": "
+        << QueryOne(db,
+                    "SELECT error_message FROM latest_fetch WHERE domain = "
+                    "'" +
+                        std::string(host) + "'");
+    EXPECT_EQ(server_->RequestsFor(host), 1) << host;
+  }
+  EXPECT_EQ(QueryOne(db,
+                     "SELECT http_status FROM latest_fetch WHERE domain = "
+                     "'status777.test'"),
+            "777");
+}
+
+// A list entry whose label starts or ends with a hyphen is a malformed
+// line, not a domain to fetch.
+TEST_F(CrawlBadInputTest, HyphenEdgedLabelsAreMalformedLines) {
+  WriteFile(list_, "1,-evil.test\n2,ok.test\n3,d3-.test\n");
+  const std::string db = dir_.File("hyphen.sqlite");
+  std::vector<std::string> args = {"crawl", "--db", db, list_};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  const ProcessResult run = RunProcess(kBinary, args, dir_.path(), 30s);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(QueryOne(db, "SELECT group_concat(domain) FROM latest_fetch"),
+            "ok.test");
+  EXPECT_NE(run.out.find("malformed lines 2"), std::string::npos) << run.out;
+}
+
+// A disk that fills mid-crawl: exit 4 (storage full), the committed
+// records intact; the rerun on the still-full disk exits 4 too (it used to
+// exit 3: its lock file write failed first, as a plain I/O error).
+TEST_F(CrawlBadInputTest, FullDiskExitsFourAndKeepsWhatWasCommitted) {
+  const std::string disk = dir_.File("small-disk");
+  ASSERT_EQ(::mkdir(disk.c_str(), 0755), 0);
+  const ProcessResult mount =
+      Shell("mount -t tmpfs -o size=600k robotscan-test " + disk);
+  if (mount.exit_code != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs here (needs root): "
+                 << mount.err;
+  }
+  WriteList(3000);
+  const std::string db = disk + "/crawl.sqlite";
+  std::vector<std::string> args = {"crawl", "--db", db, list_};
+  for (const std::string& f : FlagList()) args.push_back(f);
+  const ProcessResult first = RunProcess(kBinary, args, dir_.path(), 60s);
+  const ProcessResult again = RunProcess(kBinary, args, dir_.path(), 60s);
+  const std::string integrity = QueryOne(db, "PRAGMA integrity_check");
+  const std::string rows = QueryOne(db, "SELECT count(*) FROM latest_fetch");
+  Shell("umount " + disk);
+  EXPECT_EQ(first.exit_code, 4) << first.err;
+  EXPECT_EQ(again.exit_code, 4) << again.err;
+  EXPECT_EQ(integrity, "ok");
+  EXPECT_GT(std::stoi(rows), 0) << "what was committed before the disk filled";
+  EXPECT_LT(std::stoi(rows), 3000);
+}
+
 }  // namespace
 }  // namespace robotscan::testing

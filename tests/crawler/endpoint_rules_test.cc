@@ -128,6 +128,14 @@ TEST(EndpointRulesTest, PublicAddressPolicy) {
       {"::ffff:8.8.8.8", true},
       {"2001:db8::1", false},
       {"2606:4700::1111", true},
+      // 6to4 and Teredo carry an IPv4 address a relay delivers to.
+      {"2002:a00:1::1", false},              // 10.0.0.1
+      {"2002:7f00:1::", false},              // 127.0.0.1
+      {"2002:c0a8:101::1", false},           // 192.168.1.1
+      {"2002:808:808::1", true},             // 8.8.8.8
+      {"2001:0:a00:1::f5ff:fffe", false},    // server 10.0.0.1
+      {"2001:0:808:808::80ff:fffe", false},  // client ~ = 127.0.0.1
+      {"2001:0:808:808::f7f7:f7f7", true},   // client 8.8.8.8
       {"not an ip", false},
   };
   for (const Case& c : cases) {

@@ -202,6 +202,11 @@ std::string Response(int status, std::string_view body,
   return out;
 }
 
+// A response's header lines and body, without its status line.
+std::string AfterStatusLine(const std::string& response) {
+  return response.substr(response.find("\r\n") + 2);
+}
+
 std::string Redirect(int status, const std::string& location) {
   return Response(status, "moved", {"Location: " + location});
 }
@@ -456,6 +461,22 @@ struct TestHttpServer::Impl {
           "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
           "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
           "zz\r\nabc\r\n0\r\n\r\n");
+    } else if (label == "status777") {
+      c.Write(
+          "HTTP/1.1 777 Lucky\r\nContent-Type: text/plain\r\n"
+          "Content-Length: 2\r\nConnection: close\r\n\r\nok");
+    } else if (label == "bigheaderline") {
+      // One 1 MB header line: over libcurl's 100 KiB a line.
+      c.Write("HTTP/1.1 200 OK\r\nX-Big: " + std::string(1 << 20, 'b') +
+              "\r\n" + AfterStatusLine(Response(200, robots)));
+    } else if (label == "manyheaders") {
+      // 400 KB of 100-byte header lines: over libcurl's 300 KiB in all.
+      std::string head = "HTTP/1.1 200 OK\r\n";
+      for (int i = 0; i < 4000; ++i) {
+        head += "X-Many-" + std::to_string(i) + ": " + std::string(80, 'm') +
+                "\r\n";
+      }
+      c.Write(head + AfterStatusLine(Response(200, robots)));
     } else if (label == "soft404") {
       c.Write(Response(200,
                        "<html><head><title>Not Found</title></head>"

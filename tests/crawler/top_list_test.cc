@@ -40,6 +40,10 @@ TEST(NormalizeDomainNameTest, Table) {
        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.com",
        nullptr},
       {"invalid_utf8", "\xff\xfe.example", nullptr},
+      {"leading_hyphen", "-evil.example", nullptr},
+      {"leading_hyphen_inner", "a.-b.example", nullptr},
+      {"trailing_hyphen", "a-.example", nullptr},
+      {"inner_hyphens_kept", "a--b.ex-ample.com", "a--b.ex-ample.com"},
   };
   for (const NameCase& c : cases) {
     std::string domain, reason;

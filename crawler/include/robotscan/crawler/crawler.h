@@ -50,6 +50,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "robotscan/base/status.h"
@@ -63,6 +64,12 @@ inline constexpr std::size_t kMinBodyLimitBytes = 500 * 1024;
 
 // "robotscan/<version> (+https://github.com/robotscan/robotscan)"
 std::string DefaultUserAgent();
+
+// A value sent in an HTTP header line (a User-Agent): kInvalidArgument
+// naming `flag` when it holds CR, LF, NUL or any other control character
+// but HTAB, which would end the header line early and smuggle the rest in
+// as headers of its own (RFC 9110 §5.5).
+Status CheckHeaderValue(std::string_view flag, std::string_view value);
 
 struct CrawlOptions {
   std::string list_path;
