@@ -71,7 +71,8 @@ std::vector<ServerVariant> VariantsOf(const std::string& software) {
     return {{"nginx-h1", "http", 0, "HTTP/1.1", plain},
             {"nginx-h1-tls", "https", 0, "HTTP/1.1", plain},
             {"nginx-h2-tls13", "https", 0, "HTTP/2.0", with_hop},
-            {"nginx-h2-tls12", "https", 0, "HTTP/2.0", plain}};
+            {"nginx-h2-tls12", "https", 0, "HTTP/2.0", plain},
+            {"nginx-h2-v6", "https", 0, "HTTP/2.0", {"tiny", "mid"}, true}};
   }
   if (software == "apache") {
     return {{"apache-h1", "http", 0, "HTTP/1.1", plain},
@@ -142,8 +143,8 @@ std::string NginxConfig(const std::string& dir, const SiteFiles& files,
     const bool tls = v.scheme == "https";
     const bool h2 = v.protocol == "HTTP/2.0";
     for (const std::string& kind : v.kinds) {
-      c << "  server {\n    listen 127.0.0.1:" << v.port << (tls ? " ssl" : "")
-        << (h2 ? " http2" : "") << ";\n"
+      c << "  server {\n    listen " << v.Address() << ":" << v.port
+        << (tls ? " ssl" : "") << (h2 ? " http2" : "") << ";\n"
         << "    server_name " << v.Host(kind) << ";\n"
         << "    root " << files.Root(kind) << ";\n";
       // Every server block of a port says the same: with SNI, the port's
@@ -344,19 +345,48 @@ std::string HaproxyConfig(const std::string& pem, const ServerVariant& v,
 
 }  // namespace
 
-int FreePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-    ::close(fd);
-    throw std::runtime_error("bind");
+namespace {
+
+// Connects to (or, with `bind_only`, binds) `port` on the loopback address
+// of that family; returns the socket or -1.
+int LoopbackSocket(bool ipv6, int port, bool bind_only) {
+  const int fd = ::socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  if (ipv6) {
+    auto* a = reinterpret_cast<sockaddr_in6*>(&storage);
+    a->sin6_family = AF_INET6;
+    a->sin6_addr = in6addr_loopback;
+    a->sin6_port = htons(static_cast<std::uint16_t>(port));
+    length = sizeof(*a);
+  } else {
+    auto* a = reinterpret_cast<sockaddr_in*>(&storage);
+    a->sin_family = AF_INET;
+    a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a->sin_port = htons(static_cast<std::uint16_t>(port));
+    length = sizeof(*a);
   }
+  auto* address = reinterpret_cast<sockaddr*>(&storage);
+  const bool ok = bind_only ? ::bind(fd, address, length) == 0
+                            : ::connect(fd, address, length) == 0;
+  if (!ok) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace
+
+int FreePort(bool ipv6) {
+  const int fd = LoopbackSocket(ipv6, 0, true);
+  if (fd < 0) throw std::runtime_error("bind");
+  sockaddr_storage address{};
   socklen_t length = sizeof(address);
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
   ::close(fd);
-  return ntohs(address.sin_port);
+  return ipv6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&address)->sin6_port)
+              : ntohs(reinterpret_cast<sockaddr_in*>(&address)->sin_port);
 }
 
 std::vector<std::string> VariantNamesOf(const std::string& software) {
@@ -425,8 +455,15 @@ std::unique_ptr<RealServer> RealServer::Start(
   ::chmod(server->dir_.c_str(), 0777);
   server->access_log_ = server->dir_ + "/access.log";
   server->variants_ = VariantsOf(software);
+  std::erase_if(server->variants_, [](const ServerVariant& v) {
+    // Only where the machine has IPv6 loopback.
+    if (!v.ipv6) return false;
+    const int fd = LoopbackSocket(true, 0, true);
+    if (fd >= 0) ::close(fd);
+    return fd < 0;
+  });
   for (ServerVariant& v : server->variants_) {
-    v.port = FreePort();
+    v.port = FreePort(v.ipv6);
     // A hop site only where the test gave it a target.
     if (hops.count(v.name) == 0) {
       std::erase(v.kinds, std::string("hop"));
@@ -533,15 +570,9 @@ bool RealServer::WaitUntilListening(std::string* why_not) {
           return false;
         }
       }
-      const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-      sockaddr_in address{};
-      address.sin_family = AF_INET;
-      address.sin_port = htons(static_cast<std::uint16_t>(v.port));
-      address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-      const bool up = ::connect(fd, reinterpret_cast<sockaddr*>(&address),
-                                sizeof(address)) == 0;
-      ::close(fd);
-      if (up) break;
+      const int fd = LoopbackSocket(v.ipv6, v.port, false);
+      if (fd >= 0) ::close(fd);
+      if (fd >= 0) break;
       if (std::chrono::steady_clock::now() > deadline) {
         *why_not = software_ + " did not listen on port " +
                    std::to_string(v.port) + " within 15 s";

@@ -37,6 +37,8 @@ struct ServerVariant {
   // ("HTTP/1.1", "HTTP/2.0"); empty: the server keeps no such log.
   std::string protocol;
   std::vector<std::string> kinds;  // Sites served (see above).
+  bool ipv6 = false;               // On ::1 instead of 127.0.0.1.
+  std::string Address() const { return ipv6 ? "[::1]" : "127.0.0.1"; }
   std::string Host(const std::string& kind) const {
     return kind + "." + name + ".test";
   }
@@ -104,9 +106,9 @@ class RealServer {
 // before it starts (for the certificate).
 std::vector<std::string> VariantNamesOf(const std::string& software);
 
-// A free TCP port on 127.0.0.1 (bound and released: a server started at
-// once gets it).
-int FreePort();
+// A free TCP port on 127.0.0.1 or ::1 (bound and released: a server
+// started at once gets it).
+int FreePort(bool ipv6 = false);
 
 }  // namespace robotscan::testing
 

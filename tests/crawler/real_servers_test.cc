@@ -124,8 +124,8 @@ class RealServersTest : public ::testing::TestWithParam<std::string> {
         const std::string port = v.scheme == "https" ? "443" : "80";
         for (const std::string& kind : v.kinds) {
           args.push_back("--connect-to");
-          args.push_back(v.Host(kind) + ":" + port +
-                         ":127.0.0.1:" + std::to_string(v.port));
+          args.push_back(v.Host(kind) + ":" + port + ":" + v.Address() + ":" +
+                         std::to_string(v.port));
         }
       }
     }
