@@ -13,6 +13,7 @@
 
 #include "document.h"
 #include "render_internal.h"
+#include "robotscan/base/terminal_text.h"
 #include "robotscan/report/render.h"
 
 namespace robotscan::report {
@@ -257,10 +258,18 @@ void AppendTable(const Table& table, std::string* out) {
 }  // namespace
 
 std::string EscapeHtml(std::string_view text) {
+  // Control characters (NUL, ESC, the C1 set...) carry no text; they become
+  // U+FFFD rather than being left to the browser's error recovery. Line
+  // breaks and tabs are text in <pre>.
+  const std::string clean =
+      ReplaceControlCharacters(text, [](std::string_view control) {
+        return std::string(control == "\n" || control == "\t"
+                               ? control
+                               : std::string_view("\xEF\xBF\xBD"));
+      });
   std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
+  out.reserve(clean.size() + clean.size() / 8);
+  for (const char c : clean) {
     switch (c) {
       case '&':
         out += "&amp;";
@@ -278,13 +287,7 @@ std::string EscapeHtml(std::string_view text) {
         out += "&#39;";
         break;
       default:
-        // Control bytes (NUL, ESC...) carry no text; they become U+FFFD
-        // rather than leaving them to the browser's error recovery.
-        if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7F) {
-          out += "\xEF\xBF\xBD";  // U+FFFD
-        } else {
-          out += c;
-        }
+        out += c;
     }
   }
   return out;

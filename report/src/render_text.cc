@@ -5,6 +5,7 @@
 
 #include "document.h"
 #include "render_internal.h"
+#include "robotscan/base/terminal_text.h"
 #include "robotscan/report/render.h"
 
 namespace robotscan::report {
@@ -14,22 +15,14 @@ namespace {
 // excerpts are cut (JSON and HTML keep them whole).
 constexpr std::size_t kMaxCellChars = 100;
 
-// Terminal-safe: crawled bytes could carry escape sequences that rewrite
-// the reader's screen. Control bytes become '?', line breaks " / ".
+// Terminal-safe: crawled bytes (and what a database says of its crawl)
+// could carry escape sequences that rewrite the reader's screen. Control
+// characters, C0, DEL and C1 alike (terminal_text.h), become '?', line
+// breaks " / ". Every string the text renderer prints goes through here.
 std::string SanitizeForTerminal(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += " / ";
-    } else if (byte < 0x20 || byte == 0x7F) {
-      out += '?';
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return ReplaceControlCharacters(text, [](std::string_view control) {
+    return std::string(control == "\n" ? " / " : "?");
+  });
 }
 
 // Cuts at kMaxCellChars code points, never inside a UTF-8 sequence.
@@ -53,13 +46,18 @@ std::size_t DisplayWidth(std::string_view text) {
 }
 
 void AppendText(const Table& table, std::string* out) {
-  *out += "\n" + table.caption + "  [denominator: " + table.denominator + "]\n";
+  *out += "\n" + SanitizeForTerminal(table.caption) +
+          "  [denominator: " + SanitizeForTerminal(table.denominator) + "]\n";
   if (table.rows.empty()) {
     *out += "  (none)\n";
     return;
   }
   std::vector<std::vector<std::string>> cells;
-  cells.push_back(table.headers);
+  std::vector<std::string> headers;
+  for (const std::string& header : table.headers) {
+    headers.push_back(SanitizeForTerminal(header));
+  }
+  cells.push_back(std::move(headers));
   for (const auto& row : table.rows) {
     std::vector<std::string> line;
     for (const Cell& cell : row)
@@ -95,18 +93,21 @@ void AppendText(const Table& table, std::string* out) {
 }
 
 std::string RenderText(const Document& document) {
-  std::string out =
-      document.title + "\n" + std::string(document.title.size(), '=') + "\n";
-  for (const std::string& line : document.summary) out += line + "\n";
+  const std::string title = SanitizeForTerminal(document.title);
+  std::string out = title + "\n" + std::string(DisplayWidth(title), '=') + "\n";
+  for (const std::string& line : document.summary) {
+    out += SanitizeForTerminal(line) + "\n";
+  }
   out += "\n";
   for (const Highlight& highlight : document.highlights) {
-    out += "  " + highlight.value + "  " +
-           SanitizeForTerminal(highlight.label) + " (" + highlight.denominator +
-           ")\n";
+    out += "  " + SanitizeForTerminal(highlight.value) + "  " +
+           SanitizeForTerminal(highlight.label) + " (" +
+           SanitizeForTerminal(highlight.denominator) + ")\n";
   }
   for (const Section& section : document.sections) {
-    out += "\n" + section.title + "\n" +
-           std::string(DisplayWidth(section.title), '-') + "\n";
+    const std::string section_title = SanitizeForTerminal(section.title);
+    out += "\n" + section_title + "\n" +
+           std::string(DisplayWidth(section_title), '-') + "\n";
     for (const std::string& paragraph : section.paragraphs) {
       out += SanitizeForTerminal(paragraph) + "\n";
     }
@@ -156,7 +157,7 @@ std::string EscapeMarkdown(std::string_view text) {
 }
 
 std::string RenderMarkdown(const Document& document) {
-  std::string out = "# " + document.title + "\n\n";
+  std::string out = "# " + SanitizeForTerminal(document.title) + "\n\n";
   for (const std::string& line : document.summary) {
     out += EscapeMarkdown(line) + "\n\n";
   }
@@ -167,7 +168,7 @@ std::string RenderMarkdown(const Document& document) {
   }
   out += "\n";
   for (const Section& section : document.sections) {
-    out += "## " + section.title + "\n\n";
+    out += "## " + SanitizeForTerminal(section.title) + "\n\n";
     for (const std::string& paragraph : section.paragraphs) {
       out += EscapeMarkdown(paragraph) + "\n\n";
     }

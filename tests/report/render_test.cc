@@ -159,6 +159,57 @@ TEST(RenderTextTest, TerminalEscapesAreNeutralised) {
   EXPECT_EQ(text.find('\x07'), std::string::npos);
 }
 
+// C1 controls too (issue 30): CSI as UTF-8 U+009B and as a raw 0x9B byte
+// reach no terminal through the text or Markdown report; HTML and CSV
+// replace them with U+FFFD. Non-ASCII text stays.
+TEST(RenderTextTest, C1ControlsAreNeutralisedInEveryTextFormat) {
+  const Report report = BuildFrom(testing::TerminalControlFixture());
+  ASSERT_FALSE(report.comments.findings.empty());
+  // The comment is in the report, its controls as '?' (Markdown escapes
+  // the brackets).
+  const struct {
+    Format format;
+    const char* comment;
+  } kTextFormats[] = {
+      {Format::kText,
+       "?]0;owned??[2J csi?2J raw?2J del? caf\xc3\xa9 \xe2\x82\xac"},
+      {Format::kMarkdown,
+       "?\\]0;owned??\\[2J csi?2J raw?2J del? caf\xc3\xa9 \xe2\x82\xac"},
+  };
+  for (const auto& c : kTextFormats) {
+    const std::string text = RenderReport(report, c.format);
+    EXPECT_FALSE(testing::HasControlCharacter(text))
+        << static_cast<int>(c.format) << "\n"
+        << text;
+    EXPECT_NE(text.find(c.comment), std::string::npos)
+        << static_cast<int>(c.format) << "\n"
+        << text;
+  }
+  const std::string html = RenderReport(report, Format::kHtml);
+  EXPECT_FALSE(testing::HasControlCharacter(html));
+  EXPECT_NE(html.find("csi\xEF\xBF\xBD"
+                      "2J"),
+            std::string::npos);
+  std::string csv;
+  ASSERT_TRUE(RenderCsvTable(report, "job-adverts", &csv));
+  std::erase(csv, '\r');  // CSV's own line ends.
+  EXPECT_FALSE(testing::HasControlCharacter(csv)) << csv;
+  EXPECT_NE(csv.find("csi\xEF\xBF\xBD"
+                     "2J"),
+            std::string::npos)
+      << csv;
+  // JSON is exact: the JSON library escapes C0 and keeps U+009B as the
+  // character it is (valid JSON); the raw byte, not UTF-8, is replaced.
+  const auto json = nlohmann::json::parse(RenderReport(report, Format::kJson));
+  const std::string comment =
+      json["comment_findings"]["findings"][0]["text"].get<std::string>();
+  EXPECT_NE(comment.find("\x1b]0;owned\x07\x1b[2J csi\xc2\x9b"
+                         "2J raw\xEF\xBF\xBD"
+                         "2J"),
+            std::string::npos)
+      << comment;
+}
+
 TEST(RenderHtmlTest, EscapesEveryPieceOfCrawledContent) {
   const Report report = BuildFrom(testing::HostileFixture());
   const std::string html = RenderReport(report, Format::kHtml);

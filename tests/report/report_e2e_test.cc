@@ -106,6 +106,26 @@ TEST(ReportCommandTest, UsageAndInputErrorsExitTwo) {
   EXPECT_EQ(result.exit_code, 2);
 }
 
+// Issue 30: `robotscan report` on a terminal. The text and Markdown
+// reports print no control character of the crawled files' (C0, DEL, C1
+// both as UTF-8 and as raw bytes); the HTML report none either.
+TEST(ReportCommandTest, PrintsNoControlCharacterOfTheCrawledFiles) {
+  const std::string dir = testing::MakeTempDir();
+  const std::string db = dir + "/crawl.sqlite";
+  testing::WriteDatabase(db, testing::TerminalControlFixture());
+  for (const std::string format : {"text", "markdown", "html"}) {
+    const CommandResult result =
+        RunShell(Quote(ROBOTSCAN_BINARY) + " report --db " + Quote(db) +
+                 " --format " + format);
+    ASSERT_EQ(result.exit_code, 0) << format << ": " << result.output;
+    EXPECT_NE(result.output.find("hiring"), std::string::npos) << format;
+    EXPECT_NE(result.output.find("caf\xc3\xa9 \xe2\x82\xac"), std::string::npos)
+        << format;
+    EXPECT_FALSE(testing::HasControlCharacter(result.output)) << format << "\n"
+                                                              << result.output;
+  }
+}
+
 TEST(ReportCommandTest, CsvTablesAndTheirErrors) {
   const std::string dir = testing::MakeTempDir();
   const std::string db = dir + "/crawl.sqlite";

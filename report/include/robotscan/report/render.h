@@ -46,7 +46,9 @@ std::vector<TableName> ListTables(const Report& report);
 [[nodiscard]] bool RenderCsvTable(const Report& report, std::string_view name,
                                   std::string* csv);
 
-// Escapes &, <, >, " and ' for HTML text and attribute values.
+// Escapes &, <, >, " and ' for HTML text and attribute values; control
+// characters other than line feed and tab (C0, DEL, C1: terminal_text.h)
+// become U+FFFD.
 std::string EscapeHtml(std::string_view text);
 
 }  // namespace robotscan::report
