@@ -99,15 +99,17 @@ class CrawlDatabase:
         """Checks that ``path`` is a crawl database robotscan can read."""
         if not os.path.isfile(path):
             raise FileNotFoundError(f"no crawl database at {path!r}")
-        _robotscan._check_crawl_database(path)
+        # Read-only, and never needing write access: the URI is mode=ro, or
+        # immutable=1 where SQLite could not create a WAL database's -shm
+        # (a read-only directory or mount), as the C++ readers choose.
+        self._uri = _robotscan._check_crawl_database(os.path.abspath(path))
         self.path = path
 
     def __repr__(self) -> str:
         return f"CrawlDatabase({self.path!r})"
 
     def _connect(self) -> sqlite3.Connection:
-        uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
-        return sqlite3.connect(uri, uri=True)
+        return sqlite3.connect(self._uri, uri=True)
 
     def _records(self, query: "_Query") -> Iterator[tuple]:
         """Rows as tuples in query.columns order, bodies decoded."""

@@ -16,6 +16,7 @@
 #include "robotscan/report/report.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/database_location.h"
 #include "robotscan/storage/latest_fetch_reader.h"
 
 namespace robotscan::python {
@@ -79,10 +80,16 @@ class BodyReader {
 };
 
 // The storage library's own checks: a latest_fetch view, a schema this
-// build can read.
-void CheckCrawlDatabase(const std::string& path) {
+// build can read. Returns the SQLite URI that crawl.py's queries read the
+// file with, chosen as the storage library's readers choose it, so that a
+// database the user may not write (or on read-only storage) reads the same
+// in Python.
+std::string CheckCrawlDatabase(const std::string& path) {
   auto reader = storage::LatestFetchReader::Open(path);
   if (!reader.ok()) RaiseStorageError(reader.status());
+  auto uri = storage::SqliteUriForReading(path);
+  if (!uri.ok()) RaiseStorageError(uri.status());
+  return *uri;
 }
 
 std::string ReportJson(const std::string& path, std::size_t top,
@@ -118,7 +125,8 @@ void BindCrawl(py::module_& m) {
            "The decoded body of a fetch (b'' when it has none).");
   m.def("_check_crawl_database", &CheckCrawlDatabase, py::arg("path"),
         "Raises ValueError unless `path` is a crawl database this build "
-        "reads.");
+        "reads; returns the SQLite URI that reads it without writing "
+        "(mode=ro, or immutable=1 on read-only storage).");
   m.def("_report_json", &ReportJson, py::arg("path"), py::arg("top"),
         py::arg("agents"), py::arg("compat"),
         "`robotscan report --format json` for the database at `path`, as "

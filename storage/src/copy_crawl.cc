@@ -210,11 +210,11 @@ Status CopyCrawlDatabase(std::string_view from, std::string_view to,
                   "--db must be a postgresql:// URI");
   }
   const std::string path(from);
-  sqlite3* raw = nullptr;
-  const int rc =
-      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-  DatabaseHandle source(raw);
-  if (rc != SQLITE_OK) return StatusFromSqlite(raw, rc, "open " + path);
+  DatabaseHandle source;
+  std::string uri;
+  if (Status s = OpenDatabaseForReading(path, 0, &source, &uri); !s.ok()) {
+    return s;
+  }
   sqlite3_busy_timeout(source.get(), 5000);
   std::int64_t version = 0;
   {

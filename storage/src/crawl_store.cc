@@ -489,14 +489,22 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::Open(
     std::string_view path, const StoreOptions& options) {
   if (IsPostgresUri(path)) return OpenPgCrawlStore(path, options);
   const std::string file(path);
-  sqlite3* raw = nullptr;
-  const int flags = options.read_only
-                        ? SQLITE_OPEN_READONLY
-                        : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  const int rc =
-      sqlite3_open_v2(file.c_str(), &raw, flags | SQLITE_OPEN_NOMUTEX, nullptr);
-  DatabaseHandle db(raw);
-  if (rc != SQLITE_OK) return StatusFromSqlite(raw, rc, "open " + file);
+  DatabaseHandle db;
+  if (options.read_only) {
+    std::string uri;
+    if (Status s = OpenDatabaseForReading(file, SQLITE_OPEN_NOMUTEX, &db, &uri);
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(
+        file.c_str(), &raw,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+        nullptr);
+    db.reset(raw);
+    if (rc != SQLITE_OK) return StatusFromSqlite(raw, rc, "open " + file);
+  }
   auto store = std::make_unique<SqliteCrawlStore>(std::move(db), file, options);
   if (Status s = store->Initialize(); !s.ok()) return s;
   return std::unique_ptr<CrawlStore>(std::move(store));

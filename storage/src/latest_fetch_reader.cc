@@ -220,13 +220,11 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
 Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
     std::string_view path, const LatestFetchQuery& query) {
   if (IsPostgresUri(path)) return OpenPgLatestFetchReader(path, query);
-  sqlite3* raw_db = nullptr;
   const std::string path_string(path);
-  const int rc = sqlite3_open_v2(path_string.c_str(), &raw_db,
-                                 SQLITE_OPEN_READONLY, nullptr);
-  DatabaseHandle db(raw_db);
-  if (rc != SQLITE_OK) {
-    return StatusFromSqlite(db.get(), rc, "open " + path_string);
+  DatabaseHandle db;
+  std::string uri;
+  if (Status s = OpenDatabaseForReading(path_string, 0, &db, &uri); !s.ok()) {
+    return s;
   }
   sqlite3_busy_timeout(db.get(), kBusyTimeoutMilliseconds);
   {

@@ -1,6 +1,8 @@
 #include "sqlite_handles.h"
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace robotscan::storage {
 
@@ -33,6 +35,101 @@ Status StatusFromSqlite(sqlite3* db, int rc, std::string_view context) {
     default:
       return Status(Status::Code::kInternal, std::move(message));
   }
+}
+
+namespace {
+
+// `path` as the path of a file: URI (RFC 8089 / SQLite's URI filenames):
+// '%', '?' and '#' percent-encoded, an absolute path after an empty
+// authority so that one starting with "//" is not read as a host.
+std::string FileUri(const std::string& path, std::string_view query) {
+  std::string uri = path.starts_with('/') ? "file://" : "file:";
+  for (const char c : path) {
+    switch (c) {
+      case '%':
+        uri += "%25";
+        break;
+      case '?':
+        uri += "%3F";
+        break;
+      case '#':
+        uri += "%23";
+        break;
+      default:
+        uri += c;
+    }
+  }
+  uri += '?';
+  uri += query;
+  return uri;
+}
+
+// The first read of a database, where SQLite opens (or fails to create)
+// its -wal and -shm files.
+int ReadSchema(sqlite3* db) {
+  sqlite3_stmt* stmt = nullptr;
+  int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1,
+                              &stmt, nullptr);
+  if (rc == SQLITE_OK) rc = sqlite3_step(stmt);
+  sqlite3_finalize(stmt);
+  return rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+// True when `path` exists and is not empty.
+bool HasContent(const std::string& path) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  return !error && size > 0;
+}
+
+}  // namespace
+
+Status OpenDatabaseForReading(const std::string& path, int extra_flags,
+                              DatabaseHandle* db, std::string* uri) {
+  const int flags = SQLITE_OPEN_READONLY | extra_flags;
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  DatabaseHandle opened(raw);
+  if (rc != SQLITE_OK) return StatusFromSqlite(raw, rc, "open " + path);
+  rc = ReadSchema(opened.get());
+  const int primary = rc & 0xff;
+  if (primary != SQLITE_READONLY && primary != SQLITE_CANTOPEN) {
+    *db = std::move(opened);
+    *uri = FileUri(path, "mode=ro");
+    return Status::Ok();
+  }
+  // SQLite could not create or open what a WAL reader needs next to the
+  // file. Copy its message before the handle goes.
+  const Status failure = StatusFromSqlite(opened.get(), rc, "read " + path);
+  opened.reset();
+  if (HasContent(path + "-wal")) {
+    return Status(Status::Code::kIoError,
+                  failure.message() + " (" + path +
+                      "-wal holds transactions not yet in the file, and "
+                      "SQLite reads them only where it may create " +
+                      path +
+                      "-shm: open the database once with write access, "
+                      "which moves them into the file, or copy the file "
+                      "with its -wal to a writable directory)");
+  }
+  if (HasContent(path + "-journal")) {
+    return Status(Status::Code::kIoError,
+                  failure.message() + " (" + path +
+                      "-journal holds a transaction that was cut short, "
+                      "which only a reader with write access can roll "
+                      "back: open the database once with write access)");
+  }
+  const std::string immutable = FileUri(path, "immutable=1");
+  rc = sqlite3_open_v2(immutable.c_str(), &raw, flags | SQLITE_OPEN_URI,
+                       nullptr);
+  opened.reset(raw);
+  if (rc == SQLITE_OK) {
+    rc = ReadSchema(opened.get());
+  }
+  if (rc != SQLITE_OK) return failure;
+  *db = std::move(opened);
+  *uri = immutable;
+  return Status::Ok();
 }
 
 Status Statement::Prepare(sqlite3* db, std::string_view sql, Statement* out) {

@@ -24,6 +24,31 @@ struct CloseDatabase {
 };
 using DatabaseHandle = std::unique_ptr<sqlite3, CloseDatabase>;
 
+// Opens the database file at `path` for reading only (SQLITE_OPEN_READONLY
+// and `extra_flags`): nothing is ever written to it, and a reader who may
+// read the file but not write it (nor its directory, nor its file system)
+// can read it.
+//
+// That needs more than SQLITE_OPEN_READONLY. A WAL-mode database is read
+// through its -shm index, which SQLite creates (with an empty -wal) when it
+// is absent; where it cannot, the first read fails ("attempt to write a
+// readonly database", "unable to open database file"). The file is then
+// opened immutable (URI parameter immutable=1: no locks, no -wal, no -shm),
+// which reads exactly what the file holds. That is all there is to read
+// unless a -wal holds transactions not yet copied into the file, or a hot
+// rollback journal holds one half-written: immutable would silently miss
+// (or half-read) them, so then this fails instead (kIoError, with a
+// message that says why and what to do). Leftover -wal and -shm files that
+// can be read are read (SQLite's read-only -shm), never through immutable.
+//
+// On success `*uri` is the SQLite URI that opens the file as it was opened
+// ("file:PATH?mode=ro" or "file:PATH?immutable=1"), for other SQLite
+// clients (Python's sqlite3) to read it the same way. Other failures of
+// the first read (not a database, busy) are left to the caller's first
+// query, which reports them as it always has.
+Status OpenDatabaseForReading(const std::string& path, int extra_flags,
+                              DatabaseHandle* db, std::string* uri);
+
 // A prepared statement, prepared once and reused with bind/step/reset.
 class Statement {
  public:

@@ -8,9 +8,14 @@ history; a second database is written with --compress-bodies.
 
 import builtins
 import json
+import os
 import pathlib
+import shutil
 import sqlite3
+import stat
+import subprocess
 import sys
+import tempfile
 import threading
 
 import pytest
@@ -203,3 +208,58 @@ def test_the_database_is_not_changed(crawls):
     list(database.latest_fetch(as_frame=False))
     list(database.fetches(as_frame=False))
     assert plain.read_bytes() == before
+
+
+# Read as `nobody` when the tests run as root, which ignores permissions.
+READER = (["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+          if os.geteuid() == 0 else [])
+READ_EVERYTHING = """
+import json, sys, robotscan
+database = robotscan.open_crawl(sys.argv[1])
+rows = list(database.latest_fetch(as_frame=False))
+print(json.dumps({
+    "bodies": sorted([r["domain"], (r["body"] or b"").hex()] for r in rows),
+    "fetches": len(list(database.fetches(as_frame=False))),
+    "domains": database.report()["domains"],
+}))
+"""
+
+
+def test_a_database_its_user_may_not_write_is_read(crawls):
+    """Issue 30: open_crawl reads a crawl database in WAL mode that sits, 0444,
+    in a 0555 directory (so SQLite cannot create its -shm) as a reader
+    without write access: the same rows, bodies (zstd ones through the C++
+    reader) and report as from a writable copy, and not a byte changed.
+    Before: "attempt to write a readonly database"."""
+    if READER and shutil.which("setpriv") is None:
+        pytest.skip("running as root, and no setpriv to read as nobody")
+    # Not pytest's tmp_path: its root is 0700, closed to the reader.
+    top = tempfile.mkdtemp(prefix="robotscan-readonly-")
+    os.chmod(top, 0o755)
+    try:
+        for source in crawls:
+            expected = subprocess.run([sys.executable, "-c", READ_EVERYTHING, str(source)],
+                                      capture_output=True, check=True).stdout
+            directory = os.path.join(top, source.stem)
+            os.mkdir(directory)
+            copy = os.path.join(directory, "crawl.sqlite")
+            shutil.copyfile(source, copy)
+            with open(copy, "rb") as f:
+                before = f.read()
+            assert before[18:20] == b"\x02\x02", "not in WAL mode"
+            os.chmod(copy, 0o444)
+            os.chmod(directory, 0o555)
+            read = subprocess.run([*READER, sys.executable, "-c", READ_EVERYTHING, copy],
+                                  capture_output=True)
+            assert read.returncode == 0, read.stderr.decode()
+            assert read.stdout == expected
+            assert json.loads(read.stdout)["domains"] == len(SITES)
+            assert os.listdir(directory) == ["crawl.sqlite"]
+            with open(copy, "rb") as f:
+                assert f.read() == before
+    finally:
+        for root, dirs, _ in os.walk(top):
+            for name in dirs:
+                os.chmod(os.path.join(root, name), stat.S_IRWXU)
+        shutil.rmtree(top)
+

@@ -7,7 +7,10 @@
 // decompressed transparently.
 //
 // The file is opened read-only (SQLITE_OPEN_READONLY): a report can run
-// while a crawl is writing (WAL) and never changes the database.
+// while a crawl is writing (WAL) and never changes the database. Reading
+// needs no write access: a database in a read-only directory or on a
+// read-only mount is read immutable where SQLite cannot create its -shm
+// (SqliteUriForReading, database_location.h).
 //
 // Thread-safety: one reader per thread; several readers may share a file.
 //
