@@ -138,7 +138,9 @@ class RobotsTxt:
         """An empty robots.txt: everything is allowed."""
     @staticmethod
     def parse(body: _Body, compat: _Compat = "rfc", *, max_body_bytes: int = 512000) -> RobotsTxt:
-        """Parses a body (bytes as fetched, or str). Never fails. Releases the GIL."""
+        """Parses a body (bytes as fetched, or str). Never fails. Releases the GIL.
+
+        max_body_bytes: the parse limit (at least 512000; 0: no limit)."""
     @staticmethod
     def allow_all(compat: _Compat = "rfc") -> RobotsTxt: ...
     @staticmethod
@@ -197,10 +199,14 @@ def policy_for_http(
     too_many_requests: Literal["unavailable", "unreachable"] = "unavailable",
     max_body_bytes: int = 512000,
 ) -> AccessPolicy:
-    """2xx parses the body; 4xx allows all; 5xx and network errors disallow all."""
+    """2xx parses the body; 4xx allows all; 5xx and network errors disallow all.
+
+    max_body_bytes: the parse limit (at least 512000; 0: no limit)."""
 
 def lint(body: _Body, *, max_body_bytes: int = 512000) -> List[Diagnostic]:
-    """The findings of `robotscan lint`. Releases the GIL."""
+    """The findings of `robotscan lint`. Releases the GIL.
+
+    max_body_bytes: the parse limit (at least 512000; 0: no limit)."""
 
 def product_token(user_agent: _Text) -> str:
     """The leading [A-Za-z_-] run of a User-Agent value."""

@@ -81,11 +81,15 @@ Compat CompatFromName(std::string_view name) {
   return compat;
 }
 
+// max_body_bytes as `robotscan check --max-bytes` reads it: 0 is no limit
+// (robots::kNoParseLimit), anything below 500 KiB is raised to it by the
+// library. (0 used to mean 500 KiB here, the opposite of the command line.)
 std::size_t ParseLimitOf(std::int64_t max_body_bytes) {
   if (max_body_bytes < 0) {
     throw py::value_error("max_body_bytes must not be negative");
   }
-  return static_cast<std::size_t>(max_body_bytes);
+  return max_body_bytes == 0 ? robots::kNoParseLimit
+                             : static_cast<std::size_t>(max_body_bytes);
 }
 
 // Raises ValueError for URLs no URL may be (controls, space, DEL): the same
@@ -564,8 +568,9 @@ void BindRobotsTxt(py::module_& m) {
           "UTF-8). Never fails: bytes that are not UTF-8, NUL bytes and "
           "garbage lines are read as the matcher reads them; lint() says "
           "what was wrong. Only the first max_body_bytes (at least 512000, "
-          "RFC 9309 §2.5) are parsed, cut at a line end; ignored_bytes "
-          "counts the rest. compat is 'rfc' or 'google'. Releases the GIL.")
+          "RFC 9309 §2.5; 0: no limit) are parsed, cut at a line end; "
+          "ignored_bytes counts the rest. compat is 'rfc' or 'google'. "
+          "Releases the GIL.")
       .def_static(
           "allow_all",
           [](std::string_view compat) {
@@ -764,7 +769,8 @@ void BindFunctions(py::module_& m) {
       "body; 4xx (and redirects_unresolved) allow everything; 5xx, "
       "network_error and statuses outside 200-599 disallow everything. 429 "
       "is a 4xx for the RFC (too_many_requests='unavailable'); Google treats "
-      "it as a 5xx ('unreachable'). Returns an AccessPolicy.");
+      "it as a 5xx ('unreachable'). max_body_bytes as for RobotsTxt.parse "
+      "(0: no limit). Returns an AccessPolicy.");
 
   m.def(
       "lint",
@@ -781,7 +787,8 @@ void BindFunctions(py::module_& m) {
           static_cast<std::int64_t>(robots::kMinParseLimitBytes),
       "Diagnostics for a robots.txt body (list of Diagnostic, ordered by "
       "line, file-wide ones first): the same findings as `robotscan lint`. "
-      "Releases the GIL.");
+      "max_body_bytes as for RobotsTxt.parse (0: no limit). Releases the "
+      "GIL.");
 
   m.def(
       "product_token",

@@ -51,6 +51,14 @@ def test_ten_megabyte_bodies_are_cut_at_the_parse_limit():
     bigger = RobotsTxt.parse(body, max_body_bytes=len(body))
     assert bigger.ignored_bytes == 0 and not bigger.is_allowed("bot", "/last")
     assert any(d.severity == "error" for d in robotscan.lint(body))
+    # 0 is no limit, as `robotscan check --max-bytes 0` (it used to be 500 KiB).
+    whole = RobotsTxt.parse(body, max_body_bytes=0)
+    assert whole.ignored_bytes == 0 and not whole.is_allowed("bot", "/last")
+    assert "size-limit" not in [d.code for d in robotscan.lint(body, max_body_bytes=0)]
+    assert "size-limit" in [d.code for d in robotscan.lint(body, max_body_bytes=1)]
+    policy = robotscan.policy_for_http(200, body, max_body_bytes=0)
+    assert policy.robots.ignored_bytes == 0 and not policy.robots.is_allowed("bot", "/last")
+    assert robotscan.policy_for_http(200, body).robots.is_allowed("bot", "/last")
     one_line = b"User-agent: *\nDisallow: /" + b"x" * 10_000_000
     assert RobotsTxt.parse(one_line).is_allowed("bot", "/y")
 
