@@ -12,6 +12,13 @@
 #
 #   bench/crawler/latency_bench.sh [--delay-ms 1000] [--concurrency "1000 5000 10000 20000"]
 #                                  [--loops 1] [--periods 10] [--build DIR]
+#                                  [--tls h1|h2]
+#
+# --tls puts HAProxy (TLS 1.3, an EC certificate, ALPN http/1.1 or h2) in
+# front of the delay server and crawls https (--insecure): what a transfer
+# over TLS costs in memory and CPU. Every connection is a TLS handshake on
+# both sides of one 2-core machine, so use a long --delay-ms (10000 keeps
+# 10,000 in flight at 1,000 handshakes a second).
 #
 # Each run crawls max(20000, periods x C) domains (d1.lat ... pinned to the
 # server with --connect-to), http only, --retries 0 --per-ip-limit 0. The
@@ -27,6 +34,7 @@ concurrency_list="1000 5000 10000 20000"
 loops=1
 periods=10
 build=build/bench
+tls=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --delay-ms) delay_ms="$2"; shift 2 ;;
@@ -34,6 +42,7 @@ while [ $# -gt 0 ]; do
     --loops) loops="$2"; shift 2 ;;
     --periods) periods="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
+    --tls) tls="$2"; shift 2 ;;
     *) echo "latency_bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -51,8 +60,10 @@ if [ ! -x "$server" ]; then
   g++ -std=c++20 -O2 -o "$server" bench/crawler/delay_server.cc
 fi
 server_pid=""
+proxy_pid=""
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -63,13 +74,33 @@ if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt 65536 ]; then
 fi
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
-echo "== robotscan crawl at latency: every answer after ${delay_ms} ms, --loops $loops, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg) =="
+case "$tls" in
+  "") ;;
+  h1) alpn="http/1.1" ;;
+  h2) alpn="h2,http/1.1" ;;
+  *) echo "latency_bench.sh: --tls h1 or h2" >&2; exit 2 ;;
+esac
+if [ -n "$tls" ]; then
+  command -v haproxy >/dev/null || { echo "latency_bench.sh: --tls needs haproxy (scripts/bootstrap --extras)" >&2; exit 2; }
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -days 2 -subj /CN=lat -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+  cat "$work/cert.pem" "$work/key.pem" > "$work/both.pem"
+fi
+echo "== robotscan crawl at latency: every answer after ${delay_ms} ms, --loops $loops${tls:+, over TLS ($tls via HAProxy)}, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg) =="
 echo "| concurrency | domains | ideal C/delay | robotscan | efficiency | peak RSS | RSS budget | in flight (server: median / min) | CPU | load before |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 hard=$(ulimit -Hn)
+# HAProxy holds two descriptors per transfer (client and server side).
+proxy_maxconn=25000
+if [ -n "$tls" ] && [ "$hard" != unlimited ] && [ $(( (hard - 200) / 2 )) -lt $proxy_maxconn ]; then
+  proxy_maxconn=$(( (hard - 200) / 2 ))
+fi
 for c in $concurrency_list; do
   label=$c
   reserve=$((64 + 16 * loops))
+  if [ -n "$tls" ] && [ "$c" -gt $((proxy_maxconn - 100)) ]; then
+    c=$((proxy_maxconn - 100)); label="$c (fd limit)"
+  fi
   if [ "$hard" != unlimited ] && [ $((c + reserve)) -gt "$hard" ]; then
     c=$((hard - reserve)); label="$c (fd limit)"
   fi
@@ -81,16 +112,43 @@ for c in $concurrency_list; do
   "$server" --port "$port" --delay-ms "$delay_ms" --lifetime "$lifetime" \
     --log "$work/samples.txt" --sample-ms 250 >/dev/null &
   server_pid=$!
+  scheme=http
+  crawl_port=$port
+  if [ -n "$tls" ]; then
+    crawl_port=$((port + 1)); scheme=https
+    cat > "$work/haproxy.cfg" <<CFG
+global
+  maxconn $proxy_maxconn
+  nbthread 1
+defaults
+  mode http
+  timeout connect 5s
+  timeout client 120s
+  timeout server 120s
+  maxconn $proxy_maxconn
+frontend tls
+  bind 127.0.0.1:$crawl_port ssl crt $work/both.pem alpn $alpn ssl-min-ver TLSv1.3
+  default_backend delay
+backend delay
+  server delay 127.0.0.1:$port maxconn $proxy_maxconn
+CFG
+    haproxy -db -f "$work/haproxy.cfg" >/dev/null 2>&1 &
+    proxy_pid=$!
+  fi
   sleep 0.3
   load=$(cut -d' ' -f1 /proc/loadavg)
   /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
     "$bin" crawl --db "$work/crawl.sqlite" "$work/list.csv" \
-    --connect-to "::127.0.0.1:$port" --allow-private-addresses --schemes http \
+    --connect-to "::127.0.0.1:$crawl_port" --allow-private-addresses --schemes $scheme --insecure \
     --retries 0 --per-ip-limit 0 --concurrency "$c" --loops "$loops" \
     --quiet >/dev/null 2>"$work/err.txt" || {
       echo "!! concurrency $c failed:"; tail -3 "$work/err.txt"; }
   kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true
   server_pid=""
+  if [ -n "$proxy_pid" ]; then
+    kill "$proxy_pid" 2>/dev/null || true; wait "$proxy_pid" 2>/dev/null || true
+    proxy_pid=""
+  fi
   read -r wall user sys rss < "$work/time.txt"
   ok=$(sqlite3 "$work/crawl.sqlite" "select count(*) from latest_fetch where access='success'" 2>/dev/null || echo 0)
   [ "$ok" -eq "$n" ] || echo "!! only $ok of $n domains succeeded"
