@@ -1,8 +1,11 @@
 #include "baseline.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +34,12 @@ Result<Baseline> Baseline::Read(const std::string& file) {
   auto fail = [&](std::string message) {
     return Status{StatusCode::kIoError, std::move(message), std::nullopt};
   };
+  // A directory opens like a file and then throws from the parser's read.
+  std::error_code not_statable;
+  if (std::filesystem::is_directory(file, not_statable)) {
+    return fail("cannot read baseline '" + file +
+                "': " + std::strerror(EISDIR));
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) return fail("cannot read baseline '" + file + "'");
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);

@@ -1,6 +1,8 @@
 #include "scan_config.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 #include <utility>
@@ -370,6 +372,14 @@ std::optional<fs::path> FindScanConfig(const fs::path& start) {
 }
 
 Result<ScanConfig> LoadScanConfig(const fs::path& file) {
+  // toml++ reads a directory as an empty document (no settings, silently)
+  // and yaml-cpp throws from the stream, so a directory is refused here.
+  std::error_code not_statable;
+  if (fs::is_directory(file, not_statable)) {
+    return Status{StatusCode::kIoError,
+                  file.string() + ": cannot read: " + std::strerror(EISDIR),
+                  std::nullopt};
+  }
   ConfigNode root;
   if (file.extension() == ".yaml" || file.extension() == ".yml") {
     if (auto error = ReadYaml(file, &root)) return *error;

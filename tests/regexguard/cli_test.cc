@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -81,6 +82,39 @@ TEST(CliTest, UsageAndInvalidPatternExitTwo) {
   EXPECT_EQ(RunCli("check a --dialect cobol").exit_code, 2);
   EXPECT_EQ(RunCli("check a --flags q").exit_code, 2);
   EXPECT_EQ(RunCli("check " + ShellQuote("(a")).exit_code, 2);
+}
+
+// Unreadable input is a usage error (exit 2, docs/regexguard.md) whose
+// message names it. A directory used to open like a file and read as no
+// patterns: no output, exit 0, as if every pattern were safe.
+TEST(CliTest, UnreadablePatternFileIsAUsageErrorNamingIt) {
+  const std::string dir = testing::TempDir() + "regexguard_cli_patterns_dir";
+  std::filesystem::create_directories(dir);
+  struct Case {
+    const char* id;
+    std::string arguments;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"directory", "--file " + ShellQuote(dir),
+       "cannot read '" + dir + "': Is a directory"},
+      {"directory named .jsonl", "--file " + ShellQuote(dir + ".jsonl"),
+       "cannot read '" + dir + ".jsonl': Is a directory"},
+      {"stdin from a directory", "--file - < " + ShellQuote(dir),
+       "cannot read standard input: Is a directory"},
+      {"missing file", "--file " + ShellQuote(dir + "/missing.txt"),
+       "cannot open '" + dir + "/missing.txt': No such file or directory"},
+  };
+  std::filesystem::create_directories(dir + ".jsonl");
+  for (const Case& c : cases) {
+    const CliRun run = robotscan::regexguard::testing::RunCommand(
+        REGEXGUARD_CLI_PATH, "check " + c.arguments, /*merge_stderr=*/true);
+    EXPECT_EQ(run.exit_code, 2) << c.id << ": " << run.out;
+    EXPECT_NE(run.out.find(c.message), std::string::npos)
+        << c.id << ": " << run.out;
+  }
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(dir + ".jsonl");
 }
 
 TEST(CliTest, FileInputKeepsInputOrderInJsonLines) {

@@ -159,6 +159,33 @@ TEST_F(ScanCliTest, UsageErrorsExitTwo) {
   EXPECT_EQ(RunScan("--fail-level fatal " + Root()).exit_code, 2);
 }
 
+// A directory where a file is expected opens like a file: --config DIR used
+// to apply no settings and exit 0 (toml++ read it as an empty document), a
+// YAML-named one or --baseline DIR ended in a C++ library message.
+TEST_F(ScanCliTest, DirectoryGivenAsAFileIsAUsageErrorNamingIt) {
+  WriteFile(root_ / "a.py", "import re\nre.compile(r'^(a+)+$')\n");
+  struct Case {
+    const char* id;
+    std::string flag;
+    fs::path directory;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"toml config", "--config", root_ / "conf.toml", ": cannot read: "},
+      {"yaml config", "--config", root_ / "conf.yaml", ": cannot read: "},
+      {"baseline", "--baseline", root_ / "base.json", "cannot read baseline '"},
+  };
+  for (const Case& c : cases) {
+    fs::create_directories(c.directory);
+    const ScanRun run =
+        RunScanWithStderr(c.flag + " " + c.directory.string() + " " + Root());
+    EXPECT_EQ(run.exit_code, 2) << c.id << ": " << run.out;
+    EXPECT_TRUE(Contains(run.out, c.directory.string())) << c.id << run.out;
+    EXPECT_TRUE(Contains(run.out, c.message)) << c.id << ": " << run.out;
+    EXPECT_TRUE(Contains(run.out, "Is a directory")) << c.id << ": " << run.out;
+  }
+}
+
 // One file per tier; the rule id sets each tier apart in the text output.
 TEST_F(ScanCliTest, SeverityTiersHaveTheirOwnRules) {
   WriteFile(root_ / "tiers.py",

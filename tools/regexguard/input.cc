@@ -1,8 +1,13 @@
 #include "input.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <system_error>
 
 namespace robotscan::regexguard::cli {
 namespace {
@@ -25,12 +30,22 @@ std::optional<InputError> ReadPatternFile(const std::string& path,
                                           std::vector<PatternInput>* out) {
   std::ifstream file;
   std::istream* in = &std::cin;
+  const std::string name = path == "-" ? "standard input" : "'" + path + "'";
   if (path != "-") {
+    // A directory opens like a file and then reads as nothing: without this
+    // check `--file DIR` would analyse no pattern and exit 0.
+    std::error_code not_statable;
+    if (std::filesystem::is_directory(path, not_statable)) {
+      return InputError{"cannot read " + name + ": " + std::strerror(EISDIR)};
+    }
     file.open(path, std::ios::binary);
-    if (!file) return InputError{"cannot open " + path};
+    if (!file) {
+      return InputError{"cannot open " + name + ": " + std::strerror(errno)};
+    }
     in = &file;
   }
   const bool json_lines = EndsWith(path, ".jsonl");
+  errno = 0;
   std::string line;
   int number = 0;
   while (std::getline(*in, line)) {
@@ -55,6 +70,15 @@ std::optional<InputError> ReadPatternFile(const std::string& path,
     input.flags = OptionalString(object, "flags");
     input.dialect = OptionalString(object, "dialect");
     out->push_back(std::move(input));
+  }
+  // A failed read (standard input redirected from a directory, an I/O
+  // error) ends the loop like the end of the file. A file stream turns it
+  // into badbit; std::cin reads through stdio (synced), where only
+  // ferror(stdin) keeps it.
+  if (in->bad() || (path == "-" && std::ferror(stdin))) {
+    return InputError{"cannot read " + name +
+                      (errno != 0 ? std::string(": ") + std::strerror(errno)
+                                  : std::string())};
   }
   return std::nullopt;
 }

@@ -23,7 +23,8 @@ struct InputError {
 
 // Reads `path` ("-" for stdin). JSON Lines when the name ends in ".jsonl"
 // (each object needs a string "pattern"); otherwise one pattern per line,
-// blank lines skipped. Returns an error message for unreadable input.
+// blank lines skipped. Returns an error message naming `path` for
+// unreadable input: a missing file, a directory, a failed read.
 std::optional<InputError> ReadPatternFile(const std::string& path,
                                           std::vector<PatternInput>* out);
 
