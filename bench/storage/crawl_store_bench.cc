@@ -100,7 +100,7 @@ BENCHMARK(BM_AppendFetchesBatchOf500)
 // The same batches into PostgreSQL (the database named by
 // ROBOTSCAN_BENCH_PG_URI, emptied first; bench/crawler/scale_out_bench.sh
 // starts a local cluster for it): COPY into staging tables and set-wise
-// inserts (storage/src/pg_fetch_writer.h). Skipped without the variable.
+// inserts (storage/src/postgres/pg_fetch_writer.h). Skipped without the variable.
 void BM_AppendFetchesBatchOf500Postgres(benchmark::State& state) {
   const char* uri = std::getenv("ROBOTSCAN_BENCH_PG_URI");
   if (uri == nullptr || *uri == '\0') {

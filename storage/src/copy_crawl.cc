@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "pg_database.h"
-#include "pg_handles.h"
+#include "postgres/pg_database.h"
+#include "postgres/pg_handles.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/database_location.h"
-#include "sqlite_handles.h"
+#include "sqlite/sqlite_handles.h"
 
 namespace robotscan::storage {
 namespace {

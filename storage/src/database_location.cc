@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "sqlite_handles.h"
+#include "sqlite/sqlite_handles.h"
 
 namespace robotscan::storage {
 namespace {

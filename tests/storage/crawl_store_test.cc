@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "schema.h"
+#include "sqlite/sqlite_schema.h"
 
 namespace robotscan::storage {
 namespace {

@@ -17,7 +17,7 @@
 //     file is emptied on release, never deleted (deleting it would let two
 //     processes lock two different inodes). Local file systems only: flock
 //     on network file systems is not dependable (docs/crawler.md).
-//   * PostgreSQL (storage/src/pg_crawl_lock.h): a session advisory lock on
+//   * PostgreSQL (storage/src/postgres/pg_crawl_lock.h): a session advisory lock on
 //     a connection of its own (TCP keepalives, so a lost host's session
 //     ends within about 25 s), taken exclusively by a single-process crawl
 //     and shared by the workers of a scaled-out crawl

@@ -1,7 +1,7 @@
 // The crawl database: every robots.txt fetch `robotscan crawl` makes, kept
 // in one SQLite file that researchers query with plain SQL, or in a
 // PostgreSQL database (Open with a postgresql:// URI, database_location.h;
-// the same tables and view, schema in storage/src/pg_schema.h; shared by
+// the same tables and view, schema in storage/src/postgres/pg_schema.h; shared by
 // many workers, docs/scale-out.md).
 //
 // Layout (schema version kSchemaVersion, PRAGMA user_version; older files are

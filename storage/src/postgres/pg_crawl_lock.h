@@ -9,8 +9,8 @@
 // apart). crawl_holder names the holders; a row whose session no longer
 // holds the lock is what a dead holder left (reported as stale).
 // Private to storage.
-#ifndef ROBOTSCAN_STORAGE_PG_CRAWL_LOCK_H_
-#define ROBOTSCAN_STORAGE_PG_CRAWL_LOCK_H_
+#ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_CRAWL_LOCK_H_
+#define ROBOTSCAN_STORAGE_POSTGRES_PG_CRAWL_LOCK_H_
 
 #include <cstdint>
 #include <string_view>
@@ -27,4 +27,4 @@ Status AcquirePgCrawlLock(std::string_view uri, const CrawlHolder& me,
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_PG_CRAWL_LOCK_H_
+#endif  // ROBOTSCAN_STORAGE_POSTGRES_PG_CRAWL_LOCK_H_

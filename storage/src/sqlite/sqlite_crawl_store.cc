@@ -8,13 +8,13 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "pg_crawl_store.h"
+#include "postgres/pg_crawl_store.h"
 #include "robotscan/storage/database_location.h"
 #include "robotscan/storage/fetch_classes.h"
-#include "run_rows.h"
-#include "schema.h"
-#include "schema_version.h"
-#include "sqlite_handles.h"
+#include "sqlite/sqlite_handles.h"
+#include "sqlite/sqlite_run_rows.h"
+#include "sqlite/sqlite_schema.h"
+#include "sqlite/sqlite_schema_version.h"
 
 namespace robotscan::storage {
 namespace {

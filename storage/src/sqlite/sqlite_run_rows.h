@@ -1,7 +1,7 @@
 // Reading crawl_run rows, shared by CrawlStore and LatestFetchReader.
 // Private to storage.
-#ifndef ROBOTSCAN_STORAGE_RUN_ROWS_H_
-#define ROBOTSCAN_STORAGE_RUN_ROWS_H_
+#ifndef ROBOTSCAN_STORAGE_SQLITE_SQLITE_RUN_ROWS_H_
+#define ROBOTSCAN_STORAGE_SQLITE_SQLITE_RUN_ROWS_H_
 
 #include <sqlite3.h>
 
@@ -19,4 +19,4 @@ Status ReadRunRows(sqlite3* db, std::vector<RunRecord>* runs);
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_RUN_ROWS_H_
+#endif  // ROBOTSCAN_STORAGE_SQLITE_SQLITE_RUN_ROWS_H_

@@ -6,8 +6,8 @@
 // Every query asks for binary results (resultFormat 1) and the SQL casts
 // each column to one of int8, float8, text or bytea, so that four decoders
 // read every column of every query.
-#ifndef ROBOTSCAN_STORAGE_PG_HANDLES_H_
-#define ROBOTSCAN_STORAGE_PG_HANDLES_H_
+#ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_HANDLES_H_
+#define ROBOTSCAN_STORAGE_POSTGRES_PG_HANDLES_H_
 
 #include <libpq-fe.h>
 
@@ -147,4 +147,4 @@ std::string HexOf(std::string_view bytes);
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_PG_HANDLES_H_
+#endif  // ROBOTSCAN_STORAGE_POSTGRES_PG_HANDLES_H_

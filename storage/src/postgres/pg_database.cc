@@ -1,8 +1,8 @@
-#include "pg_database.h"
+#include "postgres/pg_database.h"
 
 #include <string>
 
-#include "pg_schema.h"
+#include "postgres/pg_schema.h"
 #include "robotscan/storage/database_location.h"
 
 namespace robotscan::storage {

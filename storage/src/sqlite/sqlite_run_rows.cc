@@ -1,7 +1,7 @@
-#include "run_rows.h"
+#include "sqlite/sqlite_run_rows.h"
 
-#include "schema_version.h"
-#include "sqlite_handles.h"
+#include "sqlite/sqlite_handles.h"
+#include "sqlite/sqlite_schema_version.h"
 
 namespace robotscan::storage {
 

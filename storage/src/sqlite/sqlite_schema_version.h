@@ -2,8 +2,8 @@
 // checked, and how long a connection waits for another's lock: the writer
 // (CrawlStore), the readers (LatestFetchReader, run rows) and the migration
 // all go through here, so that they agree. Private to storage.
-#ifndef ROBOTSCAN_STORAGE_SCHEMA_VERSION_H_
-#define ROBOTSCAN_STORAGE_SCHEMA_VERSION_H_
+#ifndef ROBOTSCAN_STORAGE_SQLITE_SQLITE_SCHEMA_VERSION_H_
+#define ROBOTSCAN_STORAGE_SQLITE_SQLITE_SCHEMA_VERSION_H_
 
 #include <sqlite3.h>
 
@@ -31,4 +31,4 @@ Status CheckSchemaVersion(sqlite3* db, std::string_view path,
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_SCHEMA_VERSION_H_
+#endif  // ROBOTSCAN_STORAGE_SQLITE_SQLITE_SCHEMA_VERSION_H_

@@ -3,8 +3,8 @@
 // and the PostgreSQL reader cannot drift apart. Each backend's SQL lists
 // the columns in Column order; each backend wraps its current row in a
 // small cell reader. Private to storage.
-#ifndef ROBOTSCAN_STORAGE_LATEST_FETCH_COLUMNS_H_
-#define ROBOTSCAN_STORAGE_LATEST_FETCH_COLUMNS_H_
+#ifndef ROBOTSCAN_STORAGE_SCHEMA_LATEST_FETCH_COLUMNS_H_
+#define ROBOTSCAN_STORAGE_SCHEMA_LATEST_FETCH_COLUMNS_H_
 
 #include <cstdint>
 #include <string>
@@ -71,4 +71,4 @@ Status DecodeLatestFetchRow(const Cells& cells, LatestFetchRow* row) {
 
 }  // namespace robotscan::storage::latest_fetch_columns
 
-#endif  // ROBOTSCAN_STORAGE_LATEST_FETCH_COLUMNS_H_
+#endif  // ROBOTSCAN_STORAGE_SCHEMA_LATEST_FETCH_COLUMNS_H_

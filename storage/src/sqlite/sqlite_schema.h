@@ -1,8 +1,8 @@
 // The crawl database schema as forward migrations: kMigrations[i] takes a
 // database from user_version i to i + 1. Append, never edit: files in the
 // field were created by the old steps.
-#ifndef ROBOTSCAN_STORAGE_SCHEMA_H_
-#define ROBOTSCAN_STORAGE_SCHEMA_H_
+#ifndef ROBOTSCAN_STORAGE_SQLITE_SQLITE_SCHEMA_H_
+#define ROBOTSCAN_STORAGE_SQLITE_SQLITE_SCHEMA_H_
 
 #include <array>
 
@@ -129,4 +129,4 @@ ALTER TABLE crawl_run ADD COLUMN list_entries INTEGER;  -- entries selected
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_SCHEMA_H_
+#endif  // ROBOTSCAN_STORAGE_SQLITE_SQLITE_SCHEMA_H_

@@ -12,15 +12,15 @@
 // bodies this writer has seen committed are not sent again.
 //
 // Thread-safety: one writer per connection, one thread.
-#ifndef ROBOTSCAN_STORAGE_PG_FETCH_WRITER_H_
-#define ROBOTSCAN_STORAGE_PG_FETCH_WRITER_H_
+#ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_FETCH_WRITER_H_
+#define ROBOTSCAN_STORAGE_POSTGRES_PG_FETCH_WRITER_H_
 
 #include <cstdint>
 #include <span>
 #include <string>
 #include <unordered_set>
 
-#include "pg_handles.h"
+#include "postgres/pg_handles.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/status.h"
 
@@ -71,4 +71,4 @@ class PgFetchWriter {
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_PG_FETCH_WRITER_H_
+#endif  // ROBOTSCAN_STORAGE_POSTGRES_PG_FETCH_WRITER_H_

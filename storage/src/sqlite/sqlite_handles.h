@@ -1,7 +1,7 @@
 // Move-only RAII wrappers around sqlite3* and sqlite3_stmt*, and a
 // transaction guard that rolls back unless committed. Private to storage.
-#ifndef ROBOTSCAN_STORAGE_SQLITE_HANDLES_H_
-#define ROBOTSCAN_STORAGE_SQLITE_HANDLES_H_
+#ifndef ROBOTSCAN_STORAGE_SQLITE_SQLITE_HANDLES_H_
+#define ROBOTSCAN_STORAGE_SQLITE_SQLITE_HANDLES_H_
 
 #include <sqlite3.h>
 
@@ -166,4 +166,4 @@ Status Execute(sqlite3* db, const char* sql);
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_SQLITE_HANDLES_H_
+#endif  // ROBOTSCAN_STORAGE_SQLITE_SQLITE_HANDLES_H_

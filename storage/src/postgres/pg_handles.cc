@@ -1,4 +1,4 @@
-#include "pg_handles.h"
+#include "postgres/pg_handles.h"
 
 #include <arpa/inet.h>
 

@@ -1,4 +1,4 @@
-#include "pg_fetch_writer.h"
+#include "postgres/pg_fetch_writer.h"
 
 #include <string>
 

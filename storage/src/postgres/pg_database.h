@@ -1,15 +1,15 @@
 // Opening a PostgreSQL crawl database: connect, bring the schema forward
 // (writers) or check it (readers). Shared by the PostgreSQL store, reader
 // and frontier. Private to storage.
-#ifndef ROBOTSCAN_STORAGE_PG_DATABASE_H_
-#define ROBOTSCAN_STORAGE_PG_DATABASE_H_
+#ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_DATABASE_H_
+#define ROBOTSCAN_STORAGE_POSTGRES_PG_DATABASE_H_
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "pg_handles.h"
+#include "postgres/pg_handles.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/status.h"
 
@@ -48,4 +48,4 @@ std::string PgIntArray(const std::vector<std::int64_t>& values);
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_PG_DATABASE_H_
+#endif  // ROBOTSCAN_STORAGE_POSTGRES_PG_DATABASE_H_

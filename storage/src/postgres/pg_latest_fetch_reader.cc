@@ -6,10 +6,10 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "latest_fetch_columns.h"
-#include "pg_crawl_store.h"
-#include "pg_database.h"
-#include "pg_handles.h"
+#include "postgres/pg_crawl_store.h"
+#include "postgres/pg_database.h"
+#include "postgres/pg_handles.h"
+#include "schema/latest_fetch_columns.h"
 
 namespace robotscan::storage {
 namespace {

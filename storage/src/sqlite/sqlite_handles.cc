@@ -1,4 +1,4 @@
-#include "sqlite_handles.h"
+#include "sqlite/sqlite_handles.h"
 
 #include <filesystem>
 #include <string>

@@ -1,9 +1,9 @@
-#include "schema_version.h"
+#include "sqlite/sqlite_schema_version.h"
 
 #include <string>
 
 #include "robotscan/storage/crawl_store.h"
-#include "sqlite_handles.h"
+#include "sqlite/sqlite_handles.h"
 
 namespace robotscan::storage {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <utility>
 
-#include "pg_crawl_lock.h"
-#include "pg_database.h"
-#include "pg_fetch_writer.h"
-#include "pg_handles.h"
+#include "postgres/pg_crawl_lock.h"
+#include "postgres/pg_database.h"
+#include "postgres/pg_fetch_writer.h"
+#include "postgres/pg_handles.h"
 #include "robotscan/storage/database_location.h"
 #include "robotscan/storage/shared_frontier.h"
 

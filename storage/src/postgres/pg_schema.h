@@ -7,8 +7,8 @@
 // Version 3 adds the shared frontier (docs/scale-out.md), PostgreSQL only;
 // version 4 makes its claims and commits cost the same per domain whatever
 // the list's length.
-#ifndef ROBOTSCAN_STORAGE_PG_SCHEMA_H_
-#define ROBOTSCAN_STORAGE_PG_SCHEMA_H_
+#ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_SCHEMA_H_
+#define ROBOTSCAN_STORAGE_POSTGRES_PG_SCHEMA_H_
 
 #include <array>
 
@@ -485,4 +485,4 @@ END $$;
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_PG_SCHEMA_H_
+#endif  // ROBOTSCAN_STORAGE_POSTGRES_PG_SCHEMA_H_

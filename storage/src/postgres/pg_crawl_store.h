@@ -1,7 +1,7 @@
 // Entry points of the PostgreSQL backend, called by CrawlStore::Open and
 // LatestFetchReader::Open for postgresql:// URIs. Private to storage.
-#ifndef ROBOTSCAN_STORAGE_PG_CRAWL_STORE_H_
-#define ROBOTSCAN_STORAGE_PG_CRAWL_STORE_H_
+#ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_CRAWL_STORE_H_
+#define ROBOTSCAN_STORAGE_POSTGRES_PG_CRAWL_STORE_H_
 
 #include <memory>
 #include <string_view>
@@ -19,4 +19,4 @@ Result<std::unique_ptr<LatestFetchReader>> OpenPgLatestFetchReader(
 
 }  // namespace robotscan::storage
 
-#endif  // ROBOTSCAN_STORAGE_PG_CRAWL_STORE_H_
+#endif  // ROBOTSCAN_STORAGE_POSTGRES_PG_CRAWL_STORE_H_

@@ -2,16 +2,16 @@
 // and semantics as the SQLite file, with fetches written set-wise
 // (pg_fetch_writer.h) and the one-live-crawl hold as a session advisory
 // lock (pg_crawl_lock.h).
-#include "pg_crawl_store.h"
+#include "postgres/pg_crawl_store.h"
 
 #include <string>
 #include <utility>
 
 #include "body_codec.h"
-#include "pg_crawl_lock.h"
-#include "pg_database.h"
-#include "pg_fetch_writer.h"
-#include "pg_handles.h"
+#include "postgres/pg_crawl_lock.h"
+#include "postgres/pg_database.h"
+#include "postgres/pg_fetch_writer.h"
+#include "postgres/pg_handles.h"
 
 namespace robotscan::storage {
 namespace {

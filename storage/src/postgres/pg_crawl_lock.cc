@@ -1,10 +1,10 @@
-#include "pg_crawl_lock.h"
+#include "postgres/pg_crawl_lock.h"
 
 #include <string>
 #include <utility>
 
-#include "pg_database.h"
-#include "pg_handles.h"
+#include "postgres/pg_database.h"
+#include "postgres/pg_handles.h"
 #include "robotscan/storage/database_location.h"
 
 namespace robotscan::storage {
