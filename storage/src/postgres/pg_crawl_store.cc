@@ -2,7 +2,7 @@
 // and semantics as the SQLite file, with fetches written set-wise
 // (pg_fetch_writer.h) and the one-live-crawl hold as a session advisory
 // lock (pg_crawl_lock.h).
-#include "postgres/pg_crawl_store.h"
+#include "postgres/pg_backend.h"
 
 #include <string>
 #include <utility>

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "postgres/pg_crawl_store.h"
+#include "postgres/pg_backend.h"
 #include "postgres/pg_database.h"
 #include "postgres/pg_handles.h"
 #include "schema/latest_fetch_columns.h"

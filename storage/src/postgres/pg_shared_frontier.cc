@@ -7,11 +7,11 @@
 #include <string>
 #include <utility>
 
+#include "postgres/pg_backend.h"
 #include "postgres/pg_crawl_lock.h"
 #include "postgres/pg_database.h"
 #include "postgres/pg_fetch_writer.h"
 #include "postgres/pg_handles.h"
-#include "robotscan/storage/database_location.h"
 #include "robotscan/storage/shared_frontier.h"
 
 namespace robotscan::storage {
@@ -719,14 +719,8 @@ class PgSharedFrontier final : public SharedFrontier {
 
 }  // namespace
 
-Result<std::unique_ptr<SharedFrontier>> SharedFrontier::Open(
+Result<std::unique_ptr<SharedFrontier>> OpenPgSharedFrontier(
     std::string_view uri, const StoreOptions& options) {
-  if (!IsPostgresUri(uri)) {
-    return Status(Status::Code::kInvalidArgument,
-                  "a shared frontier needs PostgreSQL (--db postgresql://...); "
-                  "an SQLite file has one writer: use robotscan crawl LIST "
-                  "--db FILE");
-  }
   PgDatabase db;
   if (Status s = OpenPgDatabase(uri, true, &db); !s.ok()) return s;
   return std::unique_ptr<SharedFrontier>(std::make_unique<PgSharedFrontier>(

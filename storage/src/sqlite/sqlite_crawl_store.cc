@@ -8,9 +8,8 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "postgres/pg_crawl_store.h"
-#include "robotscan/storage/database_location.h"
 #include "robotscan/storage/fetch_classes.h"
+#include "sqlite/sqlite_backend.h"
 #include "sqlite/sqlite_handles.h"
 #include "sqlite/sqlite_run_rows.h"
 #include "sqlite/sqlite_schema.h"
@@ -485,9 +484,8 @@ Status SqliteCrawlStore::CountRows(std::int64_t* fetches,
 
 }  // namespace
 
-Result<std::unique_ptr<CrawlStore>> CrawlStore::Open(
+Result<std::unique_ptr<CrawlStore>> OpenSqliteCrawlStore(
     std::string_view path, const StoreOptions& options) {
-  if (IsPostgresUri(path)) return OpenPgCrawlStore(path, options);
   const std::string file(path);
   DatabaseHandle db;
   if (options.read_only) {

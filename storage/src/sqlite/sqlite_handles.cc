@@ -4,6 +4,8 @@
 #include <string>
 #include <system_error>
 
+#include "robotscan/storage/database_location.h"
+
 namespace robotscan::storage {
 
 Status StatusFromSqlite(sqlite3* db, int rc, std::string_view context) {
@@ -170,6 +172,17 @@ Status Transaction::Commit() {
   Status status = Execute(db_, "COMMIT");
   if (status.ok()) open_ = false;
   return status;
+}
+
+// database_location.h's, here beside the opening it reports.
+Result<std::string> SqliteUriForReading(std::string_view path) {
+  DatabaseHandle db;
+  std::string uri;
+  if (Status s = OpenDatabaseForReading(std::string(path), 0, &db, &uri);
+      !s.ok()) {
+    return s;
+  }
+  return uri;
 }
 
 }  // namespace robotscan::storage

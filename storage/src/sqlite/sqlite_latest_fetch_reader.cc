@@ -7,9 +7,8 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "postgres/pg_crawl_store.h"
-#include "robotscan/storage/database_location.h"
 #include "schema/latest_fetch_columns.h"
+#include "sqlite/sqlite_backend.h"
 #include "sqlite/sqlite_handles.h"
 #include "sqlite/sqlite_run_rows.h"
 #include "sqlite/sqlite_schema_version.h"
@@ -217,9 +216,8 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
 
 }  // namespace
 
-Result<std::unique_ptr<LatestFetchReader>> LatestFetchReader::Open(
+Result<std::unique_ptr<LatestFetchReader>> OpenSqliteLatestFetchReader(
     std::string_view path, const LatestFetchQuery& query) {
-  if (IsPostgresUri(path)) return OpenPgLatestFetchReader(path, query);
   const std::string path_string(path);
   DatabaseHandle db;
   std::string uri;

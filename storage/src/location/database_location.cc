@@ -2,8 +2,6 @@
 
 #include <cctype>
 
-#include "sqlite/sqlite_handles.h"
-
 namespace robotscan::storage {
 namespace {
 
@@ -56,16 +54,6 @@ std::string RedactDatabaseUri(std::string_view location) {
     }
   }
   return out;
-}
-
-Result<std::string> SqliteUriForReading(std::string_view path) {
-  DatabaseHandle db;
-  std::string uri;
-  if (Status s = OpenDatabaseForReading(std::string(path), 0, &db, &uri);
-      !s.ok()) {
-    return s;
-  }
-  return uri;
 }
 
 }  // namespace robotscan::storage
