@@ -153,7 +153,8 @@ TEST_F(CrawlStoreTest, VersionOneFileIsMigratedToTwo) {
   {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, kMigrations[0], nullptr, nullptr, nullptr),
+    ASSERT_EQ(sqlite3_exec(db, SqliteMigrations()[0].c_str(), nullptr, nullptr,
+                           nullptr),
               SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db,
                            "INSERT INTO crawl_run(started_at, input) VALUES "

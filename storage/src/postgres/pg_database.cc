@@ -60,7 +60,7 @@ Status Migrate(PGconn* conn, int* version) {
       return txn.Commit();
     }
     if (Status s = ExecPgSimple(
-            conn, kPgMigrations[static_cast<std::size_t>(current)],
+            conn, PgMigrations()[static_cast<std::size_t>(current)].c_str(),
             "migrate to schema version " + std::to_string(current + 1));
         !s.ok()) {
       return s;

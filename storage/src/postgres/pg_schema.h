@@ -1,20 +1,28 @@
 // The crawl database schema on PostgreSQL, as forward migrations:
-// kPgMigrations[i] takes a database from robotscan_schema.version i to
-// i + 1. Append, never edit. Versions 1 and 2 are SQLite's (schema.h) in
-// PostgreSQL types — same tables, columns, constraints and `latest_fetch`
-// view, so that the SQL researchers write runs on both; TEXT timestamps
-// (ISO 8601, sort as text) and INTEGER 0/1 flags are kept on purpose.
-// Version 3 adds the shared frontier (docs/scale-out.md), PostgreSQL only;
-// version 4 makes its claims and commits cost the same per domain whatever
-// the list's length.
+// PgMigrations()[i] takes a database from robotscan_schema.version i to
+// i + 1. Append, never edit. Versions 1 and 2 are the steps both dialects
+// share (schema/schema_steps.h), their SQL made from the table and view
+// definitions (schema/crawl_tables.h, schema/latest_fetch_view.h) in
+// PostgreSQL types — the same tables, columns, constraints and
+// `latest_fetch` view as SQLite's, so that the SQL researchers write runs on
+// both; TEXT timestamps (ISO 8601, sort as text) and INTEGER 0/1 flags are
+// kept on purpose. Version 3 adds the shared frontier (docs/scale-out.md),
+// PostgreSQL only; version 4 makes its claims and commits cost the same per
+// domain whatever the list's length. Those two are PostgreSQL's own SQL,
+// below.
 #ifndef ROBOTSCAN_STORAGE_POSTGRES_PG_SCHEMA_H_
 #define ROBOTSCAN_STORAGE_POSTGRES_PG_SCHEMA_H_
 
-#include <array>
+#include <string>
+#include <vector>
+
+#include "schema/schema_steps.h"
 
 namespace robotscan::storage {
 
-inline constexpr int kPgSchemaVersion = 4;
+inline constexpr int kPgSchemaVersion =
+    schema::CurrentVersion(schema::Dialect::kPostgres);
+static_assert(kPgSchemaVersion == 4);
 
 // Creates the version table; run before the migrations, idempotent.
 inline constexpr char kPgSchemaVersionTable[] = R"sql(
@@ -25,126 +33,13 @@ CREATE TABLE IF NOT EXISTS robotscan_schema (version integer NOT NULL);
 // under this transaction-scoped advisory lock, each re-reading the version.
 inline constexpr long long kPgMigrationLockKey = 0x726f626f7473;  // "robots"
 
-inline constexpr std::array<const char*, kPgSchemaVersion> kPgMigrations = {
-    // Version 1.
-    R"sql(
-CREATE TABLE crawl_run (
-  id bigserial PRIMARY KEY,
-  started_at text NOT NULL,
-  finished_at text,
-  status text NOT NULL DEFAULT 'running',  -- running|finished|interrupted|failed
-  tool_version text,
-  input text,
-  options text                             -- JSON
-);
-CREATE TABLE domain (
-  id bigserial PRIMARY KEY,
-  name text NOT NULL UNIQUE,
-  latest_fetch_id bigint
-);
-CREATE TABLE body (
-  id bigserial PRIMARY KEY,
-  sha256 bytea NOT NULL UNIQUE,
-  size bigint NOT NULL,                    -- decoded bytes
-  compression text NOT NULL DEFAULT 'none',  -- none|zstd
-  data bytea NOT NULL
-);
-CREATE TABLE "fetch" (
-  id bigserial PRIMARY KEY,
-  run_id bigint NOT NULL REFERENCES crawl_run(id),
-  domain_id bigint NOT NULL REFERENCES domain(id),
-  rank bigint,
-  url text NOT NULL,
-  final_url text,
-  strategy text,
-  http_status integer,
-  access text NOT NULL CHECK (access IN ('success','unavailable','unreachable')),
-  error_class text,
-  error_message text,
-  redirects integer NOT NULL DEFAULT 0,
-  attempts integer NOT NULL DEFAULT 1,
-  bytes bigint NOT NULL DEFAULT 0,
-  truncated integer NOT NULL DEFAULT 0,
-  not_modified integer NOT NULL DEFAULT 0,
-  body_id bigint REFERENCES body(id),
-  content_type text, content_encoding text, content_length text,
-  cache_control text, expires text, last_modified text, etag text,
-  retry_after text,
-  ip text,
-  dns_ms double precision, connect_ms double precision,
-  tls_ms double precision, first_byte_ms double precision,
-  total_ms double precision,
-  fetched_at text NOT NULL,
-  UNIQUE (run_id, domain_id)
-);
-CREATE INDEX fetch_by_domain ON "fetch"(domain_id);
-CREATE TABLE fetch_step (
-  fetch_id bigint NOT NULL REFERENCES "fetch"(id),
-  seq integer NOT NULL,
-  url text NOT NULL,
-  http_status integer,
-  location text,
-  error_class text,
-  error_message text,
-  ip text,
-  total_ms double precision,
-  PRIMARY KEY (fetch_id, seq)
-);
--- The stable public view: one row per domain, its newest fetch.
-CREATE VIEW latest_fetch AS
-SELECT d.name AS domain,
-       f.rank AS rank,
-       f.url AS url,
-       f.final_url AS final_url,
-       f.http_status AS http_status,
-       f.access AS access,
-       f.error_class AS error,
-       f.redirects AS redirects,
-       f.bytes AS bytes,
-       f.truncated AS truncated,
-       CASE WHEN b.compression = 'none' THEN b.data END AS body,
-       f.fetched_at AS fetched_at,
-       f.error_message AS error_message,
-       f.id AS fetch_id,
-       f.run_id AS run_id,
-       f.strategy AS strategy,
-       f.attempts AS attempts,
-       f.not_modified AS not_modified,
-       f.content_type AS content_type,
-       f.content_encoding AS content_encoding,
-       f.content_length AS content_length,
-       f.cache_control AS cache_control,
-       f.expires AS expires,
-       f.last_modified AS last_modified,
-       f.etag AS etag,
-       f.retry_after AS retry_after,
-       f.ip AS ip,
-       f.dns_ms AS dns_ms,
-       f.connect_ms AS connect_ms,
-       f.tls_ms AS tls_ms,
-       f.first_byte_ms AS first_byte_ms,
-       f.total_ms AS total_ms,
-       encode(b.sha256, 'hex') AS body_sha256,
-       b.compression AS body_compression
-FROM domain d
-JOIN "fetch" f ON f.id = d.latest_fetch_id
-LEFT JOIN body b ON b.id = f.body_id;
-)sql",
-    // Version 2: who ran a crawl, and which top list it read.
-    R"sql(
-ALTER TABLE crawl_run ADD COLUMN host text;
-ALTER TABLE crawl_run ADD COLUMN pid bigint;
-ALTER TABLE crawl_run ADD COLUMN list_source text;   -- tranco|umbrella|majestic|file
-ALTER TABLE crawl_run ADD COLUMN list_id text;       -- e.g. Tranco's list ID
-ALTER TABLE crawl_run ADD COLUMN list_date text;     -- YYYY-MM-DD of the list
-ALTER TABLE crawl_run ADD COLUMN list_url text;      -- where it was downloaded
-ALTER TABLE crawl_run ADD COLUMN list_sha256 text;   -- of the file read (hex)
-ALTER TABLE crawl_run ADD COLUMN list_entries bigint;  -- entries selected
-)sql",
-    // Version 3: the shared frontier (robotscan enqueue, crawl --worker).
-    // The protocol is in docs/scale-out.md; the functions below are its
-    // steps that must be atomic on the server.
-    R"sql(
+// The SQL of each step, in order (kPgSchemaVersion of them).
+const std::vector<std::string>& PgMigrations();
+
+// Version 3: the shared frontier (robotscan enqueue, crawl --worker).
+// The protocol is in docs/scale-out.md; the functions below are its
+// steps that must be atomic on the server.
+inline constexpr char kPgSharedFrontierSql[] = R"sql(
 -- Crawl-wide settings of an enqueued crawl: politeness is the crawl's,
 -- not a worker's.
 CREATE TABLE crawl_settings (
@@ -394,22 +289,23 @@ BEGIN
    WHERE w.id = p_worker;
   RETURN v_renewed;
 END $$;
-)sql",
-    // Version 4: frontier indexes whose scans cost what is pending or
-    // leased, never what is done (profiled in bench/RESULTS.md, "Scale
-    // out"). crawl_frontier_open held pending and leased rows together:
-    // a claim, looking for pending rows in list order, stepped over every
-    // leased one, and the commit's "mark done", looking for leased rows,
-    // stepped over every pending one (the planner's statistics, taken
-    // when the whole list was pending, could not tell). Claims now scan
-    // pending rows only; leased rows are found through their batch
-    // (crawl_frontier_by_batch) or their key. The foreign key from a
-    // frontier row to its batch goes: every batch_id is written by
-    // robotscan_claim with the batch it inserted (or the one it took over)
-    // in the same transaction, and batches are never deleted while a row
-    // points at them, so its check (a trigger and a lookup per leased
-    // domain) could never fail.
-    R"sql(
+)sql";
+
+// Version 4: frontier indexes whose scans cost what is pending or
+// leased, never what is done (profiled in bench/RESULTS.md, "Scale
+// out"). crawl_frontier_open held pending and leased rows together:
+// a claim, looking for pending rows in list order, stepped over every
+// leased one, and the commit's "mark done", looking for leased rows,
+// stepped over every pending one (the planner's statistics, taken
+// when the whole list was pending, could not tell). Claims now scan
+// pending rows only; leased rows are found through their batch
+// (crawl_frontier_by_batch) or their key. The foreign key from a
+// frontier row to its batch goes: every batch_id is written by
+// robotscan_claim with the batch it inserted (or the one it took over)
+// in the same transaction, and batches are never deleted while a row
+// points at them, so its check (a trigger and a lookup per leased
+// domain) could never fail.
+inline constexpr char kPgFrontierScansSql[] = R"sql(
 DROP INDEX crawl_frontier_open;
 CREATE INDEX crawl_frontier_pending ON crawl_frontier(run_id, position)
   WHERE state = 'pending';
@@ -480,8 +376,7 @@ BEGIN
     DELETE FROM crawl_batch b WHERE b.id = v_batch;
   END IF;
 END $$;
-)sql",
-};
+)sql";
 
 }  // namespace robotscan::storage
 

@@ -7,6 +7,7 @@
 #define ROBOTSCAN_STORAGE_SCHEMA_LATEST_FETCH_COLUMNS_H_
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,18 @@ enum Column : int {
   kCompressedBody,
   kNotModified,
 };
+
+// What each Column reads, in Column order: a column of the view by name,
+// or nullptr for kCompressedBody (a zstd body, which the view leaves
+// NULL). latest_fetch_view.h makes both backends' SELECT of them.
+inline constexpr const char* kViewColumnOf[] = {
+    "domain",       "rank",  "url",         "final_url",  "http_status",
+    "access",       "error", "redirects",   "bytes",      "truncated",
+    "content_type", "body",  "body_sha256", "fetched_at", "body_compression",
+    nullptr,  // kCompressedBody
+    "not_modified",
+};
+static_assert(std::size(kViewColumnOf) == kNotModified + 1);
 
 // Fills *row from the current row of `cells`, which provides
 //   std::string_view Bytes(int column) const;   // NULL: empty

@@ -110,7 +110,8 @@ Status SqliteCrawlStore::Migrate() {
     // leaves the previous version intact.
     Transaction txn(db_.get());
     if (Status s = txn.Begin(); !s.ok()) return s;
-    if (Status s = Execute(db_.get(), kMigrations[static_cast<std::size_t>(v)]);
+    if (Status s = Execute(
+            db_.get(), SqliteMigrations()[static_cast<std::size_t>(v)].c_str());
         !s.ok()) {
       return s;
     }

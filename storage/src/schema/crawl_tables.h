@@ -1,0 +1,186 @@
+// The crawl database's tables (crawl_store.h describes what each holds),
+// one definition each for both backends (table.h): crawl_run, domain,
+// body, fetch and fetch_step. The fetch row and its steps are written
+// from FetchRecord and FetchStep through their columns' codecs, by the
+// SQLite store's INSERTs and the PostgreSQL writer's COPY alike; the store
+// fills the ids (id, run_id, domain_id, body_id, fetch_id, seq).
+// crawl_run, domain and body are written by hand-made SQL of each backend
+// (an upsert, a hash lookup), their columns described here for the DDL
+// and the copy into PostgreSQL. The PostgreSQL-only frontier tables stay in
+// postgres/pg_schema.h.
+//
+// Private to storage. Thread-safety: constant data.
+#ifndef ROBOTSCAN_STORAGE_SCHEMA_CRAWL_TABLES_H_
+#define ROBOTSCAN_STORAGE_SCHEMA_CRAWL_TABLES_H_
+
+#include <string>
+#include <string_view>
+
+#include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/fetch_classes.h"
+#include "schema/codecs.h"
+#include "schema/table.h"
+
+namespace robotscan::storage::schema {
+
+// How fetch.access and fetch.error_class (and latest_fetch's access and
+// error, PreviousFetch::access) are stored and read: today text that must
+// be a name of the class tables (fetch_classes.h), refused otherwise. Once
+// FetchRecord carries the enums, each is one line:
+//   using AccessCodec = Name<robots::AccessClass, robots::AccessClassName,
+//                            ParseAccessClass>;
+//   using ErrorClassCodec = Name<ErrorClass, ErrorClassName,
+//                                ParseErrorClass, EmptyName::kIsNull>;
+inline std::string NoAccessClass(std::string_view) {
+  return "has no access class";
+}
+inline std::string UnknownErrorClass(std::string_view name) {
+  return "has an unknown error class '" + std::string(name) + "'";
+}
+using AccessCodec = CheckedName<Text, ParseAccessClass, NoAccessClass>;
+using ErrorClassCodec =
+    CheckedName<TextOrNull, ParseErrorClass, UnknownErrorClass>;
+
+inline constexpr Column kCrawlRunColumns[] = {
+    Key("id"),
+    Filled("started_at", SqlType::kText, "NOT NULL"),
+    Filled("finished_at", SqlType::kText),
+    Filled("status", SqlType::kText, "NOT NULL DEFAULT 'running'")
+        .Comment("running|finished|interrupted|failed"),
+    Filled("tool_version", SqlType::kText),
+    Filled("input", SqlType::kText),
+    Filled("options", SqlType::kText).Comment("JSON"),
+    // Who ran a crawl, and which top list it read (provenance a paper
+    // cites: the list's source, its ID or date, its SHA-256 and how many
+    // of its entries were used).
+    Filled("host", SqlType::kText).Since(Step::kRunProvenance),
+    Filled("pid", SqlType::kInt64).Since(Step::kRunProvenance),
+    Filled("list_source", SqlType::kText)
+        .Since(Step::kRunProvenance)
+        .Comment("tranco|umbrella|majestic|file"),
+    Filled("list_id", SqlType::kText)
+        .Since(Step::kRunProvenance)
+        .Comment("e.g. Tranco's list ID"),
+    Filled("list_date", SqlType::kText)
+        .Since(Step::kRunProvenance)
+        .Comment("YYYY-MM-DD of the list"),
+    Filled("list_url", SqlType::kText)
+        .Since(Step::kRunProvenance)
+        .Comment("where it was downloaded"),
+    Filled("list_sha256", SqlType::kText)
+        .Since(Step::kRunProvenance)
+        .Comment("of the file read (hex)"),
+    Filled("list_entries", SqlType::kInt64)
+        .Since(Step::kRunProvenance)
+        .Comment("entries selected"),
+};
+inline constexpr Table kCrawlRunTable{.name = "crawl_run",
+                                      .columns = kCrawlRunColumns};
+
+inline constexpr Column kDomainColumns[] = {
+    Key("id"),
+    Filled("name", SqlType::kText, "NOT NULL UNIQUE"),
+    Filled("latest_fetch_id", SqlType::kInt64),
+};
+inline constexpr Table kDomainTable{.name = "domain",
+                                    .columns = kDomainColumns};
+
+inline constexpr Column kBodyColumns[] = {
+    Key("id"),
+    Filled("sha256", SqlType::kBlob, "NOT NULL UNIQUE"),
+    Filled("size", SqlType::kInt64, "NOT NULL").Comment("decoded bytes"),
+    Filled("compression", SqlType::kText, "NOT NULL DEFAULT 'none'")
+        .Comment("none|zstd"),
+    Filled("data", SqlType::kBlob, "NOT NULL"),
+};
+inline constexpr Table kBodyTable{.name = "body", .columns = kBodyColumns};
+
+inline constexpr Column kFetchColumns[] = {
+    Key("id"),
+    Filled("run_id", SqlType::kInt64, "NOT NULL").References("crawl_run"),
+    Filled("domain_id", SqlType::kInt64, "NOT NULL").References("domain"),
+    Field<&FetchRecord::rank, Integer>("rank", SqlType::kInt64),
+    Field<&FetchRecord::url, Text>("url", SqlType::kText, "NOT NULL"),
+    Field<&FetchRecord::final_url, TextOrNull>("final_url", SqlType::kText),
+    Field<&FetchRecord::strategy, TextOrNull>("strategy", SqlType::kText),
+    Field<&FetchRecord::http_status, PositiveOrNull>("http_status",
+                                                     SqlType::kInt32),
+    Field<&FetchRecord::access, AccessCodec>(
+        "access", SqlType::kText,
+        "NOT NULL CHECK (access IN ('success','unavailable','unreachable'))"),
+    Field<&FetchRecord::error_class, ErrorClassCodec>("error_class",
+                                                      SqlType::kText),
+    Field<&FetchRecord::error_message, TextOrNull>("error_message",
+                                                   SqlType::kText),
+    Field<&FetchRecord::redirects, Integer>("redirects", SqlType::kInt32,
+                                            "NOT NULL DEFAULT 0"),
+    Field<&FetchRecord::attempts, Integer>("attempts", SqlType::kInt32,
+                                           "NOT NULL DEFAULT 1"),
+    Field<&FetchRecord::body, SizeOf>("bytes", SqlType::kInt64,
+                                      "NOT NULL DEFAULT 0"),
+    Field<&FetchRecord::truncated, Flag>("truncated", SqlType::kInt32,
+                                         "NOT NULL DEFAULT 0"),
+    Field<&FetchRecord::not_modified, Flag>("not_modified", SqlType::kInt32,
+                                            "NOT NULL DEFAULT 0"),
+    Filled("body_id", SqlType::kInt64).References("body"),
+    Field<&FetchRecord::content_type, TextOrNull>("content_type",
+                                                  SqlType::kText),
+    Field<&FetchRecord::content_encoding, TextOrNull>("content_encoding",
+                                                      SqlType::kText),
+    Field<&FetchRecord::content_length, TextOrNull>("content_length",
+                                                    SqlType::kText),
+    Field<&FetchRecord::cache_control, TextOrNull>("cache_control",
+                                                   SqlType::kText),
+    Field<&FetchRecord::expires, TextOrNull>("expires", SqlType::kText),
+    Field<&FetchRecord::last_modified, TextOrNull>("last_modified",
+                                                   SqlType::kText),
+    Field<&FetchRecord::etag, TextOrNull>("etag", SqlType::kText),
+    Field<&FetchRecord::retry_after, TextOrNull>("retry_after", SqlType::kText),
+    Field<&FetchRecord::ip, TextOrNull>("ip", SqlType::kText),
+    Field<&FetchRecord::dns_ms, MillisOrNull>("dns_ms", SqlType::kReal),
+    Field<&FetchRecord::connect_ms, MillisOrNull>("connect_ms", SqlType::kReal),
+    Field<&FetchRecord::tls_ms, MillisOrNull>("tls_ms", SqlType::kReal),
+    Field<&FetchRecord::first_byte_ms, MillisOrNull>("first_byte_ms",
+                                                     SqlType::kReal),
+    Field<&FetchRecord::total_ms, MillisOrNull>("total_ms", SqlType::kReal),
+    Field<&FetchRecord::fetched_at, Text>("fetched_at", SqlType::kText,
+                                          "NOT NULL"),
+};
+inline constexpr Index kFetchIndexes[] = {{"fetch_by_domain", "domain_id"}};
+inline constexpr Table kFetchTable{.name = "fetch",
+                                   .columns = kFetchColumns,
+                                   .constraints = "UNIQUE (run_id, domain_id)",
+                                   .indexes = kFetchIndexes,
+                                   .record = RecordTag<FetchRecord>()};
+
+inline constexpr Column kFetchStepColumns[] = {
+    Filled("fetch_id", SqlType::kInt64, "NOT NULL").References("fetch"),
+    Filled("seq", SqlType::kInt32, "NOT NULL"),
+    Field<&FetchStep::url, Text>("url", SqlType::kText, "NOT NULL"),
+    Field<&FetchStep::http_status, PositiveOrNull>("http_status",
+                                                   SqlType::kInt32),
+    Field<&FetchStep::location, TextOrNull>("location", SqlType::kText),
+    Field<&FetchStep::error_class, TextOrNull>("error_class", SqlType::kText),
+    Field<&FetchStep::error_message, TextOrNull>("error_message",
+                                                 SqlType::kText),
+    Field<&FetchStep::ip, TextOrNull>("ip", SqlType::kText),
+    Field<&FetchStep::total_ms, MillisOrNull>("total_ms", SqlType::kReal),
+};
+inline constexpr Table kFetchStepTable{
+    .name = "fetch_step",
+    .columns = kFetchStepColumns,
+    .constraints = "PRIMARY KEY (fetch_id, seq)",
+    .sqlite_without_rowid = true,
+    .record = RecordTag<FetchStep>()};
+
+static_assert(WrittenFrom(kFetchTable) && WrittenFrom(kFetchStepTable));
+
+// Every table of both dialects, in the order the migrations create them
+// (each after the tables it references).
+inline constexpr const Table* kCrawlTables[] = {&kCrawlRunTable, &kDomainTable,
+                                                &kBodyTable, &kFetchTable,
+                                                &kFetchStepTable};
+
+}  // namespace robotscan::storage::schema
+
+#endif  // ROBOTSCAN_STORAGE_SCHEMA_CRAWL_TABLES_H_
