@@ -3,47 +3,93 @@
 #include <string>
 
 #include "body_codec.h"
-#include "robotscan/storage/fetch_classes.h"
+#include "postgres/pg_table_rows.h"
+#include "schema/crawl_tables.h"
 
 namespace robotscan::storage {
 namespace {
 
-// ON COMMIT DELETE ROWS: each transaction starts with empty staging tables.
-constexpr char kCreateStaging[] = R"sql(
-CREATE TEMP TABLE IF NOT EXISTS staged_fetch (
-  ord integer PRIMARY KEY, domain text NOT NULL, rank bigint, url text,
-  final_url text, strategy text, http_status integer, access text,
-  error_class text, error_message text, redirects integer, attempts integer,
-  bytes bigint, truncated integer, not_modified integer,
-  body_sha256 bytea, body_size bigint, body_compression text, body_data bytea,
-  body_from_fetch_id bigint,
-  content_type text, content_encoding text, content_length text,
-  cache_control text, expires text, last_modified text, etag text,
-  retry_after text, ip text,
-  dns_ms double precision, connect_ms double precision,
-  tls_ms double precision, first_byte_ms double precision,
-  total_ms double precision, fetched_at text,
-  batch_id bigint, generation bigint, domain_id bigint
-) ON COMMIT DELETE ROWS;
-CREATE TEMP TABLE IF NOT EXISTS staged_step (
-  ord integer NOT NULL, seq integer NOT NULL, url text, http_status integer,
-  location text, error_class text, error_message text, ip text,
-  total_ms double precision
-) ON COMMIT DELETE ROWS;
-)sql";
+// The staging tables: the columns of fetch and fetch_step a record fills
+// (schema/crawl_tables.h), plus what the INSERTs below need to find the
+// body, the domain and the lease. ON COMMIT DELETE ROWS: each transaction
+// starts with them empty.
+constexpr char kStagedFetchExtras[] =
+    "body_sha256 bytea, body_size bigint, body_compression text, "
+    "body_data bytea, body_from_fetch_id bigint, batch_id bigint, "
+    "generation bigint, domain_id bigint";
+constexpr char kCopiedFetchExtras[] =
+    "body_sha256, body_size, body_compression, body_data, "
+    "body_from_fetch_id, batch_id, generation";
 
-constexpr char kCopyFetch[] =
-    "COPY staged_fetch (ord, domain, rank, url, final_url, strategy, "
-    "http_status, access, error_class, error_message, redirects, attempts, "
-    "bytes, truncated, not_modified, body_sha256, body_size, "
-    "body_compression, body_data, body_from_fetch_id, content_type, "
-    "content_encoding, content_length, cache_control, expires, "
-    "last_modified, etag, retry_after, ip, dns_ms, connect_ms, tls_ms, "
-    "first_byte_ms, total_ms, fetched_at, batch_id, generation) FROM STDIN";
+// What the writer fills in fetch and fetch_step, from the staged rows `s`
+// and `st` and the fetches `ins` just inserted. A 304 (body_from_fetch_id)
+// keeps the earlier fetch's body, as the SQLite store does (a subquery, so
+// that it is an index lookup for the few 304s instead of a join with the
+// whole fetch table); only 2xx bodies were staged with a hash.
+constexpr FilledBy kFetchFilledBy[] = {
+    {"run_id", "$1::int8"},
+    {"domain_id", "s.domain_id"},
+    {"body_id",
+     "CASE WHEN s.body_from_fetch_id IS NOT NULL\n"
+     "         THEN (SELECT pf.body_id FROM \"fetch\" pf\n"
+     "               WHERE pf.id = s.body_from_fetch_id)\n"
+     "         ELSE b.id END"},
+};
+static_assert(schema::FillsTheRest(schema::kFetchTable, kFetchFilledBy, false));
+constexpr FilledBy kStepFilledBy[] = {{"fetch_id", "ins.id"},
+                                      {"seq", "st.seq"}};
+static_assert(schema::FillsTheRest(schema::kFetchStepTable, kStepFilledBy,
+                                   false));
 
-constexpr char kCopyStep[] =
-    "COPY staged_step (ord, seq, url, http_status, location, error_class, "
-    "error_message, ip, total_ms) FROM STDIN";
+// The writer's statements, made once from the table definitions.
+struct Statements {
+  std::string create_staging;
+  std::string copy_fetch;
+  std::string copy_step;
+  // One statement for the fetches, their steps and the domains' newest
+  // fetch (kMarkFrontierDone may follow, then kCountInserted).
+  std::string insert_fetches;
+};
+
+const Statements& WriterStatements() {
+  static const Statements statements = [] {
+    Statements s;
+    s.create_staging =
+        "CREATE TEMP TABLE IF NOT EXISTS staged_fetch (\n"
+        "  ord integer PRIMARY KEY, domain text NOT NULL, " +
+        PgStagedColumns(schema::kFetchTable) + ",\n  " + kStagedFetchExtras +
+        "\n) ON COMMIT DELETE ROWS;\n"
+        "CREATE TEMP TABLE IF NOT EXISTS staged_step (\n"
+        "  ord integer NOT NULL, seq integer NOT NULL, " +
+        PgStagedColumns(schema::kFetchStepTable) +
+        "\n) ON COMMIT DELETE ROWS;\n";
+    s.copy_fetch = "COPY staged_fetch (ord, domain, " +
+                   PgStagedColumnNames(schema::kFetchTable) + ", " +
+                   kCopiedFetchExtras + ") FROM STDIN";
+    s.copy_step = "COPY staged_step (ord, seq, " +
+                  PgStagedColumnNames(schema::kFetchStepTable) + ") FROM STDIN";
+    s.insert_fetches =
+        "WITH ins AS (\n  " +
+        PgInsertFromStaged(schema::kFetchTable, "s", kFetchFilledBy) +
+        "\n  FROM staged_fetch s\n"
+        "  LEFT JOIN body b ON b.sha256 = s.body_sha256\n"
+        "  ORDER BY s.ord\n"
+        "  RETURNING id, domain_id\n"
+        "), steps AS (\n  " +
+        PgInsertFromStaged(schema::kFetchStepTable, "st", kStepFilledBy) +
+        "\n  FROM staged_step st\n"
+        "  JOIN staged_fetch s ON s.ord = st.ord\n"
+        "  JOIN ins ON ins.domain_id = s.domain_id\n"
+        "), latest AS (\n"
+        "  UPDATE domain d SET latest_fetch_id = ins.id\n"
+        "  FROM ins\n"
+        "  WHERE d.id = ins.domain_id\n"
+        "    AND (d.latest_fetch_id IS NULL OR d.latest_fetch_id < ins.id)\n"
+        ")\n";
+    return s;
+  }();
+  return statements;
+}
 
 constexpr char kInsertBodies[] = R"sql(
 INSERT INTO body (sha256, size, compression, data)
@@ -66,49 +112,6 @@ constexpr char kResolveDomains[] = R"sql(
 UPDATE staged_fetch s SET domain_id = d.id FROM domain d WHERE d.name = s.domain
 )sql";
 
-// One statement for the fetches, their steps and the domains' newest
-// fetch. A 304 (body_from_fetch_id) keeps the earlier fetch's body, as the
-// SQLite store does (a subquery, so that it is an index lookup for the
-// few 304s instead of a join with the whole fetch table); only 2xx bodies
-// were staged with a hash.
-constexpr char kInsertFetches[] = R"sql(
-WITH ins AS (
-  INSERT INTO "fetch" (run_id, domain_id, rank, url, final_url, strategy,
-    http_status, access, error_class, error_message, redirects, attempts,
-    bytes, truncated, not_modified, body_id, content_type, content_encoding,
-    content_length, cache_control, expires, last_modified, etag,
-    retry_after, ip, dns_ms, connect_ms, tls_ms, first_byte_ms, total_ms,
-    fetched_at)
-  SELECT $1::int8, s.domain_id, s.rank, s.url, s.final_url, s.strategy,
-    s.http_status, s.access, s.error_class, s.error_message, s.redirects,
-    s.attempts, s.bytes, s.truncated, s.not_modified,
-    CASE WHEN s.body_from_fetch_id IS NOT NULL
-         THEN (SELECT pf.body_id FROM "fetch" pf
-               WHERE pf.id = s.body_from_fetch_id)
-         ELSE b.id END,
-    s.content_type, s.content_encoding, s.content_length, s.cache_control,
-    s.expires, s.last_modified, s.etag, s.retry_after, s.ip, s.dns_ms,
-    s.connect_ms, s.tls_ms, s.first_byte_ms, s.total_ms, s.fetched_at
-  FROM staged_fetch s
-  LEFT JOIN body b ON b.sha256 = s.body_sha256
-  ORDER BY s.ord
-  RETURNING id, domain_id
-), steps AS (
-  INSERT INTO fetch_step (fetch_id, seq, url, http_status, location,
-    error_class, error_message, ip, total_ms)
-  SELECT ins.id, st.seq, st.url, st.http_status, st.location,
-    st.error_class, st.error_message, st.ip, st.total_ms
-  FROM staged_step st
-  JOIN staged_fetch s ON s.ord = st.ord
-  JOIN ins ON ins.domain_id = s.domain_id
-), latest AS (
-  UPDATE domain d SET latest_fetch_id = ins.id
-  FROM ins
-  WHERE d.id = ins.domain_id
-    AND (d.latest_fetch_id IS NULL OR d.latest_fetch_id < ins.id)
-)
-)sql";
-
 constexpr char kCountInserted[] = "SELECT count(*)::int8 FROM ins";
 
 // Frontier mode: the same statement also marks the records' frontier rows
@@ -128,7 +131,8 @@ constexpr char kMarkFrontierDone[] = R"sql(
 
 Status PgFetchWriter::EnsureStagingTables(PGconn* conn) {
   if (staging_ready_) return Status::Ok();
-  if (Status s = ExecPgSimple(conn, kCreateStaging, "create staging tables");
+  if (Status s = ExecPgSimple(conn, WriterStatements().create_staging.c_str(),
+                              "create staging tables");
       !s.ok()) {
     return s;
   }
@@ -139,15 +143,7 @@ Status PgFetchWriter::EnsureStagingTables(PGconn* conn) {
 Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
                             std::span<const StagedLease> leases) {
   for (const FetchRecord& r : records) {
-    if (!ParseAccessClass(r.access)) {
-      return Status(Status::Code::kInvalidArgument,
-                    "fetch of " + r.domain + " has no access class");
-    }
-    if (!ParseErrorClass(r.error_class)) {
-      return Status(Status::Code::kInvalidArgument,
-                    "fetch of " + r.domain + " has an unknown error class '" +
-                        r.error_class + "'");
-    }
+    if (Status s = schema::CheckFetchRecord(r); !s.ok()) return s;
   }
   if (Status s = EnsureStagingTables(conn); !s.ok()) return s;
   CopyRows fetch_rows(utf8_);
@@ -168,22 +164,9 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
       send_data = known_bodies_.count(digest) == 0 &&
                   sent_in_batch.insert(digest).second;
     }
-    fetch_rows.Int(ord)
-        .Text(r.domain)
-        .Int(r.rank)
-        .Text(r.url)
-        .TextOrNull(r.final_url)
-        .TextOrNull(r.strategy)
-        .IntOrNull(r.http_status, r.http_status <= 0)
-        .Text(r.access)
-        .TextOrNull(r.error_class)
-        .TextOrNull(r.error_message)
-        .Int(r.redirects)
-        .Int(r.attempts)
-        .Int(static_cast<std::int64_t>(r.body.size()))
-        .Int(r.truncated ? 1 : 0)
-        .Int(r.not_modified ? 1 : 0)
-        .BytesOrNull(digest, !has_body)
+    fetch_rows.Int(ord).Text(r.domain);
+    CopyRecord(fetch_rows, schema::kFetchTable, r);
+    fetch_rows.BytesOrNull(digest, !has_body)
         .IntOrNull(static_cast<std::int64_t>(r.body.size()), !has_body);
     if (send_data) {
       if (compress_) {
@@ -196,22 +179,7 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
     } else {
       fetch_rows.Null().Null();
     }
-    fetch_rows.IntOrNull(r.body_from_fetch_id, !reuses_body)
-        .TextOrNull(r.content_type)
-        .TextOrNull(r.content_encoding)
-        .TextOrNull(r.content_length)
-        .TextOrNull(r.cache_control)
-        .TextOrNull(r.expires)
-        .TextOrNull(r.last_modified)
-        .TextOrNull(r.etag)
-        .TextOrNull(r.retry_after)
-        .TextOrNull(r.ip)
-        .MillisOrNull(r.dns_ms)
-        .MillisOrNull(r.connect_ms)
-        .MillisOrNull(r.tls_ms)
-        .MillisOrNull(r.first_byte_ms)
-        .MillisOrNull(r.total_ms)
-        .Text(r.fetched_at);
+    fetch_rows.IntOrNull(r.body_from_fetch_id, !reuses_body);
     if (leases.empty()) {
       fetch_rows.Null().Null();
     } else {
@@ -220,24 +188,19 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
     fetch_rows.EndRow();
     int seq = 0;
     for (const FetchStep& step : r.steps) {
-      step_rows.Int(ord)
-          .Int(seq++)
-          .Text(step.url)
-          .IntOrNull(step.http_status, step.http_status <= 0)
-          .TextOrNull(step.location)
-          .TextOrNull(step.error_class)
-          .TextOrNull(step.error_message)
-          .TextOrNull(step.ip)
-          .MillisOrNull(step.total_ms);
+      step_rows.Int(ord).Int(seq++);
+      CopyRecord(step_rows, schema::kFetchStepTable, step);
       step_rows.EndRow();
     }
   }
-  if (Status s = CopyIntoTable(conn, kCopyFetch, fetch_rows, "stage fetches");
+  if (Status s = CopyIntoTable(conn, WriterStatements().copy_fetch.c_str(),
+                               fetch_rows, "stage fetches");
       !s.ok()) {
     return s;
   }
   if (!step_rows.empty()) {
-    if (Status s = CopyIntoTable(conn, kCopyStep, step_rows, "stage steps");
+    if (Status s = CopyIntoTable(conn, WriterStatements().copy_step.c_str(),
+                                 step_rows, "stage steps");
         !s.ok()) {
       return s;
     }
@@ -258,7 +221,7 @@ Status PgFetchWriter::InsertStaged(PGconn* conn, std::int64_t run_id,
       !s.ok()) {
     return s;
   }
-  std::string statement = kInsertFetches;
+  std::string statement = WriterStatements().insert_fetches;
   if (mark_frontier) statement += kMarkFrontierDone;
   statement += kCountInserted;
   PgResult r;

@@ -282,6 +282,22 @@ CopyRows& CopyRows::Null() {
   return *this;
 }
 
+CopyRows& CopyRows::Cell(const schema::Cell& cell) {
+  switch (cell.kind) {
+    case schema::Cell::Kind::kNull:
+      return Null();
+    case schema::Cell::Kind::kInt:
+      return Int(cell.integer);
+    case schema::Cell::Kind::kReal:
+      return Double(cell.real);
+    case schema::Cell::Kind::kText:
+      return Text(cell.bytes);
+    case schema::Cell::Kind::kBlob:
+      return Bytes(cell.bytes);
+  }
+  return Null();
+}
+
 void CopyRows::EndRow() {
   data_ += '\n';
   row_started_ = false;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "robotscan/storage/status.h"
+#include "schema/cell.h"
 
 namespace robotscan::storage {
 
@@ -114,6 +115,8 @@ class CopyRows {
   CopyRows& Bytes(std::string_view bytes);
   CopyRows& BytesOrNull(std::string_view bytes, bool is_null);
   CopyRows& Null();
+  // A column's value as its codec made it (schema/codecs.h).
+  CopyRows& Cell(const schema::Cell& cell);
   void EndRow();
   const std::string& data() const { return data_; }
   bool empty() const { return data_.empty(); }

@@ -175,6 +175,13 @@ inline constexpr Table kFetchStepTable{
 
 static_assert(WrittenFrom(kFetchTable) && WrittenFrom(kFetchStepTable));
 
+// The objections of fetch's codecs to `record` (an access or error class
+// name not in its table), as both backends refuse it before writing.
+inline Status CheckFetchRecord(const FetchRecord& record) {
+  return CheckRecord(kFetchTable, record,
+                     [&] { return "fetch of " + record.domain; });
+}
+
 // Every table of both dialects, in the order the migrations create them
 // (each after the tables it references).
 inline constexpr const Table* kCrawlTables[] = {&kCrawlRunTable, &kDomainTable,

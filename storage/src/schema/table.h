@@ -209,16 +209,45 @@ constexpr int ColumnIndex(const Table& table, std::string_view name) {
   return -1;
 }
 
+// Whether `fillers` name exactly the columns of `table` that no member
+// fills (with `with_key`, the row id among them; else its sequence or
+// rowid fills it). A filler is a column name, or anything FillerName
+// (found by ADL) takes to one. A writer states the columns it fills
+// itself, so that a column added without a member or a filler fails its
+// static_assert.
+constexpr std::string_view FillerName(std::string_view name) { return name; }
+template <class Fillers>
+constexpr bool FillsTheRest(const Table& table, const Fillers& fillers,
+                            bool with_key) {
+  std::size_t unfilled = 0;
+  std::size_t given = 0;
+  for (const auto& filler : fillers) {
+    (void)filler;
+    ++given;
+  }
+  for (const Column& c : table.columns) {
+    if (c.written() || (c.type == SqlType::kKey && !with_key)) continue;
+    ++unfilled;
+    bool named = false;
+    for (const auto& filler : fillers) {
+      named = named || FillerName(filler) == c.name;
+    }
+    if (!named) return false;
+  }
+  return unfilled == given;
+}
+
 // Refuses a record that a column's codec objects to (kInvalidArgument,
-// "`what` <the objection>"), before anything is written.
-template <class Record>
+// "<describe()> <the objection>"), before anything is written. describe()
+// is called only then.
+template <class Record, class Describe>
 Status CheckRecord(const Table& table, const Record& record,
-                   std::string_view what) {
+                   Describe describe) {
   for (const Column& c : table.columns) {
     if (c.complain == nullptr) continue;
     std::string complaint = c.complain(&record);
     if (!complaint.empty()) {
-      std::string message(what);
+      std::string message = describe();
       message += ' ';
       message += complaint;
       return Status(Status::Code::kInvalidArgument, std::move(message));

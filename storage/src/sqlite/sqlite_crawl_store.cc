@@ -8,15 +8,32 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "robotscan/storage/fetch_classes.h"
+#include "schema/crawl_tables.h"
 #include "sqlite/sqlite_backend.h"
 #include "sqlite/sqlite_handles.h"
 #include "sqlite/sqlite_run_rows.h"
 #include "sqlite/sqlite_schema.h"
 #include "sqlite/sqlite_schema_version.h"
+#include "sqlite/sqlite_table_rows.h"
 
 namespace robotscan::storage {
 namespace {
+
+// The ids AppendFetches binds itself; every other column of fetch and
+// fetch_step comes from the record's members (schema/crawl_tables.h).
+constexpr int kFetchId = SqliteParameterOf(schema::kFetchTable, "id");
+constexpr int kFetchRunId = SqliteParameterOf(schema::kFetchTable, "run_id");
+constexpr int kFetchDomainId =
+    SqliteParameterOf(schema::kFetchTable, "domain_id");
+constexpr int kFetchBodyId = SqliteParameterOf(schema::kFetchTable, "body_id");
+constexpr std::string_view kFetchIds[] = {"id", "run_id", "domain_id",
+                                          "body_id"};
+static_assert(schema::FillsTheRest(schema::kFetchTable, kFetchIds, true));
+constexpr int kStepFetchId =
+    SqliteParameterOf(schema::kFetchStepTable, "fetch_id");
+constexpr int kStepSeq = SqliteParameterOf(schema::kFetchStepTable, "seq");
+constexpr std::string_view kStepIds[] = {"fetch_id", "seq"};
+static_assert(schema::FillsTheRest(schema::kFetchStepTable, kStepIds, true));
 
 class SqliteCrawlStore final : public CrawlStore {
  public:
@@ -125,7 +142,7 @@ Status SqliteCrawlStore::Migrate() {
 Status SqliteCrawlStore::PrepareStatements() {
   struct Item {
     Statement* stmt;
-    const char* sql;
+    std::string sql;
     // Writes: not prepared by a read-only store, which may be looking at
     // a file of an older schema version (only a writer migrates).
     bool writes = false;
@@ -153,23 +170,8 @@ Status SqliteCrawlStore::PrepareStatements() {
        "INSERT INTO body(sha256, size, compression, data) "
        "VALUES (?1, ?2, ?3, ?4)",
        true},
-      {&insert_fetch_,
-       "INSERT INTO fetch(id, run_id, domain_id, rank, url, final_url, "
-       "strategy, "
-       "http_status, access, error_class, error_message, redirects, attempts, "
-       "bytes, truncated, not_modified, body_id, content_type, "
-       "content_encoding, content_length, cache_control, expires, "
-       "last_modified, etag, retry_after, ip, dns_ms, connect_ms, tls_ms, "
-       "first_byte_ms, total_ms, fetched_at) VALUES (?32, ?1, ?2, ?3, ?4, ?5, "
-       "?6, "
-       "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-       "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31)",
-       true},
-      {&insert_step_,
-       "INSERT INTO fetch_step(fetch_id, seq, url, http_status, location, "
-       "error_class, error_message, ip, total_ms) "
-       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-       true},
+      {&insert_fetch_, SqliteInsertSql(schema::kFetchTable), true},
+      {&insert_step_, SqliteInsertSql(schema::kFetchStepTable), true},
       {&select_latest_,
        "SELECT f.id, f.fetched_at, f.http_status, f.access, f.etag, "
        "f.last_modified, f.body_id IS NOT NULL FROM domain d "
@@ -268,15 +270,7 @@ Status SqliteCrawlStore::BodyIdFor(std::string_view body, std::int64_t* id) {
 
 Status SqliteCrawlStore::InsertOne(std::int64_t run_id, std::int64_t fetch_id,
                                    const FetchRecord& r) {
-  if (!ParseAccessClass(r.access)) {
-    return Status(Status::Code::kInvalidArgument,
-                  "fetch of " + r.domain + " has no access class");
-  }
-  if (!ParseErrorClass(r.error_class)) {
-    return Status(Status::Code::kInvalidArgument,
-                  "fetch of " + r.domain + " has an unknown error class '" +
-                      r.error_class + "'");
-  }
+  if (Status s = schema::CheckFetchRecord(r); !s.ok()) return s;
   std::int64_t domain_id = 0;
   if (Status s = UpsertDomain(r.domain, fetch_id, &domain_id); !s.ok()) {
     return s;
@@ -299,65 +293,24 @@ Status SqliteCrawlStore::InsertOne(std::int64_t run_id, std::int64_t fetch_id,
 
   Statement& f = insert_fetch_;
   ScopedReset reset(f);
-  f.BindInt(1, run_id);
-  f.BindInt(2, domain_id);
-  f.BindInt(3, r.rank);
-  f.BindText(4, r.url);
-  f.BindTextOrNull(5, r.final_url);
-  f.BindTextOrNull(6, r.strategy);
-  if (r.http_status > 0) {
-    f.BindInt(7, r.http_status);
-  } else {
-    f.BindNull(7);
-  }
-  f.BindText(8, r.access);
-  f.BindTextOrNull(9, r.error_class);
-  f.BindTextOrNull(10, r.error_message);
-  f.BindInt(11, r.redirects);
-  f.BindInt(12, r.attempts);
-  f.BindInt(13, static_cast<std::int64_t>(r.body.size()));
-  f.BindInt(14, r.truncated ? 1 : 0);
-  f.BindInt(15, r.not_modified ? 1 : 0);
+  BindRecord(f, schema::kFetchTable, r);
+  f.BindInt(kFetchId, fetch_id);
+  f.BindInt(kFetchRunId, run_id);
+  f.BindInt(kFetchDomainId, domain_id);
   if (body_id != 0) {
-    f.BindInt(16, body_id);
+    f.BindInt(kFetchBodyId, body_id);
   } else {
-    f.BindNull(16);
+    f.BindNull(kFetchBodyId);
   }
-  f.BindTextOrNull(17, r.content_type);
-  f.BindTextOrNull(18, r.content_encoding);
-  f.BindTextOrNull(19, r.content_length);
-  f.BindTextOrNull(20, r.cache_control);
-  f.BindTextOrNull(21, r.expires);
-  f.BindTextOrNull(22, r.last_modified);
-  f.BindTextOrNull(23, r.etag);
-  f.BindTextOrNull(24, r.retry_after);
-  f.BindTextOrNull(25, r.ip);
-  f.BindMillisOrNull(26, r.dns_ms);
-  f.BindMillisOrNull(27, r.connect_ms);
-  f.BindMillisOrNull(28, r.tls_ms);
-  f.BindMillisOrNull(29, r.first_byte_ms);
-  f.BindMillisOrNull(30, r.total_ms);
-  f.BindText(31, r.fetched_at);
-  f.BindInt(32, fetch_id);
   if (Status s = StepDone(f, "insert fetch of " + r.domain); !s.ok()) return s;
 
   int seq = 0;
   for (const FetchStep& step : r.steps) {
     Statement& st = insert_step_;
     ScopedReset step_reset(st);
-    st.BindInt(1, fetch_id);
-    st.BindInt(2, seq++);
-    st.BindText(3, step.url);
-    if (step.http_status > 0) {
-      st.BindInt(4, step.http_status);
-    } else {
-      st.BindNull(4);
-    }
-    st.BindTextOrNull(5, step.location);
-    st.BindTextOrNull(6, step.error_class);
-    st.BindTextOrNull(7, step.error_message);
-    st.BindTextOrNull(8, step.ip);
-    st.BindMillisOrNull(9, step.total_ms);
+    BindRecord(st, schema::kFetchStepTable, step);
+    st.BindInt(kStepFetchId, fetch_id);
+    st.BindInt(kStepSeq, seq++);
     if (Status s = StepDone(st, "insert fetch_step"); !s.ok()) return s;
   }
   return Status::Ok();

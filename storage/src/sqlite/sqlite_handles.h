@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "robotscan/storage/status.h"
+#include "schema/cell.h"
 
 namespace robotscan::storage {
 
@@ -101,6 +102,27 @@ class Statement {
       BindNull(index);
     } else {
       BindDouble(index, ms);
+    }
+  }
+
+  // A column's value as its codec made it (schema/codecs.h).
+  void BindCell(int index, const schema::Cell& cell) {
+    switch (cell.kind) {
+      case schema::Cell::Kind::kNull:
+        BindNull(index);
+        break;
+      case schema::Cell::Kind::kInt:
+        BindInt(index, cell.integer);
+        break;
+      case schema::Cell::Kind::kReal:
+        BindDouble(index, cell.real);
+        break;
+      case schema::Cell::Kind::kText:
+        BindText(index, cell.bytes);
+        break;
+      case schema::Cell::Kind::kBlob:
+        BindBlob(index, cell.bytes);
+        break;
     }
   }
 
