@@ -5,12 +5,11 @@
 #include <memory>
 #include <string_view>
 
-#include "postgres/pg_backend.h"
+#include "location/backends.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/database_location.h"
 #include "robotscan/storage/latest_fetch_reader.h"
 #include "robotscan/storage/shared_frontier.h"
-#include "sqlite/sqlite_backend.h"
 
 namespace robotscan::storage {
 

@@ -2,7 +2,7 @@
 // and semantics as the SQLite file, with fetches written set-wise
 // (pg_fetch_writer.h) and the one-live-crawl hold as a session advisory
 // lock (pg_crawl_lock.h).
-#include "postgres/pg_backend.h"
+#include "location/backends.h"
 
 #include <string>
 #include <utility>
@@ -12,6 +12,7 @@
 #include "postgres/pg_database.h"
 #include "postgres/pg_fetch_writer.h"
 #include "postgres/pg_handles.h"
+#include "schema/previous_fetch_columns.h"
 
 namespace robotscan::storage {
 namespace {
@@ -56,16 +57,23 @@ class PgCrawlStore final : public CrawlStore {
                          std::optional<PreviousFetch>* previous) override {
     previous->reset();
     PgResult r;
-    if (Status s = ExecPg(conn(),
-                          std::string("SELECT ") + kPgPreviousFetchColumns +
-                              " FROM domain d JOIN \"fetch\" f ON f.id = "
-                              "d.latest_fetch_id WHERE d.name = $1",
-                          PgParams().Text(domain), "latest fetch", &r);
+    if (Status s = ExecPg(
+            conn(),
+            "SELECT " +
+                schema::PreviousFetchColumnsSql(schema::Dialect::kPostgres) +
+                " FROM domain d JOIN \"fetch\" f ON f.id = "
+                "d.latest_fetch_id WHERE d.name = $1",
+            PgParams().Text(domain), "latest fetch", &r);
         !s.ok()) {
       return s;
     }
     if (PQntuples(r.get()) == 0) return Status::Ok();
-    *previous = PgPreviousFetchAt(r.get(), 0, 0);
+    PreviousFetch p;
+    if (Status s = schema::DecodePreviousFetch(PgCells(r.get(), 0), 0, &p);
+        !s.ok()) {
+      return s;
+    }
+    *previous = std::move(p);
     return Status::Ok();
   }
 

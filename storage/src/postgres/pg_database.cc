@@ -212,16 +212,4 @@ Status InsertPgCrawlRun(PGconn* conn, bool utf8, const RunInfo& info,
   return Status::Ok();
 }
 
-PreviousFetch PgPreviousFetchAt(const PGresult* r, int row, int first) {
-  PreviousFetch p;
-  p.fetch_id = PgInt(r, row, first);
-  p.fetched_at = PgText(r, row, first + 1);
-  p.http_status = static_cast<int>(PgInt(r, row, first + 2));
-  p.access = PgText(r, row, first + 3);
-  p.etag = PgText(r, row, first + 4);
-  p.last_modified = PgText(r, row, first + 5);
-  p.has_body = PgInt(r, row, first + 6) != 0;
-  return p;
-}
-
 }  // namespace robotscan::storage

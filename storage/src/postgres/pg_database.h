@@ -35,13 +35,6 @@ Status ReadPgRuns(PGconn* conn, std::vector<RunRecord>* runs);
 Status InsertPgCrawlRun(PGconn* conn, bool utf8, const RunInfo& info,
                         std::int64_t* run_id);
 
-// The columns a PreviousFetch is read from, for a "fetch" row `f`; and the
-// reading of them, starting at column `first` of row `row`.
-inline constexpr char kPgPreviousFetchColumns[] =
-    "f.id, f.fetched_at, f.http_status::int8, f.access, f.etag, "
-    "f.last_modified, (f.body_id IS NOT NULL)::int";
-PreviousFetch PgPreviousFetchAt(const PGresult* r, int row, int first);
-
 // A PostgreSQL array literal ({"a","b"}) of text values, and of integers.
 std::string PgTextArray(const std::vector<std::string>& values);
 std::string PgIntArray(const std::vector<std::int64_t>& values);

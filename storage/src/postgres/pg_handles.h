@@ -85,6 +85,23 @@ double PgDouble(const PGresult* r, int row, int col);           // float8.
 std::string_view PgBytes(const PGresult* r, int row, int col);  // text/bytea.
 std::string PgText(const PGresult* r, int row, int col);
 
+// Row `row` of a result, as the codecs and the row decoders read it
+// (schema/codecs.h's Cells).
+class PgCells {
+ public:
+  PgCells(const PGresult* result, int row) : result_(result), row_(row) {}
+  std::string_view Bytes(int column) const {
+    return PgBytes(result_, row_, column);
+  }
+  std::int64_t Int(int column) const { return PgInt(result_, row_, column); }
+  double Real(int column) const { return PgDouble(result_, row_, column); }
+  bool IsNull(int column) const { return PgIsNull(result_, row_, column); }
+
+ private:
+  const PGresult* result_;
+  int row_;
+};
+
 // BEGIN on Begin(), ROLLBACK on destruction unless Commit() succeeded.
 class PgTransaction {
  public:

@@ -6,10 +6,11 @@
 #include <utility>
 
 #include "body_codec.h"
-#include "postgres/pg_backend.h"
+#include "location/backends.h"
 #include "postgres/pg_database.h"
 #include "postgres/pg_handles.h"
 #include "schema/latest_fetch_columns.h"
+#include "schema/latest_fetch_view.h"
 
 namespace robotscan::storage {
 namespace {
@@ -18,48 +19,6 @@ namespace {
 // most) while keeping round trips rare.
 constexpr int kRowsPerFetch = 128;
 constexpr std::size_t kExcerptBytes = 512;
-
-// The current row of a FETCH page, for DecodeLatestFetchRow.
-class PgCells {
- public:
-  PgCells(const PGresult* page, int row) : page_(page), row_(row) {}
-  std::string_view Bytes(int column) const {
-    return PgBytes(page_, row_, column);
-  }
-  std::int64_t Int(int column) const { return PgInt(page_, row_, column); }
-  bool IsNull(int column) const { return PgIsNull(page_, row_, column); }
-
- private:
-  const PGresult* page_;
-  int row_;
-};
-
-// Columns in latest_fetch_columns.h order, as the SQLite reader's.
-constexpr char kSelectRows[] = R"sql(
-SELECT lf.domain, lf.rank::int8, lf.url, lf.final_url, lf.http_status::int8,
-       lf.access, lf.error, lf.redirects::int8, lf.bytes::int8,
-       lf.truncated::int8, lf.content_type, lf.body, lf.body_sha256,
-       lf.fetched_at, lf.body_compression,
-       CASE WHEN lf.body IS NULL AND lf.body_compression = 'zstd' THEN
-         (SELECT b.data FROM "fetch" f JOIN body b ON b.id = f.body_id
-          WHERE f.id = lf.fetch_id) END,
-       lf.not_modified::int8
-FROM latest_fetch lf
-)sql";
-
-constexpr char kSelectRowsAsOfRun[] = R"sql(
-SELECT d.name, f.rank::int8, f.url, f.final_url, f.http_status::int8,
-       f.access, f.error_class, f.redirects::int8, f.bytes::int8,
-       f.truncated::int8, f.content_type,
-       CASE WHEN b.compression = 'none' THEN b.data END,
-       encode(b.sha256, 'hex'), f.fetched_at, b.compression,
-       CASE WHEN b.compression = 'zstd' THEN b.data END,
-       f.not_modified::int8
-FROM domain d
-JOIN "fetch" f ON f.id = (SELECT max(g.id) FROM "fetch" g
-                        WHERE g.domain_id = d.id AND g.run_id <= $1)
-LEFT JOIN body b ON b.id = f.body_id
-)sql";
 
 // The SQLite reader's GROUP BY, in SQL here too (PostgreSQL hashes or sorts
 // the groups on disk): the example is the best-ranked domain, ties broken
@@ -106,7 +65,8 @@ class PgLatestFetchReader final : public LatestFetchReader {
       }
     }
     std::string sql = "DECLARE latest_rows BINARY NO SCROLL CURSOR FOR ";
-    sql += query.as_of_run > 0 ? kSelectRowsAsOfRun : kSelectRows;
+    sql += schema::LatestFetchRowsSql(schema::Dialect::kPostgres,
+                                      query.as_of_run > 0);
     if (query.by_domain) {
       // Byte order, as SQLite's BINARY collation.
       sql += query.as_of_run > 0 ? "ORDER BY d.name COLLATE \"C\""
@@ -170,15 +130,7 @@ class PgLatestFetchReader final : public LatestFetchReader {
     const PGresult* res = r.get();
     for (int i = 0; i < PQntuples(res); ++i) {
       SharedBody body;
-      body.sha256 = PgText(res, i, 0);
-      body.domains = PgInt(res, i, 1);
-      body.bytes = PgInt(res, i, 2);
-      const std::int64_t best = PgInt(res, i, 3);
-      body.example_rank = best == INT64_MAX ? 0 : best;
-      const std::string packed = PgText(res, i, 4);
-      const std::size_t bar = packed.find('|');
-      body.example_domain =
-          bar == std::string::npos ? packed : packed.substr(bar + 1);
+      latest_fetch_columns::DecodeSharedBody(PgCells(res, i), &body);
       bodies->push_back(std::move(body));
     }
     // Excerpts for the few listed: the first bytes straight from the

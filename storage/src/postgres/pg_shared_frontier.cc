@@ -7,12 +7,13 @@
 #include <string>
 #include <utility>
 
-#include "postgres/pg_backend.h"
+#include "location/backends.h"
 #include "postgres/pg_crawl_lock.h"
 #include "postgres/pg_database.h"
 #include "postgres/pg_fetch_writer.h"
 #include "postgres/pg_handles.h"
 #include "robotscan/storage/shared_frontier.h"
+#include "schema/previous_fetch_columns.h"
 
 namespace robotscan::storage {
 namespace {
@@ -231,7 +232,7 @@ class PgSharedFrontier final : public SharedFrontier {
                         "robotscan_claim($1, $2, $3, $4, $5) c LEFT JOIN "
                         "LATERAL "
                         "(SELECT ") +
-                kPgPreviousFetchColumns +
+                schema::PreviousFetchColumnsSql(schema::Dialect::kPostgres) +
                 " FROM domain d JOIN \"fetch\" f ON f.id = d.latest_fetch_id "
                 "WHERE d.name = c.lease_domain OFFSET 0) pf ON true ORDER BY "
                 "c.lease_position",
@@ -254,7 +255,15 @@ class PgSharedFrontier final : public SharedFrontier {
       d.entry.rank = PgInt(res, i, 3);
       d.position = PgInt(res, i, 4);
       d.taken_over = PgInt(res, i, 5) != 0;
-      if (!PgIsNull(res, i, 6)) d.previous = PgPreviousFetchAt(res, i, 6);
+      if (!PgIsNull(res, i, 6)) {
+        PreviousFetch previous;
+        if (Status s =
+                schema::DecodePreviousFetch(PgCells(res, i), 6, &previous);
+            !s.ok()) {
+          return s;
+        }
+        d.previous = std::move(previous);
+      }
       if (!d.taken_over) {
         claim_from_ = std::max(claim_from_, d.position + 1);
       }

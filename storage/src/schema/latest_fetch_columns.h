@@ -82,6 +82,24 @@ Status DecodeLatestFetchRow(const Cells& cells, LatestFetchRow* row) {
   return Status::Ok();
 }
 
+// Fills *body (its excerpt aside) from a row of FindSharedBodies' GROUP BY,
+// whose columns both backends select in this order: the body's hex
+// SHA-256, the domains serving it, its size, the best rank (INT64_MAX:
+// none), and that rank packed with the example domain ("<rank>|<domain>",
+// one min() picking both; the domain is what follows the first '|').
+template <typename Cells>
+void DecodeSharedBody(const Cells& cells, SharedBody* body) {
+  body->sha256.assign(cells.Bytes(0));
+  body->domains = cells.Int(1);
+  body->bytes = cells.Int(2);
+  const std::int64_t best = cells.Int(3);
+  body->example_rank = best == INT64_MAX ? 0 : best;
+  const std::string_view packed = cells.Bytes(4);
+  const std::size_t bar = packed.find('|');
+  body->example_domain.assign(
+      bar == std::string_view::npos ? packed : packed.substr(bar + 1));
+}
+
 }  // namespace robotscan::storage::latest_fetch_columns
 
 #endif  // ROBOTSCAN_STORAGE_SCHEMA_LATEST_FETCH_COLUMNS_H_

@@ -8,8 +8,9 @@
 #include <utility>
 
 #include "body_codec.h"
+#include "location/backends.h"
 #include "schema/crawl_tables.h"
-#include "sqlite/sqlite_backend.h"
+#include "schema/previous_fetch_columns.h"
 #include "sqlite/sqlite_handles.h"
 #include "sqlite/sqlite_run_rows.h"
 #include "sqlite/sqlite_schema.h"
@@ -173,9 +174,9 @@ Status SqliteCrawlStore::PrepareStatements() {
       {&insert_fetch_, SqliteInsertSql(schema::kFetchTable), true},
       {&insert_step_, SqliteInsertSql(schema::kFetchStepTable), true},
       {&select_latest_,
-       "SELECT f.id, f.fetched_at, f.http_status, f.access, f.etag, "
-       "f.last_modified, f.body_id IS NOT NULL FROM domain d "
-       "JOIN fetch f ON f.id = d.latest_fetch_id WHERE d.name = ?1"},
+       "SELECT " + schema::PreviousFetchColumnsSql(schema::Dialect::kSqlite) +
+           " FROM domain d JOIN fetch f ON f.id = d.latest_fetch_id WHERE "
+           "d.name = ?1"},
       {&select_body_of_fetch_,
        "SELECT b.compression, b.size, b.data FROM fetch f "
        "JOIN body b ON b.id = f.body_id WHERE f.id = ?1"},
@@ -352,13 +353,11 @@ Status SqliteCrawlStore::FindLatestFetch(
   if (rc == SQLITE_DONE) return Status::Ok();
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "latest fetch");
   PreviousFetch p;
-  p.fetch_id = select_latest_.ColumnInt(0);
-  p.fetched_at = select_latest_.ColumnText(1);
-  p.http_status = static_cast<int>(select_latest_.ColumnInt(2));
-  p.access = select_latest_.ColumnText(3);
-  p.etag = select_latest_.ColumnText(4);
-  p.last_modified = select_latest_.ColumnText(5);
-  p.has_body = select_latest_.ColumnInt(6) != 0;
+  if (Status s =
+          schema::DecodePreviousFetch(StatementCells(select_latest_), 0, &p);
+      !s.ok()) {
+    return s;
+  }
   *previous = std::move(p);
   return Status::Ok();
 }

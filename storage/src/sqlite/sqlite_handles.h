@@ -142,6 +142,14 @@ class Statement {
   bool ColumnIsNull(int col) const {
     return sqlite3_column_type(stmt_, col) == SQLITE_NULL;
   }
+  // The bytes of a text or blob column, valid until the next step or
+  // reset (NULL: empty).
+  std::string_view ColumnBytes(int col) const {
+    const auto* data = sqlite3_column_blob(stmt_, col);
+    const int size = sqlite3_column_bytes(stmt_, col);
+    if (data == nullptr || size <= 0) return {};
+    return {static_cast<const char*>(data), static_cast<std::size_t>(size)};
+  }
   std::string ColumnText(int col) const {
     const auto* text = sqlite3_column_blob(stmt_, col);
     const int size = sqlite3_column_bytes(stmt_, col);
@@ -153,6 +161,20 @@ class Statement {
  private:
   sqlite3* db_ = nullptr;
   sqlite3_stmt* stmt_ = nullptr;
+};
+
+// The current row of a stepped statement, as the codecs and the row
+// decoders read it (schema/codecs.h's Cells).
+class StatementCells {
+ public:
+  explicit StatementCells(const Statement& stmt) : stmt_(stmt) {}
+  std::string_view Bytes(int column) const { return stmt_.ColumnBytes(column); }
+  std::int64_t Int(int column) const { return stmt_.ColumnInt(column); }
+  double Real(int column) const { return stmt_.ColumnDouble(column); }
+  bool IsNull(int column) const { return stmt_.ColumnIsNull(column); }
+
+ private:
+  const Statement& stmt_;
 };
 
 // Resets a statement when the scope ends, whatever path leaves it.

@@ -7,44 +7,15 @@
 #include <utility>
 
 #include "body_codec.h"
+#include "location/backends.h"
 #include "schema/latest_fetch_columns.h"
-#include "sqlite/sqlite_backend.h"
+#include "schema/latest_fetch_view.h"
 #include "sqlite/sqlite_handles.h"
 #include "sqlite/sqlite_run_rows.h"
 #include "sqlite/sqlite_schema_version.h"
 
 namespace robotscan::storage {
 namespace {
-
-// Columns in latest_fetch_columns.h order (decoded there for both backends).
-// The view gives NULL bodies for compressed rows; those are read from the
-// body table through the fetch row (one indexed lookup, only when needed).
-constexpr char kSelectRows[] = R"sql(
-SELECT lf.domain, lf.rank, lf.url, lf.final_url, lf.http_status, lf.access,
-       lf.error, lf.redirects, lf.bytes, lf.truncated, lf.content_type,
-       lf.body, lf.body_sha256, lf.fetched_at, lf.body_compression,
-       CASE WHEN lf.body IS NULL AND lf.body_compression = 'zstd' THEN
-         (SELECT b.data FROM fetch f JOIN body b ON b.id = f.body_id
-          WHERE f.id = lf.fetch_id) END,
-       lf.not_modified
-FROM latest_fetch lf
-)sql";
-
-// The same columns for LatestFetchQuery::as_of_run (?1): each domain's
-// newest fetch of the runs up to it, read from the tables behind the view
-// (fetch_by_domain makes the per-domain lookup an index search).
-constexpr char kSelectRowsAsOfRun[] = R"sql(
-SELECT d.name, f.rank, f.url, f.final_url, f.http_status, f.access,
-       f.error_class, f.redirects, f.bytes, f.truncated, f.content_type,
-       CASE WHEN b.compression = 'none' THEN b.data END,
-       lower(hex(b.sha256)), f.fetched_at, b.compression,
-       CASE WHEN b.compression = 'zstd' THEN b.data END,
-       f.not_modified
-FROM domain d
-JOIN fetch f ON f.id = (SELECT max(g.id) FROM fetch g
-                        WHERE g.domain_id = d.id AND g.run_id <= ?1)
-LEFT JOIN body b ON b.id = f.body_id
-)sql";
 
 // The example is the best-ranked domain, ties broken by name in byte
 // order (packed into one min() so that the PostgreSQL reader, which has no
@@ -64,27 +35,6 @@ LIMIT ?2
 )sql";
 
 constexpr std::size_t kExcerptBytes = 512;
-
-// The current row of a stepped statement, for DecodeLatestFetchRow.
-class SqliteCells {
- public:
-  explicit SqliteCells(sqlite3_stmt* stmt) : stmt_(stmt) {}
-  std::string_view Bytes(int column) const {
-    const auto* data = sqlite3_column_blob(stmt_, column);
-    const int size = sqlite3_column_bytes(stmt_, column);
-    if (data == nullptr || size <= 0) return {};
-    return {static_cast<const char*>(data), static_cast<std::size_t>(size)};
-  }
-  std::int64_t Int(int column) const {
-    return sqlite3_column_int64(stmt_, column);
-  }
-  bool IsNull(int column) const {
-    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
-  }
-
- private:
-  sqlite3_stmt* stmt_;
-};
 
 class SqliteLatestFetchReader final : public LatestFetchReader {
  public:
@@ -116,7 +66,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
     }
     if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read row");
     if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
-            SqliteCells(rows_handle_), row);
+            StatementCells(rows_), row);
         !s.ok()) {
       return s;
     }
@@ -139,15 +89,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
         return StatusFromSqlite(db_.get(), rc, "find shared bodies");
       }
       SharedBody body;
-      body.sha256 = query.ColumnText(0);
-      body.domains = query.ColumnInt(1);
-      body.bytes = query.ColumnInt(2);
-      const std::int64_t best = query.ColumnInt(3);
-      body.example_rank = best == INT64_MAX ? 0 : best;
-      const std::string packed = query.ColumnText(4);
-      const std::size_t bar = packed.find('|');
-      body.example_domain =
-          bar == std::string::npos ? packed : packed.substr(bar + 1);
+      latest_fetch_columns::DecodeSharedBody(StatementCells(query), &body);
       // Excerpts are read afterwards, for the few bodies listed: asking the
       // GROUP BY for one would read every body of the view a second time.
       bodies->push_back(std::move(body));
@@ -186,11 +128,12 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
     return Status::Ok();
   }
 
-  // Statement keeps its handle private, but Next reads columns straight
-  // into the row's existing string buffers (no temporary per column), so
-  // the reader prepares this statement itself and keeps a borrowed handle.
+  // Prepared here, not by Statement::Prepare: SQLITE_PREPARE_PERSISTENT
+  // (a statement stepped through the whole view). Next reads its columns
+  // straight into the row's existing string buffers (StatementCells).
   Status PrepareRowQuery(const LatestFetchQuery& query) {
-    std::string sql = query.as_of_run > 0 ? kSelectRowsAsOfRun : kSelectRows;
+    std::string sql = schema::LatestFetchRowsSql(schema::Dialect::kSqlite,
+                                                 query.as_of_run > 0);
     if (query.by_domain) {
       sql += query.as_of_run > 0 ? "ORDER BY d.name" : "ORDER BY lf.domain";
     }
@@ -201,7 +144,6 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       sqlite3_finalize(stmt);
       return StatusFromSqlite(db_.get(), rc, "prepare latest_fetch query");
     }
-    rows_handle_ = stmt;
     rows_ = Statement(db_.get(), stmt);
     if (query.as_of_run > 0) rows_.BindInt(1, query.as_of_run);
     return Status::Ok();
@@ -210,7 +152,6 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
  private:
   DatabaseHandle db_;
   Statement rows_;
-  sqlite3_stmt* rows_handle_ = nullptr;  // Owned by rows_.
   bool finished_ = false;
 };
 
