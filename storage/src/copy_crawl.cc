@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -9,115 +10,36 @@
 #include "postgres/pg_handles.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/database_location.h"
+#include "schema/crawl_tables.h"
+#include "schema/schema_sql.h"
 #include "sqlite/sqlite_handles.h"
 
 namespace robotscan::storage {
 namespace {
 
-enum class Kind : std::uint8_t { kInt, kReal, kText, kBlob };
-
-struct Column {
-  const char* name;
-  Kind kind;
-};
-
-struct Table {
-  const char* name;
-  std::vector<Column> columns;
-  const char* order;  // ORDER BY of the SQLite read.
+// The tables in the order they are copied (each after the tables it
+// references), with the SQLite read's order and the summary's count.
+struct CopiedTable {
+  const schema::Table* table;
+  const char* order;
   std::int64_t CopySummary::*count;
 };
+constexpr CopiedTable kCopiedTables[] = {
+    {&schema::kCrawlRunTable, "id", &CopySummary::runs},
+    {&schema::kBodyTable, "id", &CopySummary::bodies},
+    {&schema::kDomainTable, "id", &CopySummary::domains},
+    {&schema::kFetchTable, "id", &CopySummary::fetches},
+    {&schema::kFetchStepTable, "fetch_id, seq", &CopySummary::steps},
+};
+static_assert(std::size(kCopiedTables) == std::size(schema::kCrawlTables));
 
-// Tables in foreign-key order. crawl_run's provenance columns (schema 2)
-// are read as NULL from a version-1 file.
-std::vector<Table> Tables(bool has_provenance) {
-  std::vector<Column> run = {{"id", Kind::kInt},
-                             {"started_at", Kind::kText},
-                             {"finished_at", Kind::kText},
-                             {"status", Kind::kText},
-                             {"tool_version", Kind::kText},
-                             {"input", Kind::kText},
-                             {"options", Kind::kText}};
-  if (has_provenance) {
-    for (const char* name :
-         {"host", "pid", "list_source", "list_id", "list_date", "list_url",
-          "list_sha256", "list_entries"}) {
-      const bool number =
-          std::string(name) == "pid" || std::string(name) == "list_entries";
-      run.push_back({name, number ? Kind::kInt : Kind::kText});
-    }
-  }
-  std::vector<Column> fetch = {{"id", Kind::kInt},
-                               {"run_id", Kind::kInt},
-                               {"domain_id", Kind::kInt},
-                               {"rank", Kind::kInt},
-                               {"url", Kind::kText},
-                               {"final_url", Kind::kText},
-                               {"strategy", Kind::kText},
-                               {"http_status", Kind::kInt},
-                               {"access", Kind::kText},
-                               {"error_class", Kind::kText},
-                               {"error_message", Kind::kText},
-                               {"redirects", Kind::kInt},
-                               {"attempts", Kind::kInt},
-                               {"bytes", Kind::kInt},
-                               {"truncated", Kind::kInt},
-                               {"not_modified", Kind::kInt},
-                               {"body_id", Kind::kInt},
-                               {"content_type", Kind::kText},
-                               {"content_encoding", Kind::kText},
-                               {"content_length", Kind::kText},
-                               {"cache_control", Kind::kText},
-                               {"expires", Kind::kText},
-                               {"last_modified", Kind::kText},
-                               {"etag", Kind::kText},
-                               {"retry_after", Kind::kText},
-                               {"ip", Kind::kText},
-                               {"dns_ms", Kind::kReal},
-                               {"connect_ms", Kind::kReal},
-                               {"tls_ms", Kind::kReal},
-                               {"first_byte_ms", Kind::kReal},
-                               {"total_ms", Kind::kReal},
-                               {"fetched_at", Kind::kText}};
-  return {
-      {"crawl_run", run, "id", &CopySummary::runs},
-      {"body",
-       {{"id", Kind::kInt},
-        {"sha256", Kind::kBlob},
-        {"size", Kind::kInt},
-        {"compression", Kind::kText},
-        {"data", Kind::kBlob}},
-       "id",
-       &CopySummary::bodies},
-      {"domain",
-       {{"id", Kind::kInt},
-        {"name", Kind::kText},
-        {"latest_fetch_id", Kind::kInt}},
-       "id",
-       &CopySummary::domains},
-      {"fetch", fetch, "id", &CopySummary::fetches},
-      {"fetch_step",
-       {{"fetch_id", Kind::kInt},
-        {"seq", Kind::kInt},
-        {"url", Kind::kText},
-        {"http_status", Kind::kInt},
-        {"location", Kind::kText},
-        {"error_class", Kind::kText},
-        {"error_message", Kind::kText},
-        {"ip", Kind::kText},
-        {"total_ms", Kind::kReal}},
-       "fetch_id, seq",
-       &CopySummary::steps},
-  };
-}
-
-std::string ColumnList(const Table& table) {
-  std::string list;
-  for (const Column& c : table.columns) {
-    if (!list.empty()) list += ", ";
-    list += c.name;
-  }
-  return list;
+// The columns a file of schema `version` has: a version-1 file's crawl_run
+// has no provenance (read as NULL on the PostgreSQL side).
+std::string ColumnList(const schema::Table& table, std::int64_t version) {
+  return schema::ColumnNames(table, [&](const schema::Column& c) {
+    return schema::HasStep(schema::Dialect::kSqlite, static_cast<int>(version),
+                           c.since);
+  });
 }
 
 Status PutCopyData(PGconn* conn, CopyRows* rows) {
@@ -131,12 +53,14 @@ Status PutCopyData(PGconn* conn, CopyRows* rows) {
 }
 
 // Streams one SQLite table into PostgreSQL with COPY, 1 MiB at a time.
-Status CopyTable(sqlite3* source, PGconn* conn, bool utf8, const Table& table,
+Status CopyTable(sqlite3* source, PGconn* conn, bool utf8,
+                 const CopiedTable& copied_table, std::int64_t version,
                  std::int64_t* copied) {
-  const std::string columns = ColumnList(table);
+  const schema::Table& table = *copied_table.table;
+  const std::string columns = ColumnList(table, version);
   Statement select;
   const std::string sql = "SELECT " + columns + " FROM \"" + table.name + "\"" +
-                          " ORDER BY " + table.order;
+                          " ORDER BY " + copied_table.order;
   if (Status s = Statement::Prepare(source, sql, &select); !s.ok()) return s;
   const std::string copy =
       std::string("COPY \"") + table.name + "\" (" + columns + ") FROM STDIN";
@@ -152,26 +76,33 @@ Status CopyTable(sqlite3* source, PGconn* conn, bool utf8, const Table& table,
     if (rc != SQLITE_ROW) {
       return StatusFromSqlite(source, rc, std::string("read ") + table.name);
     }
-    for (std::size_t i = 0; i < table.columns.size(); ++i) {
-      const int col = static_cast<int>(i);
-      if (select.ColumnIsNull(col)) {
-        rows.Null();
+    int col = 0;
+    for (const schema::Column& c : table.columns) {
+      if (!schema::HasStep(schema::Dialect::kSqlite, static_cast<int>(version),
+                           c.since)) {
         continue;
       }
-      switch (table.columns[i].kind) {
-        case Kind::kInt:
-          rows.Int(select.ColumnInt(col));
-          break;
-        case Kind::kReal:
-          rows.Double(select.ColumnDouble(col));
-          break;
-        case Kind::kText:
-          rows.Text(select.ColumnText(col));
-          break;
-        case Kind::kBlob:
-          rows.Bytes(select.ColumnText(col));
-          break;
+      if (select.ColumnIsNull(col)) {
+        rows.Null();
+      } else {
+        switch (c.type) {
+          case schema::SqlType::kKey:
+          case schema::SqlType::kInt32:
+          case schema::SqlType::kInt64:
+            rows.Int(select.ColumnInt(col));
+            break;
+          case schema::SqlType::kReal:
+            rows.Double(select.ColumnDouble(col));
+            break;
+          case schema::SqlType::kText:
+            rows.Text(select.ColumnBytes(col));
+            break;
+          case schema::SqlType::kBlob:
+            rows.Bytes(select.ColumnBytes(col));
+            break;
+        }
       }
+      ++col;
     }
     rows.EndRow();
     ++n;
@@ -267,14 +198,15 @@ Status CopyCrawlDatabase(std::string_view from, std::string_view to,
                   RedactDatabaseUri(to) +
                       " already has crawls; migrate into an empty database");
   }
-  for (const Table& table : Tables(version >= 2)) {
+  for (const CopiedTable& table : kCopiedTables) {
     std::int64_t rows = 0;
-    if (Status s = CopyTable(source.get(), conn, db.utf8, table, &rows);
+    if (Status s =
+            CopyTable(source.get(), conn, db.utf8, table, version, &rows);
         !s.ok()) {
       return s;
     }
     summary->*table.count = rows;
-    if (progress) progress(table.name, rows);
+    if (progress) progress(table.table->name, rows);
   }
   // The sequences continue after the copied ids.
   if (Status s = ExecPgSimple(

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -408,6 +409,34 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   EXPECT_FALSE(CopyCrawlDatabase(junk, uri_, nullptr, &again).ok());
   EXPECT_EQ(CopyCrawlDatabase(sqlite_, sqlite_, nullptr, &again).code(),
             Status::Code::kInvalidArgument);
+}
+
+// A file of schema version 1 (made by that version's own SQL) has no
+// provenance columns: its runs are copied with NULL there.
+TEST_F(PgStorageTest, MigrateCopiesAVersionOneFile) {
+  {
+    std::ifstream in(fs::path(ROBOTSCAN_STORAGE_TEST_DATA) / "schema_history" /
+                     "sqlite_v1.sql");
+    std::stringstream v1;
+    v1 << in.rdbuf();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(sqlite_.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, v1.str().c_str(), nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "INSERT INTO crawl_run(started_at, input) VALUES "
+                           "('old', 'list.csv'); PRAGMA user_version=1",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  CopySummary copied;
+  ASSERT_OK(CopyCrawlDatabase(sqlite_, uri_, nullptr, &copied));
+  EXPECT_EQ(copied.runs, 1);
+  EXPECT_EQ(copied.fetches, 0);
+  EXPECT_EQ(Query("SELECT started_at, input, host IS NULL, list_entries IS "
+                  "NULL FROM crawl_run"),
+            "old|list.csv|t|t");
 }
 
 TEST_F(PgStorageTest, OneLiveCrawlHoldSharedByWorkersOnly) {
