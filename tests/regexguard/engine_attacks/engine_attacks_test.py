@@ -35,15 +35,17 @@ No verdict depends on how busy the machine is:
   on the same physical core, cache, frequency): one PCRE2 run took 15.0 ms
   at best over 40 tries and 26.4 ms at best over the next 40, with other
   builds running on this 2-core machine. So a ratio is never taken from
-  two sizes timed apart: it is the median of 5 rounds, each timing n/2
-  and n back to back (in alternating order). For 130 corpus attacks, each
-  measured twice idle and twice beside three busy loops, such a ratio
-  varied by 1.1x at the median and by up to 1.8x (a quadratic at 2.36
-  once, 3.8-4.2 otherwise); linear attacks gave 1.74-2.06. So only a
-  ratio of 3.5 (2.8 x 1.25) or more decides alone; any other, which is
-  what would fail the test, is measured again from n to 2n and from 2n to
-  4n, and the median of the three ratios decides: no single unlucky ratio
-  can, and the larger sizes show a quadratic's exponent better.
+  two sizes timed apart: it is the median of 5 rounds, each timing n/2 and
+  n back to back (in alternating order). For 120 corpus attacks, measured
+  twice beside three busy loops and once or twice idle, such a ratio
+  varied by 1.1x at the median and by up to 1.8x (one quadratic measured
+  2.36 once, 3.8-4.2 in its other runs). And one doubling can cross a step
+  of the memory hierarchy (a linear attack on CPython: ratios 2.0, 6.7,
+  2.0). So two doublings are measured, n/4 to n/2 and n/2 to n, and when
+  their ratios disagree a third, n to 2n: two of the three decide, and no
+  single unlucky ratio can. Only explosive growth, where 2n could cost
+  seconds a run, is decided by its ratio at n alone (then 11 or more at 15
+  ms a run).
 """
 import argparse
 import json
@@ -57,10 +59,14 @@ RATIO = 2.8
 MAX_LENGTH = 4000000
 CPU_TARGETS = (0.003, 0.015)
 STEP_TARGETS = (1000000, 5000000)
-MARGIN = 1.25
 ROUNDS = 5
-# A ladder step is skipped when one run of it would cost more than this.
-LADDER_RUN_LIMIT = 0.5
+# The next doubling is not measured when one run of it could cost more.
+CLIMB_RUN_LIMIT = 2.0
+
+
+class AttackError(Exception):
+    """The engine failed on this attack (V8's backtracking stack overflows
+    on long subjects, for one): no verdict for it, the meter goes on."""
 
 
 class Meter:
@@ -79,10 +85,16 @@ class Meter:
         if not line:
             raise RuntimeError("%s exited %s" % (self.command[0],
                                                  self.process.poll()))
-        return json.loads(line)
+        reply = json.loads(line)
+        if request.get("op") == "measure" and "error" in reply:
+            raise AttackError(reply["error"])
+        return reply
 
     def close(self):
-        self.process.stdin.close()
+        try:
+            self.process.stdin.close()
+        except OSError:  # the meter died; ask() has said so already
+            pass
         self.process.wait()
 
 
@@ -105,47 +117,52 @@ class Judge:
             cost, length = self.cost(n)
         return n, cost, length
 
-    def paired_ratio(self, small, big, big_cost, low, high):
-        """Median of cost(big) / cost(small) over 5 rounds timed back to back.
+    def paired_ratio(self, small, big, big_cost=None):
+        """(median of cost(big) / cost(small) over rounds timed back to
+        back, least cost seen at `big`).
 
-        Stops after 3 rounds when 3 ratios are at least `high` or all below
-        `low`: the median of 5 is then on that side whatever the others
-        say. `big_cost` is one run's cost at `big`, known already; when it
-        is over 2 s there are no rounds and the ratio is taken from that
-        run: growth had found `small` below 3 ms, so the ratio is in the
-        hundreds, far beyond anything load does to CPU time. Costly rounds
-        (over 0.25 s a run) are limited to 3."""
-        if big_cost > 2:
-            return big_cost / max(self.cost(small)[0], 1e-9)
-        ratios = []
-        rounds = ROUNDS if big_cost < 0.25 else 3
-        for i in range(rounds):
+        5 rounds, or 3 when a run at `big` costs over 0.25 s. When one costs
+        over 2 s (`big_cost`, from growth, or the first round) the ratio is
+        that run's: it only happens where growth is explosive, with ratios
+        in the hundreds. Stops early once 3 ratios are on the same side of
+        2.8, which the median of 5 then is too."""
+        if big_cost is not None and big_cost > 2:
+            return big_cost / max(self.cost(small)[0], 1e-9), big_cost
+        ratios, least, rounds = [], float("inf"), ROUNDS
+        for i in range(ROUNDS):
+            if i >= rounds:
+                break
             order = [small, big] if i % 2 == 0 else [big, small]
             reply = self.meter.ask({"op": "measure", "n": order, "runs": 1})
             costs = dict(zip(order, reply["costs"]))
             ratios.append(costs[big] / max(costs[small], 1e-9))
-            if (sum(1 for r in ratios if r >= high) >= 3 or
-                    sum(1 for r in ratios if r < low) >= 3):
+            least = min(least, costs[big])
+            if i == 0:
+                rounds = 1 if costs[big] > 2 else 3 if costs[big] > 0.25 \
+                    else ROUNDS
+            if (sum(1 for r in ratios if r >= RATIO) >= 3 or
+                    sum(1 for r in ratios if r < RATIO) >= 3):
                 break
-        return statistics.median(ratios)
+        return statistics.median(ratios), least
 
     def judge_time(self, n, cost):
         """(super-linear, ratios) for CPU time at n (cost(n) >= target).
 
-        Only a clear ratio decides alone, and only for super-linear: a
-        lower one, which is what would fail the test, is measured again
-        at 2n and 4n and the median of the three ratios decides."""
-        high = RATIO * MARGIN
-        ratios = [self.paired_ratio(n // 2, n, cost, high, high)]
-        if ratios[0] >= high:
-            return True, ratios
-        size = n
-        for _ in range(2):
-            cost *= max(ratios[-1], 2)  # what one run of 2 * size will cost
-            if cost > LADDER_RUN_LIMIT:
-                break
-            ratios.append(self.paired_ratio(size, 2 * size, cost, RATIO, RATIO))
-            size *= 2
+        Ratios for two doublings, n/4 to n/2 and n/2 to n; when they
+        disagree, a third from n to 2n: two of three decide, so a step in
+        CPU time that the memory hierarchy makes at one size (a linear
+        attack went 6.7x for one doubling in CPython, 2x for the others)
+        cannot. Explosive growth, where a run of 2n could cost over
+        CLIMB_RUN_LIMIT were it exponential (the next ratio the square of
+        this one), is decided by its ratio at n alone: above
+        sqrt(CLIMB_RUN_LIMIT / cost), 11 or more for a 15 ms run, far
+        beyond any such step. Ratios are listed by size."""
+        ratio, cost = self.paired_ratio(n // 2, n, cost)
+        if cost * max(ratio, 2) ** 2 > CLIMB_RUN_LIMIT or n < 4:
+            return ratio >= RATIO, [ratio]
+        ratios = [self.paired_ratio(n // 4, n // 2)[0], ratio]
+        if (ratios[0] >= RATIO) != (ratio >= RATIO):
+            ratios.append(self.paired_ratio(n, 2 * n)[0])
         return statistics.median(ratios) >= RATIO, ratios
 
     def judge(self, counted):
@@ -181,8 +198,11 @@ def run_engine(command, jobs, sink, elapsed):
                 row["error"] = reply["error"]
             else:
                 row["unit"] = reply["unit"]
-                row.update(Judge(meter, job["attack"]).judge(
-                    reply["unit"] == "steps"))
+                try:
+                    row.update(Judge(meter, job["attack"]).judge(
+                        reply["unit"] == "steps"))
+                except AttackError as error:
+                    row["error"] = str(error)
             sink.append(row)
     except (RuntimeError, ValueError, KeyError, OSError) as error:
         sink.append({"error": "%s: %s" % (command[-1], error)})
@@ -263,8 +283,9 @@ def main():
     names = {"pcre2": "PCRE2 interpreter", "pcre2jit": "PCRE2 JIT",
              "python": "CPython re", "node": "Node (V8)"}
     print("regexguard findings on the corpus, re-run on the real engines")
-    print("  %-18s %8s %10s %8s %11s %8s" % (
-        "engine", "findings", "reproduced", "share", "re-measured", "wall s"))
+    # "ratios": how many verdicts 1, 2 and 3 ratios decided (judge_time).
+    print("  %-18s %8s %10s %8s %12s %8s" % (
+        "engine", "findings", "reproduced", "share", "ratios 1/2/3", "wall s"))
     for engine in ("pcre2", "pcre2jit", "python", "node"):
         engine_rows = rows.get(engine, [])
         if not engine_rows:
@@ -275,11 +296,13 @@ def main():
                 failed = True
         judged = [r for r in engine_rows if "engine" in r]
         reproduced = sum(1 for r in judged if r.get("superlinear"))
-        remeasured = sum(1 for r in judged if len(r.get("ratios", [])) > 1)
+        by_ratios = "/".join(
+            str(sum(1 for r in judged if len(r.get("ratios", [])) == k))
+            for k in (1, 2, 3))
         share = reproduced / max(len(by_engine[engine]), 1)
         # The wall time is for whoever reads the log, never a verdict.
-        print("  %-18s %8d %10d %7.2f%% %11d %8.1f" % (
-            names[engine], len(judged), reproduced, 100 * share, remeasured,
+        print("  %-18s %8d %10d %7.2f%% %12s %8.1f" % (
+            names[engine], len(judged), reproduced, 100 * share, by_ratios,
             sum(elapsed[engine])))
         for r in judged:
             if not r.get("superlinear"):

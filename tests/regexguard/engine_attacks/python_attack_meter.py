@@ -78,7 +78,12 @@ def main():
                     attack = None
                     reply = {"error": "does not compile: %s" % error}
             elif request.get("op") == "measure" and attack is not None:
-                reply = attack.measure(request["n"], request.get("runs", 1))
+                try:
+                    reply = attack.measure(request["n"],
+                                           request.get("runs", 1))
+                except (MemoryError, OverflowError, RecursionError) as error:
+                    reply = {"error": "%s: %s" % (type(error).__name__,
+                                                  error)}
             else:
                 reply = {"error": "bad request"}
         except (ValueError, KeyError, TypeError) as error:
