@@ -225,11 +225,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", store.status().message().c_str());
     return 1;
   }
-  std::int64_t run = 0;
   robotscan::storage::RunInfo info;
   info.started_at = "2026-11-30T12:00:00Z";
   info.tool_version = "make_synthetic_crawl";
-  if (!store.value()->BeginRun(info, &run).ok()) return 1;
+  const robotscan::storage::Result<std::int64_t> begun =
+      store.value()->BeginRun(info);
+  if (!begun.ok()) return 1;
+  const std::int64_t run = *begun;
   std::vector<FetchRecord> batch;
   for (std::int64_t rank = 1; rank <= count; ++rank) {
     batch.push_back(MakeRecord(rank, template_permille, rng));

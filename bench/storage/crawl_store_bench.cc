@@ -60,13 +60,15 @@ void BM_AppendFetchesBatchOf500(benchmark::State& state) {
     state.SkipWithError(store.status().message().c_str());
     return;
   }
-  std::int64_t run = 0;
   robotscan::storage::RunInfo info;
   info.started_at = "bench";
-  if (!store.value()->BeginRun(info, &run).ok()) {
+  const robotscan::storage::Result<std::int64_t> begun =
+      store.value()->BeginRun(info);
+  if (!begun.ok()) {
     state.SkipWithError("BeginRun failed");
     return;
   }
+  const std::int64_t run = *begun;
   std::int64_t next = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -100,7 +102,8 @@ BENCHMARK(BM_AppendFetchesBatchOf500)
 // The same batches into PostgreSQL (the database named by
 // ROBOTSCAN_BENCH_PG_URI, emptied first; bench/crawler/scale_out_bench.sh
 // starts a local cluster for it): COPY into staging tables and set-wise
-// inserts (storage/src/postgres/pg_fetch_writer.h). Skipped without the variable.
+// inserts (storage/src/postgres/pg_fetch_writer.h). Skipped without the
+// variable.
 void BM_AppendFetchesBatchOf500Postgres(benchmark::State& state) {
   const char* uri = std::getenv("ROBOTSCAN_BENCH_PG_URI");
   if (uri == nullptr || *uri == '\0') {
@@ -113,13 +116,15 @@ void BM_AppendFetchesBatchOf500Postgres(benchmark::State& state) {
     state.SkipWithError(store.status().message().c_str());
     return;
   }
-  std::int64_t run = 0;
   robotscan::storage::RunInfo info;
   info.started_at = "bench";
-  if (!store.value()->BeginRun(info, &run).ok()) {
+  const robotscan::storage::Result<std::int64_t> begun =
+      store.value()->BeginRun(info);
+  if (!begun.ok()) {
     state.SkipWithError("BeginRun failed");
     return;
   }
+  const std::int64_t run = *begun;
   // Domains of a run of their own: each benchmark run starts with names
   // the database has not seen (as a crawl's first pass over a list).
   std::int64_t next = run * 100000000;

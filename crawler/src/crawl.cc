@@ -369,8 +369,10 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   me.pid = getpid();
   me.host = HostName();
   me.started_at = FormatIso8601(std::chrono::system_clock::now());
-  storage::LockAttempt hold;
-  if (Status s = writer.value()->LockForCrawl(me, &hold); !s.ok()) return s;
+  storage::Result<storage::LockAttempt> locked =
+      writer.value()->LockForCrawl(me);
+  if (!locked.ok()) return locked.status();
+  storage::LockAttempt hold = std::move(locked).value();
   if (!hold.lock) {
     summary->locked_by = *hold.held_by;
     return Status(StatusCode::kLocked,
@@ -387,9 +389,9 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
     return counted;
   }
 
-  bool any_fetch = true;
-  if (Status s = writer.value()->HasFetches(&any_fetch); !s.ok()) return s;
-  const bool database_was_empty = !any_fetch;
+  const storage::Result<bool> any_fetch = writer.value()->HasFetches();
+  if (!any_fetch.ok()) return any_fetch.status();
+  const bool database_was_empty = !*any_fetch;
 
   const std::size_t loop_count = LoopCount(options);
   SharedCrawlState shared(options.per_ip_limit, options.rate_limit, false);
@@ -436,8 +438,9 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   }
   info.list.entries = total;
   info.options_json = OptionsAsJson(options);
-  std::int64_t run_id = 0;
-  if (Status s = writer.value()->BeginRun(info, &run_id); !s.ok()) return s;
+  const storage::Result<std::int64_t> begun = writer.value()->BeginRun(info);
+  if (!begun.ok()) return begun.status();
+  const std::int64_t run_id = *begun;
   summary->run_id = run_id;
   // Best effort: without it a refused crawl names us without the run id.
   if (!hold.lock->SetRunId(run_id).ok()) me.run_id = 0;

@@ -225,9 +225,9 @@ class WorkerCoordinator {
             seconds > 0 ? (p.fetched - fetched_at_heartbeat) / seconds : 0;
         fetched_at_heartbeat = p.fetched;
         heartbeat_at = Clock::now();
-        std::int64_t renewed = 0;
-        Note(frontier_->Heartbeat(worker_id_, settings_.lease, rate,
-                                  p.in_flight, &renewed));
+        Note(
+            frontier_->Heartbeat(worker_id_, settings_.lease, rate, p.in_flight)
+                .status());
         next_heartbeat = Clock::now() + heartbeat_every;
       }
       std::unique_lock<std::mutex> lock(mutex_);
@@ -251,14 +251,14 @@ class WorkerCoordinator {
         std::max({static_cast<double>(options_.concurrency),
                   static_cast<double>(settings_.batch_size), ahead}));
     while (Queued() < low_water) {
-      storage::ClaimResult claim;
-      const storage::Status s =
-          frontier_->ClaimBatch(run_id_, worker_id_, settings_, &claim);
-      if (!s.ok()) {
-        Note(s);
+      storage::Result<storage::ClaimResult> claimed =
+          frontier_->ClaimBatch(run_id_, worker_id_, settings_);
+      if (!claimed.ok()) {
+        Note(claimed.status());
         *next_claim = Clock::now() + kIdleClaimInterval;
         return;
       }
+      storage::ClaimResult claim = std::move(claimed).value();
       if (claim.domains.empty()) {
         if (!claim.others_hold_leases) {
           // Nothing pending and no live lease of anyone else's: what is
@@ -318,9 +318,10 @@ class WorkerCoordinator {
       emptiest->Add(std::move(admitted));
     }
     if (!present.empty()) {
-      storage::CommitOutcome outcome;
-      Note(frontier_->CommitFetches(run_id_, worker_id_, {}, {}, present,
-                                    present_tags, &outcome));
+      Note(frontier_
+               ->CommitFetches(run_id_, worker_id_, {}, {}, present,
+                               present_tags)
+               .status());
       present_ += static_cast<std::int64_t>(present.size());
       std::lock_guard<std::mutex> lock(leases_mutex_);
       for (const std::string& domain : present) leases_.erase(domain);
@@ -331,14 +332,13 @@ class WorkerCoordinator {
     const std::vector<storage::IpSlotRequest> requests =
         shared_->limiter.Demand();
     if (requests.empty()) return;
-    std::vector<storage::IpSlotGrant> grants;
-    const storage::Status s = frontier_->TakeIpSlots(
-        run_id_, worker_id_, settings_, requests, &grants);
-    if (!s.ok()) {
-      Note(s);
+    const storage::Result<std::vector<storage::IpSlotGrant>> grants =
+        frontier_->TakeIpSlots(run_id_, worker_id_, settings_, requests);
+    if (!grants.ok()) {
+      Note(grants.status());
       return;
     }
-    shared_->limiter.Grant(grants);
+    shared_->limiter.Grant(*grants);
   }
 
   // Keeps about one tick's worth of the crawl's rate in the local bucket:
@@ -349,14 +349,13 @@ class WorkerCoordinator {
         std::chrono::duration<double>(kCoordinatorTick).count();
     const double want = std::max(1.0, tick_share) - shared_->rate.tokens();
     if (want < 1) return;
-    double granted = 0;
-    const storage::Status s =
-        frontier_->TakeStartTokens(run_id_, std::floor(want), &granted);
-    if (!s.ok()) {
-      Note(s);
+    const storage::Result<double> granted =
+        frontier_->TakeStartTokens(run_id_, std::floor(want));
+    if (!granted.ok()) {
+      Note(granted.status());
       return;
     }
-    if (granted > 0) shared_->rate.AddTokens(granted);
+    if (*granted > 0) shared_->rate.AddTokens(*granted);
   }
 
   const CrawlOptions& options_;
@@ -478,9 +477,11 @@ Status EnqueueCrawl(
       ",\"lease_ms\":" + std::to_string(options.settings.lease.count()) +
       ",\"batch_size\":" + std::to_string(options.settings.batch_size) + "}";
   ListInput input(list.value().get(), options, on_malformed_line);
-  const storage::Status s =
-      frontier.value()->Enqueue(info, options.settings, &input, summary);
-  return s;
+  storage::Result<storage::EnqueueSummary> enqueued =
+      frontier.value()->Enqueue(info, options.settings, &input);
+  if (!enqueued.ok()) return enqueued.status();
+  *summary = *enqueued;
+  return Status::Ok();
 }
 
 Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
@@ -503,11 +504,10 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   auto coordination =
       storage::SharedFrontier::Open(options.db_path, store_options);
   if (!coordination.ok()) return coordination.status();
-  storage::CrawlToJoin crawl;
-  if (storage::Status s = coordination.value()->FindCrawl(run_id, &crawl);
-      !s.ok()) {
-    return s;
-  }
+  storage::Result<storage::CrawlToJoin> found =
+      coordination.value()->FindCrawl(run_id);
+  if (!found.ok()) return found.status();
+  const storage::CrawlToJoin crawl = *found;
   summary->run_id = crawl.run_id;
 
   storage::CrawlHolder me;
@@ -515,11 +515,10 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   me.host = HostName();
   me.started_at = FormatIso8601(std::chrono::system_clock::now());
   me.run_id = crawl.run_id;
-  storage::LockAttempt hold;
-  if (storage::Status s = coordination.value()->LockForWorker(me, &hold);
-      !s.ok()) {
-    return s;
-  }
+  storage::Result<storage::LockAttempt> locked =
+      coordination.value()->LockForWorker(me);
+  if (!locked.ok()) return locked.status();
+  storage::LockAttempt hold = std::move(locked).value();
   if (!hold.lock) {
     summary->locked_by = *hold.held_by;
     return Status(StatusCode::kLocked,
@@ -528,14 +527,12 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   if (hold.stale && callbacks.on_stale_lock) {
     callbacks.on_stale_lock(*hold.stale);
   }
-  std::int64_t worker_id = 0;
   storage::WorkerInfo info{me.host, me.pid, me.started_at,
                            OptionsAsJson(options)};
-  if (storage::Status s =
-          coordination.value()->RegisterWorker(crawl.run_id, info, &worker_id);
-      !s.ok()) {
-    return s;
-  }
+  const storage::Result<std::int64_t> registered =
+      coordination.value()->RegisterWorker(crawl.run_id, info);
+  if (!registered.ok()) return registered.status();
+  const std::int64_t worker_id = *registered;
   // The writer thread commits on a connection of its own.
   auto commits = storage::SharedFrontier::Open(options.db_path, store_options);
   if (!commits.ok()) return commits.status();
@@ -568,11 +565,11 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
           return storage::Status(storage::Status::Code::kInternal,
                                  "a record without its lease");
         }
-        storage::CommitOutcome outcome;
-        storage::Status s = commit_frontier->CommitFetches(
-            crawl.run_id, worker_id, records, tags, {}, {}, &outcome);
-        if (s.ok()) coordinator.Committed(records, outcome);
-        return s;
+        storage::Result<storage::CommitOutcome> outcome =
+            commit_frontier->CommitFetches(crawl.run_id, worker_id, records,
+                                           tags, {}, {});
+        if (outcome.ok()) coordinator.Committed(records, *outcome);
+        return outcome.status();
       },
       options.batch_size, WorkerBatchInterval(options, crawl.settings.lease),
       nullptr,

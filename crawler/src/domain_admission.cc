@@ -73,12 +73,13 @@ DomainAdmission::Outcome DomainAdmission::Next(int* lines_left,
     // Into an empty database, only a domain recorded earlier in this crawl
     // can be found there (see DomainFilter).
     if (!database_was_empty_ || committed_.MayContain(entry.domain)) {
-      const storage::Status found =
-          reader_->FindLatestFetch(entry.domain, &previous);
+      storage::Result<std::optional<storage::PreviousFetch>> found =
+          reader_->FindLatestFetch(entry.domain);
       if (!found.ok()) {
-        error_ = "reading the database: " + found.message();
+        error_ = "reading the database: " + found.status().message();
         return Outcome::kError;
       }
+      previous = std::move(found).value();
     }
     if (previous &&
         (recrawl_cutoff_.empty() || previous->fetched_at >= recrawl_cutoff_)) {

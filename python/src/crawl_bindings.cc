@@ -69,10 +69,9 @@ class BodyReader {
   }
 
   py::bytes ReadBody(std::int64_t fetch_id) {
-    std::string body;
-    const storage::Status status = store_->ReadBody(fetch_id, &body);
-    if (!status.ok()) RaiseStorageError(status);
-    return py::bytes(body);
+    const storage::Result<std::string> body = store_->ReadBody(fetch_id);
+    if (!body.ok()) RaiseStorageError(body.status());
+    return py::bytes(*body);
   }
 
  private:

@@ -799,7 +799,11 @@ class RowStream {
  public:
   explicit RowStream(std::unique_ptr<storage::LatestFetchReader> reader)
       : reader_(std::move(reader)) {}
-  storage::Status Advance() { return reader_->Next(&row_, &has_row_); }
+  storage::Status Advance() {
+    storage::Result<bool> next = reader_->Next(&row_);
+    has_row_ = next.ok() && *next;
+    return next.status();
+  }
   bool has_row() const { return has_row_; }
   const storage::LatestFetchRow& row() const { return row_; }
   storage::LatestFetchReader& reader() { return *reader_; }
@@ -862,16 +866,15 @@ storage::Status BuildReportFromDatabase(std::string_view path,
       if (!status.ok()) return status;
     }
   }
-  std::vector<storage::SharedBody> shared;
-  status = current.reader().FindSharedBodies(
-      options.template_min_domains, static_cast<std::int64_t>(options.top),
-      &shared);
-  if (!status.ok()) return status;
-  std::vector<storage::RunRecord> runs;
-  status = current.reader().ReadRuns(&runs);
-  if (!status.ok()) return status;
-  *report = builder.Finish(std::move(shared));
-  report->runs = std::move(runs);
+  storage::Result<std::vector<storage::SharedBody>> shared =
+      current.reader().FindSharedBodies(options.template_min_domains,
+                                        static_cast<std::int64_t>(options.top));
+  if (!shared.ok()) return shared.status();
+  storage::Result<std::vector<storage::RunRecord>> runs =
+      current.reader().ReadRuns();
+  if (!runs.ok()) return runs.status();
+  *report = builder.Finish(std::move(shared).value());
+  report->runs = std::move(runs).value();
   return storage::Status::Ok();
 }
 

@@ -127,11 +127,11 @@ Status CopyTable(sqlite3* source, PGconn* conn, bool utf8,
 
 }  // namespace
 
-Status CopyCrawlDatabase(std::string_view from, std::string_view to,
-                         const std::function<void(std::string_view table,
-                                                  std::int64_t rows)>& progress,
-                         CopySummary* summary) {
-  *summary = CopySummary();
+Result<CopySummary> CopyCrawlDatabase(
+    std::string_view from, std::string_view to,
+    const std::function<void(std::string_view table, std::int64_t rows)>&
+        progress) {
+  CopySummary summary;
   if (IsPostgresUri(from)) {
     return Status(Status::Code::kInvalidArgument,
                   "--from must be an SQLite crawl database file");
@@ -205,7 +205,7 @@ Status CopyCrawlDatabase(std::string_view from, std::string_view to,
         !s.ok()) {
       return s;
     }
-    summary->*table.count = rows;
+    summary.*table.count = rows;
     if (progress) progress(table.table->name, rows);
   }
   // The sequences continue after the copied ids.
@@ -223,7 +223,8 @@ Status CopyCrawlDatabase(std::string_view from, std::string_view to,
       !s.ok()) {
     return s;
   }
-  return txn.Commit();
+  if (Status s = txn.Commit(); !s.ok()) return s;
+  return summary;
 }
 
 }  // namespace robotscan::storage

@@ -101,7 +101,11 @@ TEST_F(DomainAdmissionTest, DatabaseHasItUnlessOlderThanTheCutoff) {
   storage::RunInfo info;
   info.started_at = "2020-01-01T00:00:00.000Z";
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun(info, &run).ok());
+  {
+    const auto begun = store->BeginRun(info);
+    ASSERT_TRUE(begun.ok());
+    run = *begun;
+  }
   storage::FetchRecord old;
   old.domain = "old.test";
   old.url = "https://old.test/robots.txt";
@@ -146,7 +150,11 @@ TEST_F(DomainAdmissionTest, CommittedDomainsAreFoundAgain) {
   storage::RunInfo info;
   info.started_at = "t";
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun(info, &run).ok());
+  {
+    const auto begun = store->BeginRun(info);
+    ASSERT_TRUE(begun.ok());
+    run = *begun;
+  }
   storage::FetchRecord a;
   a.domain = "a.test";
   a.url = "https://a.test/robots.txt";

@@ -64,11 +64,11 @@ CONTEXTS = {
     "storage/include/robotscan/storage/shared_frontier.h": {
         "prelude": "WorkerInfo me;",
         "returns": "Status",
-        "epilogue": "return s;",
+        "epilogue": "return claim.status();",
     },
     "storage/include/robotscan/storage/copy_crawl.h": {
         "returns": "Status",
-        "epilogue": "return s;",
+        "epilogue": "return copied.status();",
     },
     "storage/include/robotscan/storage/database_location.h": {
         "includes": ["<string>"],

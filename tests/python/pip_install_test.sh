@@ -19,6 +19,8 @@ python=$1
 repo=$2
 cli=${3:-}
 work=$(mktemp -d)
+# Readable by all: test_crawl.py reads a database as nobody, through this venv.
+chmod 755 "$work"
 # The editable install copies the extension next to the sources; remove it
 # again unless it was there before (a developer's own editable install).
 editable_so=("$repo"/python/robotscan/_robotscan*.so)

@@ -114,14 +114,13 @@ TEST(RenderTextTest, PrintsTheTopListsProvenance) {
     info.list.url = "https://tranco-list.eu/top-1m.csv.zip";
     info.list.sha256 = std::string(64, 'c');
     info.list.entries = 10000;
-    std::int64_t run = 0;
-    ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+    ASSERT_TRUE(store.value()->BeginRun(info).ok());
     info.input = "mine.csv";
     info.list = storage::ListProvenance();
     info.list.source = "file";
     info.list.sha256 = std::string(64, 'd');
     info.list.entries = 14;
-    ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+    ASSERT_TRUE(store.value()->BeginRun(info).ok());
   }
   Report report;
   ASSERT_TRUE(BuildReportFromDatabase(path, ReportOptions{}, &report).ok());

@@ -87,7 +87,11 @@ void WriteDatabase(const std::string& path,
   storage::RunInfo info;
   info.started_at = "2026-11-30T12:00:00Z";
   info.tool_version = "test";
-  ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+  {
+    const auto begun = store.value()->BeginRun(info);
+    ASSERT_TRUE(begun.ok());
+    run = *begun;
+  }
   const storage::Status status = store.value()->AppendFetches(run, records);
   ASSERT_TRUE(status.ok()) << status.message();
   ASSERT_TRUE(
@@ -103,7 +107,11 @@ void AppendRun(const std::string& path,
   storage::RunInfo info;
   info.started_at = fetched_at;
   info.tool_version = "test";
-  ASSERT_TRUE(store.value()->BeginRun(info, &run).ok());
+  {
+    const auto begun = store.value()->BeginRun(info);
+    ASSERT_TRUE(begun.ok());
+    run = *begun;
+  }
   for (storage::FetchRecord& record : records) record.fetched_at = fetched_at;
   const storage::Status status = store.value()->AppendFetches(run, records);
   ASSERT_TRUE(status.ok()) << status.message();

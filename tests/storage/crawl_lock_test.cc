@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "result_into.h"
 #include "robotscan/storage/crawl_store.h"
 
 namespace robotscan::storage {
@@ -53,13 +54,15 @@ class CrawlLockTest : public ::testing::Test {
 
 TEST_F(CrawlLockTest, SecondAttemptIsRefusedAndNamesTheHolder) {
   LockAttempt first;
-  ASSERT_TRUE(AcquireSqliteCrawlLock(db_, Holder(4242, "alpha"), &first).ok());
+  ASSERT_TRUE(
+      Into(AcquireSqliteCrawlLock(db_, Holder(4242, "alpha")), &first).ok());
   ASSERT_NE(first.lock, nullptr);
   EXPECT_FALSE(first.stale.has_value());
   ASSERT_TRUE(first.lock->SetRunId(17).ok());
 
   LockAttempt second;
-  ASSERT_TRUE(AcquireSqliteCrawlLock(db_, Holder(99, "beta"), &second).ok());
+  ASSERT_TRUE(
+      Into(AcquireSqliteCrawlLock(db_, Holder(99, "beta")), &second).ok());
   EXPECT_EQ(second.lock, nullptr);
   ASSERT_TRUE(second.held_by.has_value());
   EXPECT_EQ(second.held_by->pid, 4242);
@@ -71,14 +74,14 @@ TEST_F(CrawlLockTest, SecondAttemptIsRefusedAndNamesTheHolder) {
 TEST_F(CrawlLockTest, CleanReleaseLeavesNoStaleHold) {
   {
     LockAttempt first;
-    ASSERT_TRUE(AcquireSqliteCrawlLock(db_, Holder(1, "a"), &first).ok());
+    ASSERT_TRUE(Into(AcquireSqliteCrawlLock(db_, Holder(1, "a")), &first).ok());
     ASSERT_NE(first.lock, nullptr);
     EXPECT_NE(LockFileText().find("pid=1\n"), std::string::npos);
   }
   EXPECT_EQ(LockFileText(), "") << "released: emptied, not deleted";
   EXPECT_TRUE(fs::exists(db_ + "-lock"));
   LockAttempt next;
-  ASSERT_TRUE(AcquireSqliteCrawlLock(db_, Holder(2, "b"), &next).ok());
+  ASSERT_TRUE(Into(AcquireSqliteCrawlLock(db_, Holder(2, "b")), &next).ok());
   ASSERT_NE(next.lock, nullptr);
   EXPECT_FALSE(next.stale.has_value());
 }
@@ -91,7 +94,8 @@ TEST_F(CrawlLockTest, DeadHoldersDescriptionIsReportedAsStale) {
     out << FormatCrawlHolder(Holder(31337, "gone"));
   }
   LockAttempt attempt;
-  ASSERT_TRUE(AcquireSqliteCrawlLock(db_, Holder(7, "here"), &attempt).ok());
+  ASSERT_TRUE(
+      Into(AcquireSqliteCrawlLock(db_, Holder(7, "here")), &attempt).ok());
   ASSERT_NE(attempt.lock, nullptr);
   ASSERT_TRUE(attempt.stale.has_value());
   EXPECT_EQ(attempt.stale->pid, 31337);
@@ -118,10 +122,10 @@ TEST_F(CrawlLockTest, StoreHoldsThroughLockForCrawlAndReadOnlyCannot) {
   auto store = CrawlStore::Open(db_, {});
   ASSERT_TRUE(store.ok()) << store.status().message();
   LockAttempt attempt;
-  ASSERT_TRUE(store.value()->LockForCrawl(Holder(5, "s"), &attempt).ok());
+  ASSERT_TRUE(Into(store.value()->LockForCrawl(Holder(5, "s")), &attempt).ok());
   ASSERT_NE(attempt.lock, nullptr);
   LockAttempt again;
-  ASSERT_TRUE(store.value()->LockForCrawl(Holder(6, "t"), &again).ok());
+  ASSERT_TRUE(Into(store.value()->LockForCrawl(Holder(6, "t")), &again).ok());
   EXPECT_EQ(again.lock, nullptr);
 
   StoreOptions read_only;
@@ -129,14 +133,17 @@ TEST_F(CrawlLockTest, StoreHoldsThroughLockForCrawlAndReadOnlyCannot) {
   auto reader = CrawlStore::Open(db_, read_only);
   ASSERT_TRUE(reader.ok());
   LockAttempt refused;
-  EXPECT_FALSE(reader.value()->LockForCrawl(Holder(8, "u"), &refused).ok());
+  EXPECT_FALSE(
+      Into(reader.value()->LockForCrawl(Holder(8, "u")), &refused).ok());
 }
 
 TEST_F(CrawlLockTest, UnwritableDirectoryIsAnIoError) {
   LockAttempt attempt;
-  const Status s = AcquireSqliteCrawlLock(
-      (dir_ / "no" / "such" / "dir" / "crawl.sqlite").string(), Holder(1, "a"),
-      &attempt);
+  const Status s =
+      Into(AcquireSqliteCrawlLock(
+               (dir_ / "no" / "such" / "dir" / "crawl.sqlite").string(),
+               Holder(1, "a")),
+           &attempt);
   EXPECT_EQ(s.code(), Status::Code::kIoError);
   EXPECT_NE(s.message().find("crawl.sqlite-lock"), std::string::npos)
       << s.message();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "result_into.h"
 #include "sqlite/sqlite_schema.h"
 
 namespace robotscan::storage {
@@ -50,7 +51,7 @@ class CrawlStoreTest : public ::testing::Test {
                                                StoreOptions options = {}) {
     auto store = OpenStore(options);
     if (store == nullptr) return nullptr;
-    const Status begun = store->BeginRun(RunStartedAt("t"), run);
+    const Status begun = Into(store->BeginRun(RunStartedAt("t")), run);
     EXPECT_TRUE(begun.ok()) << begun.message();
     return begun.ok() ? std::move(store) : nullptr;
   }
@@ -127,10 +128,10 @@ TEST_F(CrawlStoreTest, RunProvenanceIsStoredAndReadBack) {
   info.list.sha256 = std::string(64, 'a');
   info.list.entries = 1000;
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun(info, &run).ok());
-  ASSERT_TRUE(store->BeginRun(RunStartedAt("t2"), &run).ok());
+  ASSERT_TRUE(Into(store->BeginRun(info), &run).ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t2")), &run).ok());
   std::vector<RunRecord> runs;
-  ASSERT_TRUE(store->ReadRuns(&runs).ok());
+  ASSERT_TRUE(Into(store->ReadRuns(), &runs).ok());
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].host, "crawler1");
   EXPECT_EQ(runs[0].pid, 4321);
@@ -169,7 +170,7 @@ TEST_F(CrawlStoreTest, VersionOneFileIsMigratedToTwo) {
     auto reader = CrawlStore::Open(path_, read_only);
     ASSERT_TRUE(reader.ok()) << reader.status().message();
     std::vector<RunRecord> runs;
-    ASSERT_TRUE(reader.value()->ReadRuns(&runs).ok());
+    ASSERT_TRUE(Into(reader.value()->ReadRuns(), &runs).ok());
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs[0].input, "list.csv");
   }
@@ -204,11 +205,10 @@ TEST_F(CrawlStoreTest, AppendsAndReadsBackThroughTheView) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
   std::int64_t run = 0;
-  ASSERT_TRUE(
-      store
-          ->BeginRun(RunStartedAt("2026-01-01T00:00:00Z", "0.1", "list", "{}"),
-                     &run)
-          .ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("2026-01-01T00:00:00Z", "0.1",
+                                                "list", "{}")),
+                   &run)
+                  .ok());
   FetchRecord ok = Success("example.com", "User-agent: *\nDisallow: /x\n");
   FetchRecord gone;
   gone.domain = "gone.example";
@@ -243,10 +243,10 @@ TEST_F(CrawlStoreTest, RecrawlKeepsHistoryAndViewShowsNewest) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
   std::int64_t run1 = 0, run2 = 0;
-  ASSERT_TRUE(store->BeginRun(RunStartedAt("t1"), &run1).ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t1")), &run1).ok());
   ASSERT_TRUE(
       store->AppendFetches(run1, std::vector{Success("a.test", "old")}).ok());
-  ASSERT_TRUE(store->BeginRun(RunStartedAt("t2"), &run2).ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t2")), &run2).ok());
   FetchRecord newer = Success("a.test", "new");
   newer.fetched_at = "2026-01-02T00:00:00.000Z";
   ASSERT_TRUE(store->AppendFetches(run2, std::vector{newer}).ok());
@@ -255,12 +255,12 @@ TEST_F(CrawlStoreTest, RecrawlKeepsHistoryAndViewShowsNewest) {
   EXPECT_EQ(Query("SELECT body, run_id FROM latest_fetch"),
             std::vector<std::string>{"new|" + std::to_string(run2)});
   std::optional<PreviousFetch> previous;
-  ASSERT_TRUE(store->FindLatestFetch("a.test", &previous).ok());
+  ASSERT_TRUE(Into(store->FindLatestFetch("a.test"), &previous).ok());
   ASSERT_TRUE(previous.has_value());
   EXPECT_EQ(previous->fetched_at, "2026-01-02T00:00:00.000Z");
   EXPECT_EQ(previous->etag, "\"abc\"");
   EXPECT_TRUE(previous->has_body);
-  ASSERT_TRUE(store->FindLatestFetch("unknown.test", &previous).ok());
+  ASSERT_TRUE(Into(store->FindLatestFetch("unknown.test"), &previous).ok());
   EXPECT_FALSE(previous.has_value());
 }
 
@@ -273,7 +273,7 @@ TEST_F(CrawlStoreTest, IdenticalBodiesAreStoredOnce) {
                                           Success("c.test", "other")};
   ASSERT_TRUE(store->AppendFetches(run, batch).ok());
   std::int64_t fetches = 0, bodies = 0;
-  ASSERT_TRUE(store->CountRows(&fetches, &bodies).ok());
+  ASSERT_TRUE(Into(store->CountRows(), &fetches, &bodies).ok());
   EXPECT_EQ(fetches, 3);
   EXPECT_EQ(bodies, 2);
   EXPECT_EQ(Query("SELECT count(DISTINCT body_sha256) FROM latest_fetch"),
@@ -296,7 +296,7 @@ TEST_F(CrawlStoreTest, BodySeenInAnEarlierBatchIsReusedCorrectly) {
   ASSERT_TRUE(store->AppendFetches(run, first).ok());
   ASSERT_TRUE(store->AppendFetches(run, second).ok());
   std::int64_t fetches = 0, bodies = 0;
-  ASSERT_TRUE(store->CountRows(&fetches, &bodies).ok());
+  ASSERT_TRUE(Into(store->CountRows(), &fetches, &bodies).ok());
   EXPECT_EQ(fetches, 10000);
   EXPECT_EQ(bodies, 5000);
   // Every fetch points at its own body text ("aN.test" and "bN.test" at
@@ -331,15 +331,15 @@ TEST_F(CrawlStoreTest, HasFetchesTurnsTrueWithTheFirstCommittedBatch) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
   bool any = true;
-  ASSERT_TRUE(store->HasFetches(&any).ok());
+  ASSERT_TRUE(Into(store->HasFetches(), &any).ok());
   EXPECT_FALSE(any);
   std::int64_t run = 0;
-  ASSERT_TRUE(store->BeginRun(RunStartedAt("t"), &run).ok());
-  ASSERT_TRUE(store->HasFetches(&any).ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t")), &run).ok());
+  ASSERT_TRUE(Into(store->HasFetches(), &any).ok());
   EXPECT_FALSE(any) << "a run without fetches is still an empty crawl";
   ASSERT_TRUE(
       store->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
-  ASSERT_TRUE(store->HasFetches(&any).ok());
+  ASSERT_TRUE(Into(store->HasFetches(), &any).ok());
   EXPECT_TRUE(any);
 }
 
@@ -371,7 +371,7 @@ TEST_F(CrawlStoreTest, CompressedBodiesRoundTrip) {
   const auto id = Query("SELECT fetch_id FROM latest_fetch");
   ASSERT_EQ(id.size(), 1u);
   std::string read;
-  ASSERT_TRUE(store->ReadBody(std::stoll(id[0]), &read).ok());
+  ASSERT_TRUE(Into(store->ReadBody(std::stoll(id[0])), &read).ok());
   EXPECT_EQ(read, body);
 }
 
@@ -379,13 +379,13 @@ TEST_F(CrawlStoreTest, NotModifiedReusesThePreviousBody) {
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
   std::int64_t run1 = 0, run2 = 0;
-  ASSERT_TRUE(store->BeginRun(RunStartedAt("t1"), &run1).ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t1")), &run1).ok());
   ASSERT_TRUE(
       store->AppendFetches(run1, std::vector{Success("a.test", "rules")}).ok());
   std::optional<PreviousFetch> previous;
-  ASSERT_TRUE(store->FindLatestFetch("a.test", &previous).ok());
+  ASSERT_TRUE(Into(store->FindLatestFetch("a.test"), &previous).ok());
   ASSERT_TRUE(previous.has_value());
-  ASSERT_TRUE(store->BeginRun(RunStartedAt("t2"), &run2).ok());
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t2")), &run2).ok());
   FetchRecord r = Success("a.test", "");
   r.http_status = 304;
   r.not_modified = true;
@@ -429,7 +429,7 @@ TEST_F(CrawlStoreTest, DiskFullFailsLoudlyAndKeepsCommittedBatches) {
   ASSERT_NE(reopened, nullptr);
   bool ok = false;
   std::string report;
-  ASSERT_TRUE(reopened->CheckIntegrity(&ok, &report).ok());
+  ASSERT_TRUE(Into(reopened->CheckIntegrity(), &ok, &report).ok());
   EXPECT_TRUE(ok) << report;
   EXPECT_EQ(Query("SELECT domain FROM latest_fetch"),
             std::vector<std::string>{"first.test"});
@@ -477,13 +477,13 @@ TEST_F(CrawlStoreTest, ReaderSeesCommittedBatchesOfAConcurrentWriter) {
   auto reader = OpenStore(read_only);
   ASSERT_NE(reader, nullptr);
   std::optional<PreviousFetch> previous;
-  ASSERT_TRUE(reader->FindLatestFetch("a.test", &previous).ok());
+  ASSERT_TRUE(Into(reader->FindLatestFetch("a.test"), &previous).ok());
   EXPECT_FALSE(previous.has_value());
   std::int64_t run = 0;
-  ASSERT_TRUE(writer->BeginRun(RunStartedAt("t"), &run).ok());
+  ASSERT_TRUE(Into(writer->BeginRun(RunStartedAt("t")), &run).ok());
   ASSERT_TRUE(
       writer->AppendFetches(run, std::vector{Success("a.test", "x")}).ok());
-  ASSERT_TRUE(reader->FindLatestFetch("a.test", &previous).ok());
+  ASSERT_TRUE(Into(reader->FindLatestFetch("a.test"), &previous).ok());
   EXPECT_TRUE(previous.has_value());
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "result_into.h"
 #include "robotscan/storage/crawl_store.h"
 
 namespace robotscan::storage {
@@ -52,7 +53,7 @@ class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
     auto store = CrawlStore::Open(path_, options);
     ASSERT_TRUE(store.ok()) << store.status().message();
     std::int64_t run = 0;
-    ASSERT_TRUE(store.value()->BeginRun(RunStartedAt("t1"), &run).ok());
+    ASSERT_TRUE(Into(store.value()->BeginRun(RunStartedAt("t1")), &run).ok());
     ASSERT_TRUE(
         store.value()
             ->AppendFetches(
@@ -60,7 +61,7 @@ class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
                                               Fetch("a.test", 200, "a1", "1"),
                                               Fetch("b.test", 200, "b1", "1")})
             .ok());
-    ASSERT_TRUE(store.value()->BeginRun(RunStartedAt("t2"), &run).ok());
+    ASSERT_TRUE(Into(store.value()->BeginRun(RunStartedAt("t2")), &run).ok());
     ASSERT_TRUE(
         store.value()
             ->AppendFetches(
@@ -78,7 +79,7 @@ class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
     if (!reader.ok()) return rows;
     LatestFetchRow row;
     for (bool has_row = true;;) {
-      EXPECT_TRUE(reader.value()->Next(&row, &has_row).ok());
+      EXPECT_TRUE(Into(reader.value()->Next(&row), &has_row).ok());
       if (!has_row) break;
       rows.push_back(row.domain + ":" + std::to_string(row.http_status) + ":" +
                      row.body + ":" + row.fetched_at);

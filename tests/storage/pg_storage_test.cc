@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pg_test_server.h"
+#include "result_into.h"
 #include "robotscan/storage/copy_crawl.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/database_location.h"
@@ -92,7 +93,7 @@ std::vector<std::string> ReadAll(const std::string& location,
   if (!reader.ok()) return rows;
   LatestFetchRow row;
   for (bool has_row = true;;) {
-    const Status s = reader.value()->Next(&row, &has_row);
+    const Status s = Into(reader.value()->Next(&row), &has_row);
     EXPECT_TRUE(s.ok()) << s.message();
     if (!s.ok() || !has_row) break;
     rows.push_back(Describe(row));
@@ -106,7 +107,7 @@ std::vector<std::string> SharedBodies(const std::string& location) {
   std::vector<std::string> out;
   if (!reader.ok()) return out;
   std::vector<SharedBody> bodies;
-  EXPECT_TRUE(reader.value()->FindSharedBodies(2, 10, &bodies).ok());
+  EXPECT_TRUE(Into(reader.value()->FindSharedBodies(2, 10), &bodies).ok());
   for (const SharedBody& b : bodies) {
     out.push_back(b.sha256 + "|" + std::to_string(b.domains) + "|" +
                   std::to_string(b.bytes) + "|" + b.example_domain + "|" +
@@ -119,7 +120,8 @@ std::vector<std::string> SharedBodies(const std::string& location) {
 // earlier body, a redirect and text that is not UTF-8.
 void WriteTwoRuns(CrawlStore* store) {
   std::int64_t run = 0;
-  ASSERT_OK(store->BeginRun(RunStartedAt("2026-01-01T00:00:00.000Z"), &run));
+  ASSERT_OK(
+      Into(store->BeginRun(RunStartedAt("2026-01-01T00:00:00.000Z")), &run));
   std::vector<FetchRecord> first = {
       Fetch("c.test", 200, "User-agent: *\nDisallow: /\n",
             "2026-01-01T00:00:01.000Z"),
@@ -142,10 +144,11 @@ void WriteTwoRuns(CrawlStore* store) {
     ASSERT_TRUE(s.ok()) << s.message();
   }
   std::optional<PreviousFetch> previous;
-  ASSERT_OK(store->FindLatestFetch("e.test", &previous));
+  ASSERT_OK(Into(store->FindLatestFetch("e.test"), &previous));
   ASSERT_TRUE(previous.has_value());
   ASSERT_OK(store->FinishRun(run, "finished", "2026-01-01T00:01:00.000Z"));
-  ASSERT_OK(store->BeginRun(RunStartedAt("2026-02-01T00:00:00.000Z"), &run));
+  ASSERT_OK(
+      Into(store->BeginRun(RunStartedAt("2026-02-01T00:00:00.000Z")), &run));
   FetchRecord kept =
       Fetch("e.test", 304, "Sitemap: x\n", "2026-02-01T00:00:01.000Z");
   kept.not_modified = true;
@@ -300,26 +303,26 @@ TEST_F(PgStorageTest, SameRecordsReadBackTheSameAsOnSqlite) {
     EXPECT_EQ(SharedBodies(uri), SharedBodies(file));
     ASSERT_EQ(SharedBodies(uri).size(), 1u);
     std::int64_t fetches = 0, bodies = 0, lite_fetches = 0, lite_bodies = 0;
-    ASSERT_OK(pg->CountRows(&fetches, &bodies));
-    ASSERT_OK(lite->CountRows(&lite_fetches, &lite_bodies));
+    ASSERT_OK(Into(pg->CountRows(), &fetches, &bodies));
+    ASSERT_OK(Into(lite->CountRows(), &lite_fetches, &lite_bodies));
     EXPECT_EQ(fetches, 7);
     // Bodies once by hash: the disallow-all body of a, c and (later) b,
     // and e's sitemap; the 404 page is not kept.
     EXPECT_EQ(bodies, 2);
     EXPECT_EQ(bodies, lite_bodies);
     std::vector<RunRecord> runs;
-    ASSERT_OK(pg->ReadRuns(&runs));
+    ASSERT_OK(Into(pg->ReadRuns(), &runs));
     ASSERT_EQ(runs.size(), 2u);
     EXPECT_EQ(runs[1].status, "finished");
     bool ok = false;
     std::string report;
-    ASSERT_OK(pg->CheckIntegrity(&ok, &report));
+    ASSERT_OK(Into(pg->CheckIntegrity(), &ok, &report));
     EXPECT_TRUE(ok) << report;
     std::string body;
     std::optional<PreviousFetch> latest;
-    ASSERT_OK(pg->FindLatestFetch("e.test", &latest));
+    ASSERT_OK(Into(pg->FindLatestFetch("e.test"), &latest));
     ASSERT_TRUE(latest.has_value());
-    ASSERT_OK(pg->ReadBody(latest->fetch_id, &body));
+    ASSERT_OK(Into(pg->ReadBody(latest->fetch_id), &body));
     EXPECT_EQ(body, "Sitemap: x\n");
   }
   // Text PostgreSQL cannot hold (invalid UTF-8, NUL) became U+FFFD.
@@ -347,7 +350,7 @@ TEST_F(PgStorageTest, DuplicateDomainInOneRunRollsBackTheWholeBatch) {
   auto pg = Open(uri_);
   ASSERT_NE(pg, nullptr);
   std::int64_t run = 0;
-  ASSERT_OK(pg->BeginRun(RunStartedAt("t"), &run));
+  ASSERT_OK(Into(pg->BeginRun(RunStartedAt("t")), &run));
   const Status s = pg->AppendFetches(
       run, std::vector<FetchRecord>{Fetch("x.test", 200, "a", "1"),
                                     Fetch("x.test", 200, "b", "1")});
@@ -372,10 +375,12 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   }
   CopySummary copied;
   std::vector<std::string> tables;
-  const Status s = CopyCrawlDatabase(
-      sqlite_, uri_,
-      [&](std::string_view table, std::int64_t) { tables.emplace_back(table); },
-      &copied);
+  const Status s =
+      Into(CopyCrawlDatabase(sqlite_, uri_,
+                             [&](std::string_view table, std::int64_t) {
+                               tables.emplace_back(table);
+                             }),
+           &copied);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(copied.runs, 2);
   EXPECT_EQ(copied.fetches, 7);
@@ -390,14 +395,14 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   EXPECT_EQ(SharedBodies(uri_), SharedBodies(sqlite_));
   // A second copy into the same database is refused, nothing changes.
   CopySummary again;
-  const Status twice = CopyCrawlDatabase(sqlite_, uri_, nullptr, &again);
+  const Status twice = Into(CopyCrawlDatabase(sqlite_, uri_, nullptr), &again);
   EXPECT_EQ(twice.code(), Status::Code::kInvalidArgument);
   EXPECT_EQ(Query("SELECT count(*) FROM \"fetch\""), "7");
   // The copy goes on as a crawl database: new ids follow the copied ones.
   auto pg = Open(uri_);
   ASSERT_NE(pg, nullptr);
   std::int64_t run = 0;
-  ASSERT_OK(pg->BeginRun(RunStartedAt("t3"), &run));
+  ASSERT_OK(Into(pg->BeginRun(RunStartedAt("t3")), &run));
   EXPECT_EQ(run, 3);
   ASSERT_OK(pg->AppendFetches(
       run, std::vector<FetchRecord>{Fetch("a.test", 200, "new", "3")}));
@@ -406,8 +411,8 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   // Not a crawl database, or not PostgreSQL: clear errors.
   const std::string junk = (dir_ / "junk.sqlite").string();
   { std::ofstream(junk) << "not sqlite"; }
-  EXPECT_FALSE(CopyCrawlDatabase(junk, uri_, nullptr, &again).ok());
-  EXPECT_EQ(CopyCrawlDatabase(sqlite_, sqlite_, nullptr, &again).code(),
+  EXPECT_FALSE(Into(CopyCrawlDatabase(junk, uri_, nullptr), &again).ok());
+  EXPECT_EQ(Into(CopyCrawlDatabase(sqlite_, sqlite_, nullptr), &again).code(),
             Status::Code::kInvalidArgument);
 }
 
@@ -431,7 +436,7 @@ TEST_F(PgStorageTest, MigrateCopiesAVersionOneFile) {
     sqlite3_close(db);
   }
   CopySummary copied;
-  ASSERT_OK(CopyCrawlDatabase(sqlite_, uri_, nullptr, &copied));
+  ASSERT_OK(Into(CopyCrawlDatabase(sqlite_, uri_, nullptr), &copied));
   EXPECT_EQ(copied.runs, 1);
   EXPECT_EQ(copied.fetches, 0);
   EXPECT_EQ(Query("SELECT started_at, input, host IS NULL, list_entries IS "
@@ -444,10 +449,10 @@ TEST_F(PgStorageTest, OneLiveCrawlHoldSharedByWorkersOnly) {
   ASSERT_NE(store, nullptr);
   CrawlHolder me{11, "host-a", "2026-01-01T00:00:00Z", 0};
   LockAttempt first;
-  ASSERT_OK(store->LockForCrawl(me, &first));
+  ASSERT_OK(Into(store->LockForCrawl(me), &first));
   ASSERT_NE(first.lock, nullptr);
   LockAttempt second;
-  ASSERT_OK(store->LockForCrawl({12, "host-b", "x", 0}, &second));
+  ASSERT_OK(Into(store->LockForCrawl({12, "host-b", "x", 0}), &second));
   EXPECT_EQ(second.lock, nullptr);
   ASSERT_TRUE(second.held_by.has_value());
   EXPECT_EQ(second.held_by->pid, 11);
@@ -456,18 +461,18 @@ TEST_F(PgStorageTest, OneLiveCrawlHoldSharedByWorkersOnly) {
   auto frontier = SharedFrontier::Open(uri_, {});
   ASSERT_TRUE(frontier.ok()) << frontier.status().message();
   LockAttempt worker;
-  ASSERT_OK(frontier.value()->LockForWorker({13, "w", "x", 0}, &worker));
+  ASSERT_OK(Into(frontier.value()->LockForWorker({13, "w", "x", 0}), &worker));
   EXPECT_EQ(worker.lock, nullptr);
   ASSERT_TRUE(worker.held_by.has_value());
   EXPECT_EQ(worker.held_by->run_id, 7);
   first.lock.reset();
   LockAttempt w1, w2;
-  ASSERT_OK(frontier.value()->LockForWorker({14, "w", "x", 0}, &w1));
-  ASSERT_OK(frontier.value()->LockForWorker({15, "w", "x", 0}, &w2));
+  ASSERT_OK(Into(frontier.value()->LockForWorker({14, "w", "x", 0}), &w1));
+  ASSERT_OK(Into(frontier.value()->LockForWorker({15, "w", "x", 0}), &w2));
   EXPECT_NE(w1.lock, nullptr);
   EXPECT_NE(w2.lock, nullptr);
   LockAttempt refused;
-  ASSERT_OK(store->LockForCrawl(me, &refused));
+  ASSERT_OK(Into(store->LockForCrawl(me), &refused));
   EXPECT_EQ(refused.lock, nullptr);
   ASSERT_TRUE(refused.held_by.has_value());
   EXPECT_EQ(refused.held_by->pid, 14);
@@ -481,7 +486,8 @@ TEST_F(PgStorageTest, AKilledHoldersLockIsTakenOverAndReportedStale) {
     auto store = CrawlStore::Open(uri_, {});
     LockAttempt hold;
     if (!store.ok() ||
-        !store.value()->LockForCrawl({4242, "dead", "t", 0}, &hold).ok() ||
+        !Into(store.value()->LockForCrawl({4242, "dead", "t", 0}), &hold)
+             .ok() ||
         hold.lock == nullptr) {
       ::_exit(1);
     }
@@ -496,7 +502,7 @@ TEST_F(PgStorageTest, AKilledHoldersLockIsTakenOverAndReportedStale) {
   LockAttempt attempt;
   // The server notices the closed session at once; allow it a moment.
   for (int i = 0; i < 50 && attempt.lock == nullptr; ++i) {
-    ASSERT_OK(store->LockForCrawl({1, "me", "t", 0}, &attempt));
+    ASSERT_OK(Into(store->LockForCrawl({1, "me", "t", 0}), &attempt));
     if (attempt.lock == nullptr) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -549,7 +555,7 @@ class PgFrontierTest : public PgStorageTest {
     } input;
     input.entries = &entries;
     input.next = &next;
-    const Status s = a_->Enqueue(info, settings, &input, &summary);
+    const Status s = Into(a_->Enqueue(info, settings, &input), &summary);
     EXPECT_TRUE(s.ok()) << s.message();
     EXPECT_EQ(summary.entries, n);
     EXPECT_EQ(summary.duplicates, 1);
@@ -559,7 +565,7 @@ class PgFrontierTest : public PgStorageTest {
   std::int64_t Register(SharedFrontier* f, std::int64_t run, int pid) {
     std::int64_t id = 0;
     WorkerInfo info{"host", pid, "2026-03-01T00:00:00.000Z", "{}"};
-    EXPECT_TRUE(f->RegisterWorker(run, info, &id).ok());
+    EXPECT_TRUE(Into(f->RegisterWorker(run, info), &id).ok());
     return id;
   }
 
@@ -573,7 +579,7 @@ class PgFrontierTest : public PgStorageTest {
       records.back().rank = d.entry.rank;
       tags.push_back(d.lease);
     }
-    return f->CommitFetches(run, worker, records, tags, {}, {}, outcome);
+    return Into(f->CommitFetches(run, worker, records, tags, {}, {}), outcome);
   }
 
   std::unique_ptr<SharedFrontier> a_, b_;
@@ -584,14 +590,14 @@ TEST_F(PgFrontierTest, ClaimsAreDisjointAndCommitsFinishTheCrawl) {
   settings.batch_size = 3;
   const std::int64_t run = Enqueue(8, settings);
   CrawlToJoin crawl;
-  ASSERT_OK(b_->FindCrawl(0, &crawl));
+  ASSERT_OK(Into(b_->FindCrawl(0), &crawl));
   EXPECT_EQ(crawl.run_id, run);
   EXPECT_EQ(crawl.settings.batch_size, 3);
   const std::int64_t wa = Register(a_.get(), run, 1);
   const std::int64_t wb = Register(b_.get(), run, 2);
   ClaimResult ca, cb;
-  ASSERT_OK(a_->ClaimBatch(run, wa, crawl.settings, &ca));
-  ASSERT_OK(b_->ClaimBatch(run, wb, crawl.settings, &cb));
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, crawl.settings), &ca));
+  ASSERT_OK(Into(b_->ClaimBatch(run, wb, crawl.settings), &cb));
   ASSERT_EQ(ca.domains.size(), 3u);
   ASSERT_EQ(cb.domains.size(), 3u);
   // List order, and no domain in both.
@@ -610,29 +616,30 @@ TEST_F(PgFrontierTest, ClaimsAreDisjointAndCommitsFinishTheCrawl) {
   EXPECT_FALSE(outcome.crawl_finished);
   // A domain found present is done without a record.
   ClaimResult rest;
-  ASSERT_OK(a_->ClaimBatch(run, wa, crawl.settings, &rest));
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, crawl.settings), &rest));
   ASSERT_EQ(rest.domains.size(), 2u);
   std::vector<std::string> present = {rest.domains[1].entry.domain};
   std::vector<LeaseTag> present_tags = {rest.domains[1].lease};
   std::vector<FetchRecord> records = {
       Fetch(rest.domains[0].entry.domain, 404, "", "t")};
   std::vector<LeaseTag> tags = {rest.domains[0].lease};
-  ASSERT_OK(a_->CommitFetches(run, wa, records, tags, present, present_tags,
-                              &outcome));
+  ASSERT_OK(
+      Into(a_->CommitFetches(run, wa, records, tags, present, present_tags),
+           &outcome));
   EXPECT_EQ(outcome.accepted, 1);
   EXPECT_FALSE(outcome.crawl_finished);  // b's batch is still open.
   ClaimResult none;
-  ASSERT_OK(a_->ClaimBatch(run, wa, crawl.settings, &none));
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, crawl.settings), &none));
   EXPECT_TRUE(none.domains.empty());
   EXPECT_TRUE(none.others_hold_leases);
   EXPECT_GT(none.soonest_expiry.count(), 0);
   ASSERT_OK(Commit(b_.get(), run, wb, cb.domains, &outcome));
   EXPECT_TRUE(outcome.crawl_finished);
-  ASSERT_OK(b_->ClaimBatch(run, wb, crawl.settings, &none));
+  ASSERT_OK(Into(b_->ClaimBatch(run, wb, crawl.settings), &none));
   EXPECT_TRUE(none.domains.empty());
   EXPECT_FALSE(none.others_hold_leases);
   FrontierStatus status;
-  ASSERT_OK(a_->ReadStatus(0, &status));
+  ASSERT_OK(Into(a_->ReadStatus(0), &status));
   EXPECT_EQ(status.run.status, "finished");
   EXPECT_EQ(status.total, 8);
   EXPECT_EQ(status.done, 7);
@@ -657,30 +664,30 @@ TEST_F(PgFrontierTest, AnExpiredLeaseIsTakenOverAndTheLateCommitRefused) {
   const std::int64_t wa = Register(a_.get(), run, 1);
   const std::int64_t wb = Register(b_.get(), run, 2);
   ClaimResult ca;
-  ASSERT_OK(a_->ClaimBatch(run, wa, settings, &ca));
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, settings), &ca));
   ASSERT_EQ(ca.domains.size(), 2u);
   // Heartbeats keep it: b finds nothing while a renews.
   for (int i = 0; i < 3; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
     std::int64_t renewed = 0;
-    ASSERT_OK(a_->Heartbeat(wa, settings.lease, 1.5, 2, &renewed));
+    ASSERT_OK(Into(a_->Heartbeat(wa, settings.lease, 1.5, 2), &renewed));
     EXPECT_EQ(renewed, 1);
     ClaimResult cb;
-    ASSERT_OK(b_->ClaimBatch(run, wb, settings, &cb));
+    ASSERT_OK(Into(b_->ClaimBatch(run, wb, settings), &cb));
     EXPECT_TRUE(cb.domains.empty());
     EXPECT_TRUE(cb.others_hold_leases);
   }
   // a stops renewing (a dead or stalled worker); b takes the batch over.
   std::this_thread::sleep_for(std::chrono::milliseconds(450));
   ClaimResult cb;
-  ASSERT_OK(b_->ClaimBatch(run, wb, settings, &cb));
+  ASSERT_OK(Into(b_->ClaimBatch(run, wb, settings), &cb));
   ASSERT_EQ(cb.domains.size(), 2u);
   EXPECT_TRUE(cb.domains[0].taken_over);
   EXPECT_EQ(cb.domains[0].lease.batch_id, ca.domains[0].lease.batch_id);
   EXPECT_EQ(cb.domains[0].lease.generation, ca.domains[0].lease.generation + 1);
   // a's heartbeat no longer renews what it lost.
   std::int64_t renewed = -1;
-  ASSERT_OK(a_->Heartbeat(wa, settings.lease, 0, 0, &renewed));
+  ASSERT_OK(Into(a_->Heartbeat(wa, settings.lease, 0, 0), &renewed));
   EXPECT_EQ(renewed, 0);
   CommitOutcome late;
   ASSERT_OK(Commit(a_.get(), run, wa, ca.domains, &late));
@@ -692,7 +699,7 @@ TEST_F(PgFrontierTest, AnExpiredLeaseIsTakenOverAndTheLateCommitRefused) {
   EXPECT_EQ(won.accepted, 2);
   EXPECT_TRUE(won.crawl_finished);
   FrontierStatus status;
-  ASSERT_OK(b_->ReadStatus(run, &status));
+  ASSERT_OK(Into(b_->ReadStatus(run), &status));
   EXPECT_EQ(status.taken_over_domains, 2);
   EXPECT_EQ(status.taken_over_leases, 2);
   EXPECT_EQ(status.rejected_records, 2);
@@ -706,7 +713,7 @@ TEST_F(PgFrontierTest, AnExpiredButUntakenLeaseStillCommits) {
   const std::int64_t run = Enqueue(3, settings);
   const std::int64_t wa = Register(a_.get(), run, 1);
   ClaimResult ca;
-  ASSERT_OK(a_->ClaimBatch(run, wa, settings, &ca));
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, settings), &ca));
   std::this_thread::sleep_for(std::chrono::milliseconds(250));
   CommitOutcome outcome;
   ASSERT_OK(Commit(a_.get(), run, wa, ca.domains, &outcome));
@@ -721,13 +728,13 @@ TEST_F(PgFrontierTest, UnstartedDomainsGoBackToTheFrontier) {
   const std::int64_t wa = Register(a_.get(), run, 1);
   const std::int64_t wb = Register(b_.get(), run, 2);
   ClaimResult ca;
-  ASSERT_OK(a_->ClaimBatch(run, wa, settings, &ca));
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, settings), &ca));
   ASSERT_EQ(ca.domains.size(), 4u);
   const std::vector<std::string> unstarted = {ca.domains[2].entry.domain,
                                               ca.domains[3].entry.domain};
   ASSERT_OK(a_->ReleaseUnstarted(run, wa, unstarted));
   ClaimResult cb;
-  ASSERT_OK(b_->ClaimBatch(run, wb, settings, &cb));
+  ASSERT_OK(Into(b_->ClaimBatch(run, wb, settings), &cb));
   ASSERT_EQ(cb.domains.size(), 2u);
   EXPECT_EQ(cb.domains[0].entry.domain, unstarted[0]);
   EXPECT_FALSE(cb.domains[0].taken_over);
@@ -742,8 +749,8 @@ TEST_F(PgFrontierTest, DomainsGivenBackBehindAClaimAreClaimedLater) {
   const std::int64_t wa = Register(a_.get(), run, 1);
   const std::int64_t wb = Register(b_.get(), run, 2);
   ClaimResult cb, ca;
-  ASSERT_OK(b_->ClaimBatch(run, wb, settings, &cb));  // Positions 1, 2.
-  ASSERT_OK(a_->ClaimBatch(run, wa, settings, &ca));  // 3, 4.
+  ASSERT_OK(Into(b_->ClaimBatch(run, wb, settings), &cb));  // Positions 1, 2.
+  ASSERT_OK(Into(a_->ClaimBatch(run, wa, settings), &ca));  // 3, 4.
   ASSERT_EQ(ca.domains.size(), 2u);
   EXPECT_EQ(ca.domains[0].position, 3);
   const std::vector<std::string> given_back = {cb.domains[1].entry.domain};
@@ -754,7 +761,7 @@ TEST_F(PgFrontierTest, DomainsGivenBackBehindAClaimAreClaimedLater) {
   std::vector<std::int64_t> positions;
   for (int i = 0; i < 4; ++i) {
     ClaimResult next;
-    ASSERT_OK(a_->ClaimBatch(run, wa, settings, &next));
+    ASSERT_OK(Into(a_->ClaimBatch(run, wa, settings), &next));
     if (next.domains.empty()) {
       EXPECT_FALSE(next.others_hold_leases);
       break;
@@ -774,29 +781,38 @@ TEST_F(PgFrontierTest, IpSlotsOfAllWorkersNeverExceedTheCap) {
   const std::int64_t wa = Register(a_.get(), run, 1);
   const std::int64_t wb = Register(b_.get(), run, 2);
   std::vector<IpSlotGrant> ga, gb;
-  ASSERT_OK(a_->TakeIpSlots(
-      run, wa, settings,
-      std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4}, {"10.0.0.2", 0, 1}}, &ga));
-  ASSERT_OK(b_->TakeIpSlots(
-      run, wb, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4}}, &gb));
+  ASSERT_OK(Into(a_->TakeIpSlots(run, wa, settings,
+                                 std::vector<IpSlotRequest>{
+                                     {"10.0.0.1", 0, 4}, {"10.0.0.2", 0, 1}}),
+                 &ga));
+  ASSERT_OK(
+      Into(b_->TakeIpSlots(run, wb, settings,
+                           std::vector<IpSlotRequest>{{"10.0.0.1", 0, 4}}),
+           &gb));
   ASSERT_EQ(ga.size(), 2u);
   ASSERT_EQ(gb.size(), 1u);
   EXPECT_EQ(ga[0].ip, "10.0.0.1");
   EXPECT_EQ(ga[0].slots, 4);
   EXPECT_EQ(gb[0].slots, 1);  // 5 - 4.
   // a learns that b waits; it gives back what it does not use.
-  ASSERT_OK(a_->TakeIpSlots(
-      run, wa, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 2, 2}}, &ga));
+  ASSERT_OK(
+      Into(a_->TakeIpSlots(run, wa, settings,
+                           std::vector<IpSlotRequest>{{"10.0.0.1", 2, 2}}),
+           &ga));
   EXPECT_EQ(ga[0].slots, 2);
   EXPECT_EQ(ga[0].others_wanting, 1);
-  ASSERT_OK(b_->TakeIpSlots(
-      run, wb, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 1, 4}}, &gb));
+  ASSERT_OK(
+      Into(b_->TakeIpSlots(run, wb, settings,
+                           std::vector<IpSlotRequest>{{"10.0.0.1", 1, 4}}),
+           &gb));
   EXPECT_EQ(gb[0].slots, 3);
   EXPECT_EQ(Query("SELECT sum(slots) FROM ip_quota WHERE ip = '10.0.0.1'"),
             "5");
   // Giving all back removes the row.
-  ASSERT_OK(b_->TakeIpSlots(
-      run, wb, settings, std::vector<IpSlotRequest>{{"10.0.0.1", 0, 0}}, &gb));
+  ASSERT_OK(
+      Into(b_->TakeIpSlots(run, wb, settings,
+                           std::vector<IpSlotRequest>{{"10.0.0.1", 0, 0}}),
+           &gb));
   EXPECT_EQ(gb[0].slots, 0);
   EXPECT_EQ(Query("SELECT count(*) FROM ip_quota WHERE worker_id = " +
                   std::to_string(wb)),
@@ -808,8 +824,8 @@ TEST_F(PgFrontierTest, StartTokensFollowTheCrawlWideRate) {
   settings.rate_limit = 20;  // Burst max(1, 20/10) = 2.
   const std::int64_t run = Enqueue(1, settings);
   double granted_a = 0, granted_b = 0;
-  ASSERT_OK(a_->TakeStartTokens(run, 10, &granted_a));
-  ASSERT_OK(b_->TakeStartTokens(run, 10, &granted_b));
+  ASSERT_OK(Into(a_->TakeStartTokens(run, 10), &granted_a));
+  ASSERT_OK(Into(b_->TakeStartTokens(run, 10), &granted_b));
   EXPECT_LE(granted_a + granted_b, 2);
   // Over 0.5 s about 10 more, shared by both, never much more.
   double total = 0;
@@ -817,9 +833,9 @@ TEST_F(PgFrontierTest, StartTokensFollowTheCrawlWideRate) {
   while (std::chrono::steady_clock::now() - start <
          std::chrono::milliseconds(500)) {
     double g = 0;
-    ASSERT_OK(a_->TakeStartTokens(run, 1, &g));
+    ASSERT_OK(Into(a_->TakeStartTokens(run, 1), &g));
     total += g;
-    ASSERT_OK(b_->TakeStartTokens(run, 1, &g));
+    ASSERT_OK(Into(b_->TakeStartTokens(run, 1), &g));
     total += g;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -831,7 +847,7 @@ TEST_F(PgFrontierTest, StartTokensFollowTheCrawlWideRate) {
   // Without a rate, everything asked for is granted.
   CrawlSettings unlimited;
   const std::int64_t free_run = Enqueue(1, unlimited);
-  ASSERT_OK(a_->TakeStartTokens(free_run, 1000, &granted_a));
+  ASSERT_OK(Into(a_->TakeStartTokens(free_run, 1000), &granted_a));
   EXPECT_EQ(granted_a, 1000);
 }
 

@@ -318,12 +318,14 @@ int PrintCrawlStatus(const CrawlFlags& flags) {
                  frontier.status().message().c_str());
     return ExitCodeFor(frontier.status());
   }
-  storage::FrontierStatus st;
-  if (storage::Status s = frontier.value()->ReadStatus(flags.run_id, &st);
-      !s.ok()) {
-    std::fprintf(stderr, "robotscan crawl --status: %s\n", s.message().c_str());
+  const storage::Result<storage::FrontierStatus> read =
+      frontier.value()->ReadStatus(flags.run_id);
+  if (!read.ok()) {
+    std::fprintf(stderr, "robotscan crawl --status: %s\n",
+                 read.status().message().c_str());
     return kExitUsage;
   }
+  const storage::FrontierStatus& st = *read;
   const std::int64_t finished = st.done + st.present;
   std::printf(
       "crawl %lld (%s): %lld of %lld domains done (%.1f%%): %lld fetched, "

@@ -21,20 +21,19 @@ struct MigrateFlags {
 };
 
 int RunMigrateCommand(const MigrateFlags& flags) {
-  storage::CopySummary copied;
-  const storage::Status status = storage::CopyCrawlDatabase(
-      flags.from, flags.db,
-      [&](std::string_view table, std::int64_t rows) {
+  const storage::Result<storage::CopySummary> copy = storage::CopyCrawlDatabase(
+      flags.from, flags.db, [&](std::string_view table, std::int64_t rows) {
         if (flags.quiet) return;
         std::fprintf(stderr, "robotscan migrate: %.*s: %lld rows\n",
                      static_cast<int>(table.size()), table.data(),
                      static_cast<long long>(rows));
-      },
-      &copied);
-  if (!status.ok()) {
-    std::fprintf(stderr, "robotscan migrate: %s\n", status.message().c_str());
-    return ExitCodeFor(status);
+      });
+  if (!copy.ok()) {
+    std::fprintf(stderr, "robotscan migrate: %s\n",
+                 copy.status().message().c_str());
+    return ExitCodeFor(copy.status());
   }
+  const storage::CopySummary& copied = *copy;
   std::printf(
       "migrated %s into %s: %lld runs, %lld domains, %lld fetches, %lld "
       "steps, %lld bodies\n",

@@ -83,9 +83,10 @@ class PgCrawlLock final : public CrawlLock {
 
 }  // namespace
 
-Status AcquirePgCrawlLock(std::string_view uri, const CrawlHolder& me,
-                          CrawlLockMode mode, LockAttempt* attempt) {
-  *attempt = LockAttempt();
+Result<LockAttempt> AcquirePgCrawlLock(std::string_view uri,
+                                       const CrawlHolder& me,
+                                       CrawlLockMode mode) {
+  LockAttempt attempt;
   // The schema (crawl_holder) exists once a store or frontier opened it.
   PgDatabase db;
   if (Status s = OpenPgDatabase(uri, true, &db); !s.ok()) return s;
@@ -115,18 +116,18 @@ Status AcquirePgCrawlLock(std::string_view uri, const CrawlHolder& me,
     // Name a live holder of the other kind (the one that refuses us).
     for (int i = 0; i < PQntuples(rows); ++i) {
       if (PgInt(rows, i, 5) != 0) {
-        attempt->held_by = HolderFromRow(rows, i);
-        return Status::Ok();
+        attempt.held_by = HolderFromRow(rows, i);
+        return attempt;
       }
     }
-    attempt->held_by = CrawlHolder();
-    return Status::Ok();
+    attempt.held_by = CrawlHolder();
+    return attempt;
   }
   // Ours. Rows of sessions that no longer hold the lock were left by
   // holders that died: report the first (of our kind's rival first).
   for (int i = 0; i < PQntuples(rows); ++i) {
     if (PgInt(rows, i, 5) == 0) {
-      attempt->stale = HolderFromRow(rows, i);
+      attempt.stale = HolderFromRow(rows, i);
       break;
     }
   }
@@ -157,8 +158,8 @@ Status AcquirePgCrawlLock(std::string_view uri, const CrawlHolder& me,
       !s.ok()) {
     return s;
   }
-  attempt->lock = std::make_unique<PgCrawlLock>(std::move(conn), me);
-  return Status::Ok();
+  attempt.lock = std::make_unique<PgCrawlLock>(std::move(conn), me);
+  return attempt;
 }
 
 }  // namespace robotscan::storage

@@ -22,8 +22,9 @@ namespace robotscan::storage {
 
 enum class CrawlLockMode : std::uint8_t { kExclusive, kShared };
 
-Status AcquirePgCrawlLock(std::string_view uri, const CrawlHolder& me,
-                          CrawlLockMode mode, LockAttempt* attempt);
+Result<LockAttempt> AcquirePgCrawlLock(std::string_view uri,
+                                       const CrawlHolder& me,
+                                       CrawlLockMode mode);
 
 }  // namespace robotscan::storage
 

@@ -29,8 +29,8 @@ class PgCrawlStore final : public CrawlStore {
         options_(options),
         writer_(db_.utf8, options.compress_bodies) {}
 
-  Status BeginRun(const RunInfo& info, std::int64_t* run_id) override {
-    return InsertPgCrawlRun(conn(), db_.utf8, info, run_id);
+  Result<std::int64_t> BeginRun(const RunInfo& info) override {
+    return InsertPgCrawlRun(conn(), db_.utf8, info);
   }
 
   Status FinishRun(std::int64_t run_id, std::string_view status,
@@ -53,9 +53,8 @@ class PgCrawlStore final : public CrawlStore {
     return status;
   }
 
-  Status FindLatestFetch(std::string_view domain,
-                         std::optional<PreviousFetch>* previous) override {
-    previous->reset();
+  Result<std::optional<PreviousFetch>> FindLatestFetch(
+      std::string_view domain) override {
     PgResult r;
     if (Status s = ExecPg(
             conn(),
@@ -67,18 +66,16 @@ class PgCrawlStore final : public CrawlStore {
         !s.ok()) {
       return s;
     }
-    if (PQntuples(r.get()) == 0) return Status::Ok();
+    if (PQntuples(r.get()) == 0) return std::optional<PreviousFetch>();
     PreviousFetch p;
     if (Status s = schema::DecodePreviousFetch(PgCells(r.get(), 0), 0, &p);
         !s.ok()) {
       return s;
     }
-    *previous = std::move(p);
-    return Status::Ok();
+    return std::optional<PreviousFetch>(std::move(p));
   }
 
-  Status ReadBody(std::int64_t fetch_id, std::string* body) override {
-    body->clear();
+  Result<std::string> ReadBody(std::int64_t fetch_id) override {
     PgResult r;
     if (Status s =
             ExecPg(conn(),
@@ -88,20 +85,22 @@ class PgCrawlStore final : public CrawlStore {
         !s.ok()) {
       return s;
     }
-    if (PQntuples(r.get()) == 0) return Status::Ok();
+    if (PQntuples(r.get()) == 0) return std::string();
     const std::string_view data = PgBytes(r.get(), 0, 2);
-    if (PgBytes(r.get(), 0, 0) == "zstd") {
-      return DecompressBody(
-          data, static_cast<std::size_t>(PgInt(r.get(), 0, 1)), body);
+    if (PgBytes(r.get(), 0, 0) != "zstd") return std::string(data);
+    std::string body;
+    if (Status s = DecompressBody(
+            data, static_cast<std::size_t>(PgInt(r.get(), 0, 1)), &body);
+        !s.ok()) {
+      return s;
     }
-    body->assign(data);
-    return Status::Ok();
+    return body;
   }
 
   // PostgreSQL checks its own pages (data checksums, if enabled); this
   // checks the crawl's invariants: every domain points at its newest
   // fetch, a fetch of that domain.
-  Status CheckIntegrity(bool* ok, std::string* report) override {
+  Result<IntegrityReport> CheckIntegrity() override {
     PgResult r;
     if (Status s =
             ExecPg(conn(),
@@ -115,14 +114,16 @@ class PgCrawlStore final : public CrawlStore {
       return s;
     }
     const std::int64_t bad = PgInt(r.get(), 0, 0);
-    *ok = bad == 0;
-    *report = *ok ? "ok"
-                  : std::to_string(bad) +
-                        " domains do not point at their newest fetch";
-    return Status::Ok();
+    IntegrityReport report;
+    report.healthy = bad == 0;
+    report.text = report.healthy
+                      ? "ok"
+                      : std::to_string(bad) +
+                            " domains do not point at their newest fetch";
+    return report;
   }
 
-  Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override {
+  Result<RowCounts> CountRows() override {
     PgResult r;
     if (Status s = ExecPg(conn(),
                           "SELECT (SELECT count(*) FROM \"fetch\")::int8, "
@@ -131,12 +132,13 @@ class PgCrawlStore final : public CrawlStore {
         !s.ok()) {
       return s;
     }
-    *fetches = PgInt(r.get(), 0, 0);
-    *bodies = PgInt(r.get(), 0, 1);
-    return Status::Ok();
+    RowCounts counts;
+    counts.fetches = PgInt(r.get(), 0, 0);
+    counts.bodies = PgInt(r.get(), 0, 1);
+    return counts;
   }
 
-  Status HasFetches(bool* any) override {
+  Result<bool> HasFetches() override {
     PgResult r;
     if (Status s =
             ExecPg(conn(), "SELECT EXISTS (SELECT 1 FROM \"fetch\")::int", {},
@@ -144,20 +146,19 @@ class PgCrawlStore final : public CrawlStore {
         !s.ok()) {
       return s;
     }
-    *any = PgInt(r.get(), 0, 0) != 0;
-    return Status::Ok();
+    return PgInt(r.get(), 0, 0) != 0;
   }
 
-  Status ReadRuns(std::vector<RunRecord>* runs) override {
-    return ReadPgRuns(conn(), runs);
+  Result<std::vector<RunRecord>> ReadRuns() override {
+    return ReadPgRuns(conn());
   }
 
-  Status LockForCrawl(const CrawlHolder& me, LockAttempt* attempt) override {
+  Result<LockAttempt> LockForCrawl(const CrawlHolder& me) override {
     if (options_.read_only) {
       return Status(Status::Code::kInvalidArgument,
                     "a read-only store cannot hold a crawl");
     }
-    return AcquirePgCrawlLock(uri_, me, CrawlLockMode::kExclusive, attempt);
+    return AcquirePgCrawlLock(uri_, me, CrawlLockMode::kExclusive);
   }
 
  private:

@@ -130,8 +130,8 @@ Status OpenPgDatabase(std::string_view uri, bool migrate, PgDatabase* out) {
   return Status::Ok();
 }
 
-Status ReadPgRuns(PGconn* conn, std::vector<RunRecord>* runs) {
-  runs->clear();
+Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn) {
+  std::vector<RunRecord> runs;
   PgResult r;
   if (Status s = ExecPg(
           conn,
@@ -159,9 +159,9 @@ Status ReadPgRuns(PGconn* conn, std::vector<RunRecord>* runs) {
     run.list.url = PgText(res, i, 11);
     run.list.sha256 = PgText(res, i, 12);
     run.list.entries = PgInt(res, i, 13);
-    runs->push_back(std::move(run));
+    runs.push_back(std::move(run));
   }
-  return Status::Ok();
+  return runs;
 }
 
 std::string PgTextArray(const std::vector<std::string>& values) {
@@ -182,8 +182,8 @@ std::string PgIntArray(const std::vector<std::int64_t>& values) {
   return out + "}";
 }
 
-Status InsertPgCrawlRun(PGconn* conn, bool utf8, const RunInfo& info,
-                        std::int64_t* run_id) {
+Result<std::int64_t> InsertPgCrawlRun(PGconn* conn, bool utf8,
+                                      const RunInfo& info) {
   PgParams p;
   p.Text(info.started_at)
       .TextOrNull(info.tool_version)
@@ -208,8 +208,7 @@ Status InsertPgCrawlRun(PGconn* conn, bool utf8, const RunInfo& info,
       !s.ok()) {
     return s;
   }
-  *run_id = PgInt(r.get(), 0, 0);
-  return Status::Ok();
+  return PgInt(r.get(), 0, 0);
 }
 
 }  // namespace robotscan::storage

@@ -28,12 +28,12 @@ struct PgDatabase {
 Status OpenPgDatabase(std::string_view uri, bool migrate, PgDatabase* out);
 
 // Every crawl_run row, oldest first.
-Status ReadPgRuns(PGconn* conn, std::vector<RunRecord>* runs);
+Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn);
 
 // Inserts the crawl_run row of a new crawl (a single-process crawl's
-// BeginRun, or enqueue), text made valid for the server (`utf8`).
-Status InsertPgCrawlRun(PGconn* conn, bool utf8, const RunInfo& info,
-                        std::int64_t* run_id);
+// BeginRun, or enqueue), text made valid for the server (`utf8`); its id.
+Result<std::int64_t> InsertPgCrawlRun(PGconn* conn, bool utf8,
+                                      const RunInfo& info);
 
 // A PostgreSQL array literal ({"a","b"}) of text values, and of integers.
 std::string PgTextArray(const std::vector<std::string>& values);

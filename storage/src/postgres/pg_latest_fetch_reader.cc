@@ -77,25 +77,23 @@ class PgLatestFetchReader final : public LatestFetchReader {
     return ExecPg(conn(), sql, params, "open latest_fetch cursor");
   }
 
-  Status ReadRuns(std::vector<RunRecord>* runs) override {
-    return ReadPgRuns(conn(), runs);
+  Result<std::vector<RunRecord>> ReadRuns() override {
+    return ReadPgRuns(conn());
   }
 
-  Status CountRows(std::int64_t* rows) override {
+  Result<std::int64_t> CountRows() override {
     PgResult r;
     if (Status s = ExecPg(conn(), "SELECT count(*)::int8 FROM latest_fetch", {},
                           "count rows", &r);
         !s.ok()) {
       return s;
     }
-    *rows = PgInt(r.get(), 0, 0);
-    return Status::Ok();
+    return PgInt(r.get(), 0, 0);
   }
 
-  Status Next(LatestFetchRow* row, bool* has_row) override {
-    *has_row = false;
+  Result<bool> Next(LatestFetchRow* row) override {
     if (next_ >= PQntuples(page_.get())) {
-      if (finished_) return Status::Ok();
+      if (finished_) return false;
       page_.reset();
       next_ = 0;
       if (Status s = ExecPg(
@@ -106,20 +104,19 @@ class PgLatestFetchReader final : public LatestFetchReader {
         return s;
       }
       if (PQntuples(page_.get()) < kRowsPerFetch) finished_ = true;
-      if (PQntuples(page_.get()) == 0) return Status::Ok();
+      if (PQntuples(page_.get()) == 0) return false;
     }
     if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
             PgCells(page_.get(), next_++), row);
         !s.ok()) {
       return s;
     }
-    *has_row = true;
-    return Status::Ok();
+    return true;
   }
 
-  Status FindSharedBodies(std::int64_t min_domains, std::int64_t limit,
-                          std::vector<SharedBody>* bodies) override {
-    bodies->clear();
+  Result<std::vector<SharedBody>> FindSharedBodies(
+      std::int64_t min_domains, std::int64_t limit) override {
+    std::vector<SharedBody> bodies;
     PgResult r;
     if (Status s = ExecPg(conn(), kSelectSharedBodies,
                           PgParams().Int(min_domains).Int(limit),
@@ -131,11 +128,11 @@ class PgLatestFetchReader final : public LatestFetchReader {
     for (int i = 0; i < PQntuples(res); ++i) {
       SharedBody body;
       latest_fetch_columns::DecodeSharedBody(PgCells(res, i), &body);
-      bodies->push_back(std::move(body));
+      bodies.push_back(std::move(body));
     }
     // Excerpts for the few listed: the first bytes straight from the
     // server for stored bodies, decompressed here for zstd ones.
-    for (SharedBody& body : *bodies) {
+    for (SharedBody& body : bodies) {
       PgResult e;
       if (Status s = ExecPg(
               conn(),
@@ -156,7 +153,7 @@ class PgLatestFetchReader final : public LatestFetchReader {
       }
       body.excerpt = data.substr(0, kExcerptBytes);
     }
-    return Status::Ok();
+    return bodies;
   }
 
  private:

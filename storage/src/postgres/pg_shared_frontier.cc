@@ -35,14 +35,16 @@ class PgSharedFrontier final : public SharedFrontier {
         uri_(std::move(uri)),
         writer_(db_.utf8, options.compress_bodies) {}
 
-  Status Enqueue(const RunInfo& info, const CrawlSettings& settings,
-                 FrontierInput* input, EnqueueSummary* summary) override {
+  Result<EnqueueSummary> Enqueue(const RunInfo& info,
+                                 const CrawlSettings& settings,
+                                 FrontierInput* input) override {
     PgTransaction txn(conn());
     if (Status s = txn.Begin(); !s.ok()) return s;
-    std::int64_t run_id = 0;
-    if (Status s = InsertPgCrawlRun(conn(), db_.utf8, info, &run_id); !s.ok()) {
-      return s;
-    }
+    Result<std::int64_t> inserted_run =
+        InsertPgCrawlRun(conn(), db_.utf8, info);
+    if (!inserted_run.ok()) return inserted_run.status();
+    const std::int64_t run_id = *inserted_run;
+    EnqueueSummary summary;
     if (Status s = ExecPg(
             conn(),
             "INSERT INTO crawl_settings(run_id, per_ip_limit, rate_limit, "
@@ -81,16 +83,16 @@ class PgSharedFrontier final : public SharedFrontier {
         !s.ok()) {
       return s;
     }
-    summary->run_id = run_id;
-    summary->entries = PgInt(r.get(), 0, 0);
-    summary->duplicates = staged - summary->entries;
+    summary.run_id = run_id;
+    summary.entries = PgInt(r.get(), 0, 0);
+    summary.duplicates = staged - summary.entries;
     if (Status s = ExecPg(
             conn(),
             "UPDATE crawl_settings SET duplicates = $2, malformed_lines = $3 "
             "WHERE run_id = $1",
             PgParams()
                 .Int(run_id)
-                .Int(summary->duplicates)
+                .Int(summary.duplicates)
                 .Int(input->malformed_lines()),
             "count duplicates");
         !s.ok()) {
@@ -109,11 +111,15 @@ class PgSharedFrontier final : public SharedFrontier {
     // analyzes a minute later at best). They stay right for the whole
     // crawl: the run is the table's big value, and domains leave pending
     // in list order.
-    return ExecPgSimple(conn(), "ANALYZE crawl_frontier",
-                        "analyze the frontier");
+    if (Status s = ExecPgSimple(conn(), "ANALYZE crawl_frontier",
+                                "analyze the frontier");
+        !s.ok()) {
+      return s;
+    }
+    return summary;
   }
 
-  Status FindCrawl(std::int64_t run_id, CrawlToJoin* crawl) override {
+  Result<CrawlToJoin> FindCrawl(std::int64_t run_id) override {
     PgResult r;
     if (Status s = ExecPg(
             conn(),
@@ -132,16 +138,17 @@ class PgSharedFrontier final : public SharedFrontier {
                                              "(robotscan enqueue LIST --db "
                                              "URI makes one)"));
     }
-    crawl->run_id = PgInt(r.get(), 0, 0);
-    crawl->settings.per_ip_limit = static_cast<int>(PgInt(r.get(), 0, 1));
-    crawl->settings.rate_limit = PgDouble(r.get(), 0, 2);
-    crawl->settings.lease = std::chrono::milliseconds(PgInt(r.get(), 0, 3));
-    crawl->settings.batch_size = static_cast<int>(PgInt(r.get(), 0, 4));
-    return Status::Ok();
+    CrawlToJoin crawl;
+    crawl.run_id = PgInt(r.get(), 0, 0);
+    crawl.settings.per_ip_limit = static_cast<int>(PgInt(r.get(), 0, 1));
+    crawl.settings.rate_limit = PgDouble(r.get(), 0, 2);
+    crawl.settings.lease = std::chrono::milliseconds(PgInt(r.get(), 0, 3));
+    crawl.settings.batch_size = static_cast<int>(PgInt(r.get(), 0, 4));
+    return crawl;
   }
 
-  Status RegisterWorker(std::int64_t run_id, const WorkerInfo& info,
-                        std::int64_t* worker_id) override {
+  Result<std::int64_t> RegisterWorker(std::int64_t run_id,
+                                      const WorkerInfo& info) override {
     PgResult r;
     if (Status s = ExecPg(
             conn(),
@@ -157,8 +164,7 @@ class PgSharedFrontier final : public SharedFrontier {
         !s.ok()) {
       return s;
     }
-    *worker_id = PgInt(r.get(), 0, 0);
-    return Status::Ok();
+    return PgInt(r.get(), 0, 0);
   }
 
   Status FinishWorker(std::int64_t worker_id, std::string_view status,
@@ -189,30 +195,30 @@ class PgSharedFrontier final : public SharedFrontier {
   // draining worker, or skipped by a claim that failed) are found by a
   // scan from the start: when nothing is pending ahead and nobody else
   // holds a lease, and every kRescanInterval while this worker waits.
-  Status ClaimBatch(std::int64_t run_id, std::int64_t worker_id,
-                    const CrawlSettings& settings,
-                    ClaimResult* claim) override {
+  Result<ClaimResult> ClaimBatch(std::int64_t run_id, std::int64_t worker_id,
+                                 const CrawlSettings& settings) override {
+    ClaimResult claim;
     if (run_id != claim_run_) {
       claim_run_ = run_id;
       claim_from_ = 0;
     }
-    if (Status s = ClaimFrom(run_id, worker_id, settings, claim); !s.ok()) {
+    if (Status s = ClaimFrom(run_id, worker_id, settings, &claim); !s.ok()) {
       return s;
     }
-    if (!claim->domains.empty() || claim_from_ == 0) return Status::Ok();
+    if (!claim.domains.empty() || claim_from_ == 0) return claim;
     const auto now = std::chrono::steady_clock::now();
-    if (claim->others_hold_leases && now - rescanned_at_ < kRescanInterval) {
-      return Status::Ok();
+    if (claim.others_hold_leases && now - rescanned_at_ < kRescanInterval) {
+      return claim;
     }
     rescanned_at_ = now;
     const std::int64_t ahead = claim_from_;
     claim_from_ = 0;
-    if (Status s = ClaimFrom(run_id, worker_id, settings, claim); !s.ok()) {
+    if (Status s = ClaimFrom(run_id, worker_id, settings, &claim); !s.ok()) {
       return s;
     }
     // Nothing behind either: the next claims look ahead again.
-    if (claim->domains.empty()) claim_from_ = ahead;
-    return Status::Ok();
+    if (claim.domains.empty()) claim_from_ = ahead;
+    return claim;
   }
 
   Status ClaimFrom(std::int64_t run_id, std::int64_t worker_id,
@@ -292,9 +298,9 @@ class PgSharedFrontier final : public SharedFrontier {
     return Status::Ok();
   }
 
-  Status Heartbeat(std::int64_t worker_id, std::chrono::milliseconds lease,
-                   double rate, std::int64_t in_flight,
-                   std::int64_t* renewed) override {
+  Result<std::int64_t> Heartbeat(std::int64_t worker_id,
+                                 std::chrono::milliseconds lease, double rate,
+                                 std::int64_t in_flight) override {
     PgResult r;
     if (Status s =
             ExecPg(conn(), "SELECT robotscan_heartbeat($1, $2, $3, $4)::int8",
@@ -307,16 +313,14 @@ class PgSharedFrontier final : public SharedFrontier {
         !s.ok()) {
       return s;
     }
-    *renewed = PgInt(r.get(), 0, 0);
-    return Status::Ok();
+    return PgInt(r.get(), 0, 0);
   }
 
-  Status CommitFetches(std::int64_t run_id, std::int64_t worker_id,
-                       std::span<const FetchRecord> records,
-                       std::span<const LeaseTag> tags,
-                       std::span<const std::string> present,
-                       std::span<const LeaseTag> present_tags,
-                       CommitOutcome* outcome) override {
+  Result<CommitOutcome> CommitFetches(
+      std::int64_t run_id, std::int64_t worker_id,
+      std::span<const FetchRecord> records, std::span<const LeaseTag> tags,
+      std::span<const std::string> present,
+      std::span<const LeaseTag> present_tags) override {
     if (tags.size() != records.size() ||
         present_tags.size() != present.size()) {
       return Status(Status::Code::kInvalidArgument,
@@ -324,12 +328,12 @@ class PgSharedFrontier final : public SharedFrontier {
     }
     Status status;
     for (int attempt = 0; attempt <= kBusyRetries; ++attempt) {
-      *outcome = CommitOutcome();
+      CommitOutcome outcome;
       status = CommitOnce(run_id, worker_id, records, tags, present,
-                          present_tags, outcome);
+                          present_tags, &outcome);
       if (status.ok()) {
         writer_.Committed();
-        return status;
+        return outcome;
       }
       writer_.RolledBack();
       if (status.code() != Status::Code::kBusy) break;
@@ -358,12 +362,12 @@ class PgSharedFrontier final : public SharedFrontier {
     return txn.Commit();
   }
 
-  Status TakeIpSlots(std::int64_t run_id, std::int64_t worker_id,
-                     const CrawlSettings& settings,
-                     std::span<const IpSlotRequest> requests,
-                     std::vector<IpSlotGrant>* grants) override {
-    grants->clear();
-    if (requests.empty()) return Status::Ok();
+  Result<std::vector<IpSlotGrant>> TakeIpSlots(
+      std::int64_t run_id, std::int64_t worker_id,
+      const CrawlSettings& settings,
+      std::span<const IpSlotRequest> requests) override {
+    std::vector<IpSlotGrant> grants;
+    if (requests.empty()) return grants;
     std::vector<std::string> ips;
     std::vector<std::int64_t> held, desired;
     for (const IpSlotRequest& request : requests) {
@@ -394,13 +398,12 @@ class PgSharedFrontier final : public SharedFrontier {
       grant.ip = PgText(r.get(), i, 0);
       grant.slots = static_cast<int>(PgInt(r.get(), i, 1));
       grant.others_wanting = static_cast<int>(PgInt(r.get(), i, 2));
-      grants->push_back(std::move(grant));
+      grants.push_back(std::move(grant));
     }
-    return Status::Ok();
+    return grants;
   }
 
-  Status TakeStartTokens(std::int64_t run_id, double want,
-                         double* granted) override {
+  Result<double> TakeStartTokens(std::int64_t run_id, double want) override {
     PgResult r;
     if (Status s =
             ExecPg(conn(), "SELECT robotscan_take_tokens($1, $2)",
@@ -408,13 +411,11 @@ class PgSharedFrontier final : public SharedFrontier {
         !s.ok()) {
       return s;
     }
-    *granted = PgDouble(r.get(), 0, 0);
-    return Status::Ok();
+    return PgDouble(r.get(), 0, 0);
   }
 
-  Status ReadStatus(std::int64_t run_id, FrontierStatus* status) override {
-    *status = FrontierStatus();
-    CrawlToJoin crawl;
+  Result<FrontierStatus> ReadStatus(std::int64_t run_id) override {
+    FrontierStatus status;
     if (run_id == 0) {
       PgResult newest;
       if (Status s = ExecPg(conn(),
@@ -430,12 +431,13 @@ class PgSharedFrontier final : public SharedFrontier {
                       "no crawl was enqueued in this database");
       }
     }
-    if (Status s = FindCrawl(run_id, &crawl); !s.ok()) return s;
-    status->settings = crawl.settings;
-    std::vector<RunRecord> runs;
-    if (Status s = ReadPgRuns(conn(), &runs); !s.ok()) return s;
-    for (const RunRecord& run : runs) {
-      if (run.id == run_id) status->run = run;
+    Result<CrawlToJoin> crawl = FindCrawl(run_id);
+    if (!crawl.ok()) return crawl.status();
+    status.settings = crawl->settings;
+    Result<std::vector<RunRecord>> runs = ReadPgRuns(conn());
+    if (!runs.ok()) return runs.status();
+    for (const RunRecord& run : *runs) {
+      if (run.id == run_id) status.run = run;
     }
     PgTransaction txn(conn());
     if (Status s =
@@ -461,16 +463,16 @@ class PgSharedFrontier final : public SharedFrontier {
       return s;
     }
     const PGresult* c = r.get();
-    status->total = PgInt(c, 0, 0);
-    status->pending = PgInt(c, 0, 1);
-    status->leased = PgInt(c, 0, 2);
-    status->done = PgInt(c, 0, 3);
-    status->present = PgInt(c, 0, 4);
-    status->taken_over_domains = PgInt(c, 0, 5);
-    status->taken_over_leases = PgInt(c, 0, 6);
-    status->duplicates = PgInt(c, 0, 7);
-    status->malformed_lines = PgInt(c, 0, 8);
-    status->expired_batches = PgInt(c, 0, 9);
+    status.total = PgInt(c, 0, 0);
+    status.pending = PgInt(c, 0, 1);
+    status.leased = PgInt(c, 0, 2);
+    status.done = PgInt(c, 0, 3);
+    status.present = PgInt(c, 0, 4);
+    status.taken_over_domains = PgInt(c, 0, 5);
+    status.taken_over_leases = PgInt(c, 0, 6);
+    status.duplicates = PgInt(c, 0, 7);
+    status.malformed_lines = PgInt(c, 0, 8);
+    status.expired_batches = PgInt(c, 0, 9);
     if (Status s = ExecPg(
             conn(),
             "SELECT w.id, w.host, w.pid, w.started_at, w.stopped_at, "
@@ -509,14 +511,15 @@ class PgSharedFrontier final : public SharedFrontier {
       ws.lease_expires_in_seconds =
           PgIsNull(w, i, 13) ? -1 : PgDouble(w, i, 13);
       ws.ip_slots = PgInt(w, i, 14);
-      status->rejected_records += ws.rejected;
-      status->workers.push_back(std::move(ws));
+      status.rejected_records += ws.rejected;
+      status.workers.push_back(std::move(ws));
     }
-    return txn.Commit();
+    if (Status s = txn.Commit(); !s.ok()) return s;
+    return status;
   }
 
-  Status LockForWorker(const CrawlHolder& me, LockAttempt* attempt) override {
-    return AcquirePgCrawlLock(uri_, me, CrawlLockMode::kShared, attempt);
+  Result<LockAttempt> LockForWorker(const CrawlHolder& me) override {
+    return AcquirePgCrawlLock(uri_, me, CrawlLockMode::kShared);
   }
 
  private:

@@ -129,9 +129,9 @@ std::optional<CrawlHolder> ParseCrawlHolder(std::string_view text) {
   return h;
 }
 
-Status AcquireSqliteCrawlLock(std::string_view db_path, const CrawlHolder& me,
-                              LockAttempt* attempt) {
-  *attempt = LockAttempt();
+Result<LockAttempt> AcquireSqliteCrawlLock(std::string_view db_path,
+                                           const CrawlHolder& me) {
+  LockAttempt attempt;
   const std::string path = std::string(db_path) + "-lock";
   auto fd = std::make_unique<FileDescriptor>(
       open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
@@ -147,17 +147,17 @@ Status AcquireSqliteCrawlLock(std::string_view db_path, const CrawlHolder& me,
       if (holder) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    attempt->held_by = holder.value_or(CrawlHolder());
-    return Status::Ok();
+    attempt.held_by = holder.value_or(CrawlHolder());
+    return attempt;
   }
   // Ours. Whatever the file still says was written by a crawl that died
   // holding it (a clean release empties it).
-  attempt->stale = ParseCrawlHolder(ReadAll(fd->get()));
+  attempt.stale = ParseCrawlHolder(ReadAll(fd->get()));
   if (Status s = WriteAll(fd->get(), FormatCrawlHolder(me)); !s.ok()) {
     return s;
   }
-  attempt->lock = std::make_unique<SqliteCrawlLock>(fd->release(), me);
-  return Status::Ok();
+  attempt.lock = std::make_unique<SqliteCrawlLock>(fd->release(), me);
+  return attempt;
 }
 
 }  // namespace robotscan::storage

@@ -44,19 +44,19 @@ class SqliteCrawlStore final : public CrawlStore {
 
   Status Initialize();
 
-  Status BeginRun(const RunInfo& info, std::int64_t* run_id) override;
+  Result<std::int64_t> BeginRun(const RunInfo& info) override;
   Status FinishRun(std::int64_t run_id, std::string_view status,
                    std::string_view finished_at) override;
   Status AppendFetches(std::int64_t run_id,
                        std::span<const FetchRecord> records) override;
-  Status FindLatestFetch(std::string_view domain,
-                         std::optional<PreviousFetch>* previous) override;
-  Status ReadBody(std::int64_t fetch_id, std::string* body) override;
-  Status CheckIntegrity(bool* ok, std::string* report) override;
-  Status CountRows(std::int64_t* fetches, std::int64_t* bodies) override;
-  Status HasFetches(bool* any) override;
-  Status ReadRuns(std::vector<RunRecord>* runs) override;
-  Status LockForCrawl(const CrawlHolder& me, LockAttempt* attempt) override;
+  Result<std::optional<PreviousFetch>> FindLatestFetch(
+      std::string_view domain) override;
+  Result<std::string> ReadBody(std::int64_t fetch_id) override;
+  Result<IntegrityReport> CheckIntegrity() override;
+  Result<RowCounts> CountRows() override;
+  Result<bool> HasFetches() override;
+  Result<std::vector<RunRecord>> ReadRuns() override;
+  Result<LockAttempt> LockForCrawl(const CrawlHolder& me) override;
 
  private:
   Status Migrate();
@@ -192,7 +192,7 @@ Status SqliteCrawlStore::PrepareStatements() {
   return Status::Ok();
 }
 
-Status SqliteCrawlStore::BeginRun(const RunInfo& info, std::int64_t* run_id) {
+Result<std::int64_t> SqliteCrawlStore::BeginRun(const RunInfo& info) {
   ScopedReset reset(insert_run_);
   insert_run_.BindText(1, info.started_at);
   insert_run_.BindTextOrNull(2, info.tool_version);
@@ -207,8 +207,7 @@ Status SqliteCrawlStore::BeginRun(const RunInfo& info, std::int64_t* run_id) {
   insert_run_.BindTextOrNull(11, info.list.sha256);
   insert_run_.BindInt(12, info.list.entries);
   if (Status s = StepDone(insert_run_, "insert crawl_run"); !s.ok()) return s;
-  *run_id = sqlite3_last_insert_rowid(db_.get());
-  return Status::Ok();
+  return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db_.get()));
 }
 
 Status SqliteCrawlStore::FinishRun(std::int64_t run_id, std::string_view status,
@@ -344,13 +343,12 @@ Status SqliteCrawlStore::AppendFetches(std::int64_t run_id,
   return committed;
 }
 
-Status SqliteCrawlStore::FindLatestFetch(
-    std::string_view domain, std::optional<PreviousFetch>* previous) {
-  previous->reset();
+Result<std::optional<PreviousFetch>> SqliteCrawlStore::FindLatestFetch(
+    std::string_view domain) {
   ScopedReset reset(select_latest_);
   select_latest_.BindText(1, domain);
   const int rc = select_latest_.Step();
-  if (rc == SQLITE_DONE) return Status::Ok();
+  if (rc == SQLITE_DONE) return std::optional<PreviousFetch>();
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "latest fetch");
   PreviousFetch p;
   if (Status s =
@@ -358,27 +356,26 @@ Status SqliteCrawlStore::FindLatestFetch(
       !s.ok()) {
     return s;
   }
-  *previous = std::move(p);
-  return Status::Ok();
+  return std::optional<PreviousFetch>(std::move(p));
 }
 
-Status SqliteCrawlStore::ReadBody(std::int64_t fetch_id, std::string* body) {
-  body->clear();
+Result<std::string> SqliteCrawlStore::ReadBody(std::int64_t fetch_id) {
   ScopedReset reset(select_body_of_fetch_);
   select_body_of_fetch_.BindInt(1, fetch_id);
   const int rc = select_body_of_fetch_.Step();
-  if (rc == SQLITE_DONE) return Status::Ok();
+  if (rc == SQLITE_DONE) return std::string();
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read body");
   const std::string compression = select_body_of_fetch_.ColumnText(0);
   const auto size =
       static_cast<std::size_t>(select_body_of_fetch_.ColumnInt(1));
   std::string data = select_body_of_fetch_.ColumnText(2);
-  if (compression == "zstd") return DecompressBody(data, size, body);
-  *body = std::move(data);
-  return Status::Ok();
+  if (compression != "zstd") return data;
+  std::string body;
+  if (Status s = DecompressBody(data, size, &body); !s.ok()) return s;
+  return body;
 }
 
-Status SqliteCrawlStore::CheckIntegrity(bool* ok, std::string* report) {
+Result<IntegrityReport> SqliteCrawlStore::CheckIntegrity() {
   Statement check;
   if (Status s =
           Statement::Prepare(db_.get(), "PRAGMA integrity_check", &check);
@@ -387,12 +384,13 @@ Status SqliteCrawlStore::CheckIntegrity(bool* ok, std::string* report) {
   }
   const int rc = check.Step();
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "integrity");
-  *report = check.ColumnText(0);
-  *ok = *report == "ok";
-  return Status::Ok();
+  IntegrityReport report;
+  report.text = check.ColumnText(0);
+  report.healthy = report.text == "ok";
+  return report;
 }
 
-Status SqliteCrawlStore::HasFetches(bool* any) {
+Result<bool> SqliteCrawlStore::HasFetches() {
   Statement exists;
   if (Status s = Statement::Prepare(
           db_.get(), "SELECT EXISTS (SELECT 1 FROM fetch)", &exists);
@@ -401,25 +399,22 @@ Status SqliteCrawlStore::HasFetches(bool* any) {
   }
   const int rc = exists.Step();
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "any fetch");
-  *any = exists.ColumnInt(0) != 0;
-  return Status::Ok();
+  return exists.ColumnInt(0) != 0;
 }
 
-Status SqliteCrawlStore::ReadRuns(std::vector<RunRecord>* runs) {
-  return ReadRunRows(db_.get(), runs);
+Result<std::vector<RunRecord>> SqliteCrawlStore::ReadRuns() {
+  return ReadRunRows(db_.get());
 }
 
-Status SqliteCrawlStore::LockForCrawl(const CrawlHolder& me,
-                                      LockAttempt* attempt) {
+Result<LockAttempt> SqliteCrawlStore::LockForCrawl(const CrawlHolder& me) {
   if (options_.read_only) {
     return Status(Status::Code::kInvalidArgument,
                   "a read-only store cannot hold a crawl");
   }
-  return AcquireSqliteCrawlLock(path_, me, attempt);
+  return AcquireSqliteCrawlLock(path_, me);
 }
 
-Status SqliteCrawlStore::CountRows(std::int64_t* fetches,
-                                   std::int64_t* bodies) {
+Result<RowCounts> SqliteCrawlStore::CountRows() {
   Statement count;
   if (Status s = Statement::Prepare(
           db_.get(),
@@ -430,9 +425,10 @@ Status SqliteCrawlStore::CountRows(std::int64_t* fetches,
   }
   const int rc = count.Step();
   if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "count");
-  *fetches = count.ColumnInt(0);
-  *bodies = count.ColumnInt(1);
-  return Status::Ok();
+  RowCounts counts;
+  counts.fetches = count.ColumnInt(0);
+  counts.bodies = count.ColumnInt(1);
+  return counts;
 }
 
 }  // namespace

@@ -40,29 +40,27 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
  public:
   explicit SqliteLatestFetchReader(DatabaseHandle db) : db_(std::move(db)) {}
 
-  Status ReadRuns(std::vector<RunRecord>* runs) override {
-    return ReadRunRows(db_.get(), runs);
+  Result<std::vector<RunRecord>> ReadRuns() override {
+    return ReadRunRows(db_.get());
   }
 
-  Status CountRows(std::int64_t* rows) override {
+  Result<std::int64_t> CountRows() override {
     Statement count;
     Status status = Statement::Prepare(
         db_.get(), "SELECT count(*) FROM latest_fetch", &count);
     if (!status.ok()) return status;
     const int rc = count.Step();
     if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "count rows");
-    *rows = count.ColumnInt(0);
-    return Status::Ok();
+    return count.ColumnInt(0);
   }
 
-  Status Next(LatestFetchRow* row, bool* has_row) override {
-    *has_row = false;
-    if (finished_) return Status::Ok();
+  Result<bool> Next(LatestFetchRow* row) override {
+    if (finished_) return false;
     const int rc = rows_.Step();
     if (rc == SQLITE_DONE) {
       finished_ = true;
       rows_.Reset();
-      return Status::Ok();
+      return false;
     }
     if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read row");
     if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
@@ -70,13 +68,12 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
         !s.ok()) {
       return s;
     }
-    *has_row = true;
-    return Status::Ok();
+    return true;
   }
 
-  Status FindSharedBodies(std::int64_t min_domains, std::int64_t limit,
-                          std::vector<SharedBody>* bodies) override {
-    bodies->clear();
+  Result<std::vector<SharedBody>> FindSharedBodies(
+      std::int64_t min_domains, std::int64_t limit) override {
+    std::vector<SharedBody> bodies;
     Statement query;
     Status status = Statement::Prepare(db_.get(), kSelectSharedBodies, &query);
     if (!status.ok()) return status;
@@ -92,13 +89,13 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       latest_fetch_columns::DecodeSharedBody(StatementCells(query), &body);
       // Excerpts are read afterwards, for the few bodies listed: asking the
       // GROUP BY for one would read every body of the view a second time.
-      bodies->push_back(std::move(body));
+      bodies.push_back(std::move(body));
     }
-    for (SharedBody& body : *bodies) {
+    for (SharedBody& body : bodies) {
       Status read = ReadExcerpt(body.sha256, &body.excerpt);
       if (!read.ok()) return read;
     }
-    return Status::Ok();
+    return bodies;
   }
 
   // The first kExcerptBytes of a body (decompressed), by hex SHA-256.

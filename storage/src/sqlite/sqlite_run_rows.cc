@@ -5,8 +5,8 @@
 
 namespace robotscan::storage {
 
-Status ReadRunRows(sqlite3* db, std::vector<RunRecord>* runs) {
-  runs->clear();
+Result<std::vector<RunRecord>> ReadRunRows(sqlite3* db) {
+  std::vector<RunRecord> runs;
   std::int64_t version = 0;
   if (Status s = ReadSchemaVersion(db, &version); !s.ok()) return s;
   const bool has_provenance = version >= 2;
@@ -21,7 +21,7 @@ Status ReadRunRows(sqlite3* db, std::vector<RunRecord>* runs) {
   if (Status s = Statement::Prepare(db, sql, &select); !s.ok()) return s;
   for (;;) {
     const int rc = select.Step();
-    if (rc == SQLITE_DONE) return Status::Ok();
+    if (rc == SQLITE_DONE) return runs;
     if (rc != SQLITE_ROW) return StatusFromSqlite(db, rc, "read crawl_run");
     RunRecord run;
     run.id = select.ColumnInt(0);
@@ -40,7 +40,7 @@ Status ReadRunRows(sqlite3* db, std::vector<RunRecord>* runs) {
       run.list.sha256 = select.ColumnText(12);
       run.list.entries = select.ColumnInt(13);
     }
-    runs->push_back(std::move(run));
+    runs.push_back(std::move(run));
   }
 }
 

@@ -15,7 +15,7 @@ namespace robotscan::storage {
 // Every crawl_run row, oldest first. A read-only reader may meet a
 // version-1 file (never migrated): its rows come without host, pid and list
 // provenance.
-Status ReadRunRows(sqlite3* db, std::vector<RunRecord>* runs);
+Result<std::vector<RunRecord>> ReadRunRows(sqlite3* db);
 
 }  // namespace robotscan::storage
 

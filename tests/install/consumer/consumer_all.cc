@@ -35,9 +35,9 @@ int main(int argc, char** argv) {
       std::filesystem::path(argv[1]) / "consumer.sqlite";
   {
     auto store = robotscan::storage::CrawlStore::Open(db.string(), {});
-    bool any = true;
-    Expect(store.ok() && store.value()->HasFetches(&any).ok() && !any,
-           "storage");
+    const robotscan::storage::Result<bool> any =
+        store.ok() ? store.value()->HasFetches() : store.status();
+    Expect(any.ok() && !*any, "storage");
   }
   std::filesystem::remove(db);
 

@@ -11,9 +11,8 @@
 // connections).
 //
 // Usage:
-//   CopySummary copied;
-//   Status s = CopyCrawlDatabase("crawl.sqlite", "postgresql://h/db", {},
-//                                &copied);
+//   Result<CopySummary> copied =
+//       CopyCrawlDatabase("crawl.sqlite", "postgresql://h/db", {});
 #ifndef ROBOTSCAN_STORAGE_COPY_CRAWL_H_
 #define ROBOTSCAN_STORAGE_COPY_CRAWL_H_
 
@@ -29,13 +28,14 @@ struct CopySummary {
   std::int64_t runs = 0, domains = 0, fetches = 0, steps = 0, bodies = 0;
 };
 
-// `progress`, if set, is called after each table with its name and rows.
-// Fails with kInvalidArgument when `from` is not an SQLite crawl database,
-// `to` not a postgresql:// URI, or the destination already has crawls.
-Status CopyCrawlDatabase(std::string_view from, std::string_view to,
-                         const std::function<void(std::string_view table,
-                                                  std::int64_t rows)>& progress,
-                         CopySummary* summary);
+// Rows copied per table. `progress`, if set, is called after each table
+// with its name and rows. Fails with kInvalidArgument when `from` is not an
+// SQLite crawl database, `to` not a postgresql:// URI, or the destination
+// already has crawls.
+Result<CopySummary> CopyCrawlDatabase(
+    std::string_view from, std::string_view to,
+    const std::function<void(std::string_view table, std::int64_t rows)>&
+        progress);
 
 }  // namespace robotscan::storage
 

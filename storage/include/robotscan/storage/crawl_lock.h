@@ -17,10 +17,10 @@
 //     file is emptied on release, never deleted (deleting it would let two
 //     processes lock two different inodes). Local file systems only: flock
 //     on network file systems is not dependable (docs/crawler.md).
-//   * PostgreSQL (storage/src/postgres/pg_crawl_lock.h): a session advisory lock on
-//     a connection of its own (TCP keepalives, so a lost host's session
-//     ends within about 25 s), taken exclusively by a single-process crawl
-//     and shared by the workers of a scaled-out crawl
+//   * PostgreSQL (storage/src/postgres/pg_crawl_lock.h): a session
+//     advisory lock on a connection of its own (TCP keepalives, so a lost
+//     host's session ends within about 25 s), taken exclusively by a
+//     single-process crawl and shared by the workers of a scaled-out crawl
 //     (SharedFrontier::LockForWorker); the crawl_holder table names the
 //     holders, and a row whose session no longer holds the lock is a dead
 //     holder's. Workers additionally lease batches of the frontier with
@@ -29,11 +29,10 @@
 // Thread-safety: a CrawlLock is used by one thread at a time.
 //
 // Usage:
-//   LockAttempt attempt;
-//   Status s = store->LockForCrawl(me, &attempt);
-//   if (!s.ok()) return s;
-//   if (!attempt.lock) Refuse(*attempt.held_by);  // Another live crawl.
-//   if (attempt.stale) Note(*attempt.stale);       // Took over a dead one's.
+//   Result<LockAttempt> attempt = store->LockForCrawl(me);
+//   if (!attempt.ok()) return attempt.status();
+//   if (!attempt->lock) Refuse(*attempt->held_by);  // Another live crawl.
+//   if (attempt->stale) Note(*attempt->stale);      // Took over a dead one's.
 #ifndef ROBOTSCAN_STORAGE_CRAWL_LOCK_H_
 #define ROBOTSCAN_STORAGE_CRAWL_LOCK_H_
 
@@ -80,11 +79,10 @@ struct LockAttempt {
 };
 
 // The SQLite backend's lock (see above) for the database at `db_path`.
-// A refusal is not an error: Status is ok, attempt->lock is null and
-// attempt->held_by names the holder. Errors (the lock file cannot be
-// created) are kIoError.
-Status AcquireSqliteCrawlLock(std::string_view db_path, const CrawlHolder& me,
-                              LockAttempt* attempt);
+// A refusal is not an error: the attempt's lock is null and held_by names
+// the holder. Errors (the lock file cannot be created) are kIoError.
+Result<LockAttempt> AcquireSqliteCrawlLock(std::string_view db_path,
+                                           const CrawlHolder& me);
 
 }  // namespace robotscan::storage
 

@@ -1,8 +1,8 @@
 // The crawl database: every robots.txt fetch `robotscan crawl` makes, kept
 // in one SQLite file that researchers query with plain SQL, or in a
 // PostgreSQL database (Open with a postgresql:// URI, database_location.h;
-// the same tables and view, schema in storage/src/postgres/pg_schema.h; shared by
-// many workers, docs/scale-out.md).
+// the same tables and view, both defined once in storage/src/schema/;
+// shared by many workers, docs/scale-out.md).
 //
 // Layout (schema version kSchemaVersion, PRAGMA user_version; older files are
 // migrated forward on Open, newer ones are refused):
@@ -33,12 +33,17 @@
 // CrawlStore objects (threads or processes) may open the same file: one
 // writer, any number of readers.
 //
+// Errors are values (status.h): what a call reads comes back as a
+// Result<T> (a T or the Status saying why not), a write returns a Status.
+// A Result's ok() (and its explicit bool) says whether there is a value,
+// not what the value is: test *has_fetches, not has_fetches.
+//
 // Usage:
 //   auto store = CrawlStore::Open("crawl.sqlite", {});
 //   if (!store.ok()) return store.status();
-//   std::int64_t run = 0;
-//   Status s = store.value()->BeginRun(info, &run);
-//   s = store.value()->AppendFetches(run, records);
+//   Result<std::int64_t> run = store.value()->BeginRun(info);
+//   if (!run.ok()) return run.status();
+//   Status s = store.value()->AppendFetches(*run, records);
 #ifndef ROBOTSCAN_STORAGE_CRAWL_STORE_H_
 #define ROBOTSCAN_STORAGE_CRAWL_STORE_H_
 
@@ -137,6 +142,18 @@ struct RunRecord {
   ListProvenance list;
 };
 
+// What CheckIntegrity found.
+struct IntegrityReport {
+  bool healthy = false;
+  std::string text;  // "ok", or the first complaint.
+};
+
+// Rows of the fetch and body tables (CountRows).
+struct RowCounts {
+  std::int64_t fetches = 0;
+  std::int64_t bodies = 0;
+};
+
 struct StoreOptions {
   bool read_only = false;
   // Store bodies zstd-compressed (level 3). latest_fetch.body is then NULL
@@ -156,7 +173,7 @@ class CrawlStore {
   virtual ~CrawlStore() = default;
 
   // Records the start of a crawl and returns its id.
-  virtual Status BeginRun(const RunInfo& info, std::int64_t* run_id) = 0;
+  virtual Result<std::int64_t> BeginRun(const RunInfo& info) = 0;
   // Marks a run "finished", "interrupted" or "failed".
   virtual Status FinishRun(std::int64_t run_id, std::string_view status,
                            std::string_view finished_at) = 0;
@@ -167,30 +184,29 @@ class CrawlStore {
   virtual Status AppendFetches(std::int64_t run_id,
                                std::span<const FetchRecord> records) = 0;
 
-  // The newest fetch of `domain`, or nullopt in *previous if none.
-  virtual Status FindLatestFetch(std::string_view domain,
-                                 std::optional<PreviousFetch>* previous) = 0;
+  // The newest fetch of `domain`, or nullopt if none.
+  virtual Result<std::optional<PreviousFetch>> FindLatestFetch(
+      std::string_view domain) = 0;
 
   // The decoded body stored for a fetch (decompressed if needed); empty if
   // the fetch has no body.
-  virtual Status ReadBody(std::int64_t fetch_id, std::string* body) = 0;
+  virtual Result<std::string> ReadBody(std::int64_t fetch_id) = 0;
 
-  // Runs PRAGMA integrity_check; *ok is false with the first complaint in
-  // *report.
-  virtual Status CheckIntegrity(bool* ok, std::string* report) = 0;
+  // Runs PRAGMA integrity_check: healthy, or the first complaint.
+  virtual Result<IntegrityReport> CheckIntegrity() = 0;
 
   // Number of fetch rows and distinct bodies (statistics, tests).
-  virtual Status CountRows(std::int64_t* fetches, std::int64_t* bodies) = 0;
+  virtual Result<RowCounts> CountRows() = 0;
 
   // Whether any fetch is recorded at all (constant time, unlike CountRows).
-  virtual Status HasFetches(bool* any) = 0;
+  virtual Result<bool> HasFetches() = 0;
 
   // Every crawl_run row, oldest first.
-  virtual Status ReadRuns(std::vector<RunRecord>* runs) = 0;
+  virtual Result<std::vector<RunRecord>> ReadRuns() = 0;
 
-  // Takes the database's one-live-crawl hold (crawl_lock.h) for `me`. Not
-  // for read-only stores.
-  virtual Status LockForCrawl(const CrawlHolder& me, LockAttempt* attempt) = 0;
+  // Takes the database's one-live-crawl hold (crawl_lock.h) for `me`: the
+  // attempt holds the lock, or names who holds it. Not for read-only stores.
+  virtual Result<LockAttempt> LockForCrawl(const CrawlHolder& me) = 0;
 };
 
 }  // namespace robotscan::storage

@@ -18,11 +18,10 @@
 //   auto reader = LatestFetchReader::Open("crawl.sqlite");
 //   if (!reader.ok()) return reader.status();
 //   LatestFetchRow row;
-//   bool has_row = false;
 //   while (true) {
-//     Status s = reader.value()->Next(&row, &has_row);
-//     if (!s.ok()) return s;
-//     if (!has_row) break;
+//     Result<bool> has_row = reader.value()->Next(&row);
+//     if (!has_row.ok()) return has_row.status();
+//     if (!*has_row) break;  // Not `!has_row`: that asks whether it failed.
 //     Use(row);
 //   }
 #ifndef ROBOTSCAN_STORAGE_LATEST_FETCH_READER_H_
@@ -91,21 +90,21 @@ class LatestFetchReader {
   virtual ~LatestFetchReader() = default;
 
   // Every crawl_run row, oldest first (with each run's list provenance).
-  virtual Status ReadRuns(std::vector<RunRecord>* runs) = 0;
+  virtual Result<std::vector<RunRecord>> ReadRuns() = 0;
 
   // Number of rows in latest_fetch (one per domain).
-  virtual Status CountRows(std::int64_t* rows) = 0;
+  virtual Result<std::int64_t> CountRows() = 0;
 
-  // Reads the next row into *row (reusing its buffers). *has_row is false
+  // Reads the next row into *row (reusing its buffers): true, or false
   // once every row was read. Rows come in no particular order.
-  virtual Status Next(LatestFetchRow* row, bool* has_row) = 0;
+  virtual Result<bool> Next(LatestFetchRow* row) = 0;
 
   // Bodies served by at least `min_domains` domains with a 2xx status (or a
   // 304 that kept an earlier 2xx body), most
   // shared first, at most `limit` of them (SQLite groups them on disk, so
   // memory does not grow with the number of distinct bodies).
-  virtual Status FindSharedBodies(std::int64_t min_domains, std::int64_t limit,
-                                  std::vector<SharedBody>* bodies) = 0;
+  virtual Result<std::vector<SharedBody>> FindSharedBodies(
+      std::int64_t min_domains, std::int64_t limit) = 0;
 };
 
 }  // namespace robotscan::storage

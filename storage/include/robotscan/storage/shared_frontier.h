@@ -22,15 +22,13 @@
 // Usage:
 //   auto frontier = SharedFrontier::Open("postgresql://host/crawls", {});
 //   if (!frontier.ok()) return frontier.status();
-//   CrawlToJoin crawl;
-//   Status s = frontier.value()->FindCrawl(0, &crawl);
-//   std::int64_t worker_id = 0;
 //   SharedFrontier& f = *frontier.value();
-//   if (s.ok()) s = f.RegisterWorker(crawl.run_id, me, &worker_id);
-//   ClaimResult claim;
-//   if (s.ok()) {
-//     s = f.ClaimBatch(crawl.run_id, worker_id, crawl.settings, &claim);
-//   }
+//   Result<CrawlToJoin> crawl = f.FindCrawl(0);
+//   if (!crawl.ok()) return crawl.status();
+//   Result<std::int64_t> worker_id = f.RegisterWorker(crawl->run_id, me);
+//   if (!worker_id.ok()) return worker_id.status();
+//   Result<ClaimResult> claim =
+//       f.ClaimBatch(crawl->run_id, *worker_id, crawl->settings);
 #ifndef ROBOTSCAN_STORAGE_SHARED_FRONTIER_H_
 #define ROBOTSCAN_STORAGE_SHARED_FRONTIER_H_
 
@@ -182,38 +180,40 @@ class SharedFrontier {
   // crawl_run.list_entries becomes the number of entries `input` gave.
   // One transaction: all or nothing (an input error rolls it back and is
   // returned as kInvalidArgument).
-  virtual Status Enqueue(const RunInfo& info, const CrawlSettings& settings,
-                         FrontierInput* input, EnqueueSummary* summary) = 0;
+  virtual Result<EnqueueSummary> Enqueue(const RunInfo& info,
+                                         const CrawlSettings& settings,
+                                         FrontierInput* input) = 0;
 
   // The crawl `run_id`, or with 0 the newest crawl still running with a
   // frontier. kInvalidArgument when there is none.
-  virtual Status FindCrawl(std::int64_t run_id, CrawlToJoin* crawl) = 0;
+  virtual Result<CrawlToJoin> FindCrawl(std::int64_t run_id) = 0;
 
-  virtual Status RegisterWorker(std::int64_t run_id, const WorkerInfo& info,
-                                std::int64_t* worker_id) = 0;
+  // The new worker's id.
+  virtual Result<std::int64_t> RegisterWorker(std::int64_t run_id,
+                                              const WorkerInfo& info) = 0;
   // Records the worker's end and gives back its IP slots.
   virtual Status FinishWorker(std::int64_t worker_id, std::string_view status,
                               std::string_view stopped_at) = 0;
 
-  virtual Status ClaimBatch(std::int64_t run_id, std::int64_t worker_id,
-                            const CrawlSettings& settings,
-                            ClaimResult* claim) = 0;
+  virtual Result<ClaimResult> ClaimBatch(std::int64_t run_id,
+                                         std::int64_t worker_id,
+                                         const CrawlSettings& settings) = 0;
 
-  // *renewed: leases renewed (those not expired).
-  virtual Status Heartbeat(std::int64_t worker_id,
-                           std::chrono::milliseconds lease, double rate,
-                           std::int64_t in_flight, std::int64_t* renewed) = 0;
+  // The number of leases renewed (those not expired).
+  virtual Result<std::int64_t> Heartbeat(std::int64_t worker_id,
+                                         std::chrono::milliseconds lease,
+                                         double rate,
+                                         std::int64_t in_flight) = 0;
 
   // One transaction: the records (tags[i] is records[i]'s lease), the
   // domains found already present (present_tags likewise; they are done
   // without a record), their frontier rows, completed batches, the
   // worker's counters, and the crawl's end when nothing is left.
-  virtual Status CommitFetches(std::int64_t run_id, std::int64_t worker_id,
-                               std::span<const FetchRecord> records,
-                               std::span<const LeaseTag> tags,
-                               std::span<const std::string> present,
-                               std::span<const LeaseTag> present_tags,
-                               CommitOutcome* outcome) = 0;
+  virtual Result<CommitOutcome> CommitFetches(
+      std::int64_t run_id, std::int64_t worker_id,
+      std::span<const FetchRecord> records, std::span<const LeaseTag> tags,
+      std::span<const std::string> present,
+      std::span<const LeaseTag> present_tags) = 0;
 
   // Gives leased domains that were never started back to the frontier
   // (pending again, for anyone). Domains that were started keep their
@@ -221,23 +221,22 @@ class SharedFrontier {
   virtual Status ReleaseUnstarted(std::int64_t run_id, std::int64_t worker_id,
                                   std::span<const std::string> domains) = 0;
 
-  virtual Status TakeIpSlots(std::int64_t run_id, std::int64_t worker_id,
-                             const CrawlSettings& settings,
-                             std::span<const IpSlotRequest> requests,
-                             std::vector<IpSlotGrant>* grants) = 0;
+  virtual Result<std::vector<IpSlotGrant>> TakeIpSlots(
+      std::int64_t run_id, std::int64_t worker_id,
+      const CrawlSettings& settings,
+      std::span<const IpSlotRequest> requests) = 0;
 
-  // Up to `want` start tokens of the crawl's rate limit.
-  virtual Status TakeStartTokens(std::int64_t run_id, double want,
-                                 double* granted) = 0;
+  // Up to `want` start tokens of the crawl's rate limit: those granted.
+  virtual Result<double> TakeStartTokens(std::int64_t run_id, double want) = 0;
 
   // The crawl's progress and workers (run_id 0: the newest crawl with a
   // frontier).
-  virtual Status ReadStatus(std::int64_t run_id, FrontierStatus* status) = 0;
+  virtual Result<FrontierStatus> ReadStatus(std::int64_t run_id) = 0;
 
   // The worker's share of the one-live-crawl hold (crawl_lock.h): shared
   // with other workers, refused while a single-process crawl holds the
   // database.
-  virtual Status LockForWorker(const CrawlHolder& me, LockAttempt* attempt) = 0;
+  virtual Result<LockAttempt> LockForWorker(const CrawlHolder& me) = 0;
 };
 
 }  // namespace robotscan::storage
