@@ -29,6 +29,17 @@ TEST(ExitCodesTest, TheDocumentedTable) {
   EXPECT_EQ(ExitCodeFor(Status::Ok()), kExitOk);
 }
 
+// The statuses no StatusCode maps to, documented in the same table.
+TEST(ExitCodesTest, TheStatusesOutsideTheStatusCodes) {
+  EXPECT_EQ(kExitNotInstalled, 127);
+  EXPECT_EQ(kExitSignalBase, 128);
+  for (int code = 0; code <= static_cast<int>(StatusCode::kInternal); ++code) {
+    const int exit_code = ExitCodeFor(static_cast<StatusCode>(code));
+    EXPECT_NE(exit_code, kExitNotInstalled);
+    EXPECT_LT(exit_code, kExitSignalBase);
+  }
+}
+
 TEST(ExitCodesTest, StorageFailuresAreToldApart) {
   EXPECT_NE(ExitCodeFor(StatusCode::kDiskFull), ExitCodeFor(StatusCode::kBusy));
   EXPECT_NE(ExitCodeFor(StatusCode::kBusy), ExitCodeFor(StatusCode::kCorrupt));

@@ -70,6 +70,25 @@ TEST(ResultTest, HoldsAStatus) {
   EXPECT_EQ(result.status().message(), "locked");
 }
 
+// An ok Status is no reason for a missing value: debug builds stop, release
+// builds hold kInternal, so that ok() and status().ok() never disagree.
+TEST(ResultTest, RefusesAnOkStatus) {
+#ifdef NDEBUG
+  const Result<int> result(Status::Ok());
+  EXPECT_FALSE(result.ok());
+  EXPECT_FALSE(result.status().ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kInternal);
+  EXPECT_EQ(result.status().message(), "Result<T> built from an ok Status");
+#else
+  EXPECT_DEATH(
+      {
+        const Result<int> result(Status::Ok());
+        (void)result;
+      },
+      "built from an ok Status");
+#endif
+}
+
 TEST(ResultTest, MovesMoveOnlyValuesOut) {
   Result<std::unique_ptr<int>> result(std::make_unique<int>(7));
   ASSERT_TRUE(result.ok());

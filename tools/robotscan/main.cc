@@ -29,10 +29,6 @@ namespace {
 // in the build tree and in an installation (tools/robotscan/CMakeLists.txt).
 constexpr char kFullProgramRelativePath[] = ROBOTSCAN_FULL_PROGRAM_PATH;
 
-// Exit status when robotscan-full cannot be run (an incomplete install);
-// 127 is what shells answer for a command that is not there.
-constexpr int kExitFullProgramMissing = 127;
-
 // True for the command lines this program runs itself: `check ...` or
 // `lint ...` with no argument naming another subcommand (CLI11 may read such
 // an argument as a switch to that subcommand, which only robotscan-full
@@ -60,14 +56,14 @@ int RunFullProgram(char** argv) {
   if (error) {
     std::fprintf(stderr, "robotscan: cannot locate this program: %s\n",
                  error.message().c_str());
-    return kExitFullProgramMissing;
+    return kExitNotInstalled;
   }
   const std::string full =
       (self.parent_path() / kFullProgramRelativePath).lexically_normal();
   execv(full.c_str(), argv);
   std::fprintf(stderr, "robotscan: cannot run %s: %s\n", full.c_str(),
                std::strerror(errno));
-  return kExitFullProgramMissing;
+  return kExitNotInstalled;
 }
 
 }  // namespace

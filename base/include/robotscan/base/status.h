@@ -18,6 +18,7 @@
 #ifndef ROBOTSCAN_BASE_STATUS_H_
 #define ROBOTSCAN_BASE_STATUS_H_
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -151,12 +152,15 @@ class [[nodiscard]] Status {
 };
 
 // A T, or the Status saying why there is none. A Result built from an ok
-// Status is a programming error (there would be neither).
+// Status is a programming error (there would be neither): debug builds stop
+// at the assert; release builds hold a kInternal status instead, so that
+// ok() and status().ok() never disagree (as Abseil's StatusOr does).
 template <typename T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : storage_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Status status) : storage_(std::move(status)) {}  // NOLINT
+  Result(Status status)                            // NOLINT: implicit by design
+      : storage_(NotOk(std::move(status))) {}
 
   bool ok() const { return storage_.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -177,6 +181,14 @@ class [[nodiscard]] Result {
   const T* operator->() const { return &value(); }
 
  private:
+  static Status NotOk(Status status) {
+    assert(!status.ok() && "Result<T> built from an ok Status");
+    if (status.ok()) {
+      return Status(StatusCode::kInternal, "Result<T> built from an ok Status");
+    }
+    return status;
+  }
+
   std::variant<T, Status> storage_;
 };
 
