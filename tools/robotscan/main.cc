@@ -56,14 +56,14 @@ int RunFullProgram(char** argv) {
   if (error) {
     std::fprintf(stderr, "robotscan: cannot locate this program: %s\n",
                  error.message().c_str());
-    return kExitNotInstalled;
+    return robotscan::kExitNotInstalled;
   }
   const std::string full =
       (self.parent_path() / kFullProgramRelativePath).lexically_normal();
   execv(full.c_str(), argv);
   std::fprintf(stderr, "robotscan: cannot run %s: %s\n", full.c_str(),
                std::strerror(errno));
-  return kExitNotInstalled;
+  return robotscan::kExitNotInstalled;
 }
 
 }  // namespace
