@@ -40,8 +40,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ambiguity.h"
-#include "nfa.h"
+#include "automaton/ambiguity.h"
+#include "automaton/nfa.h"
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/dialect.h"
 #include "robotscan/regexguard/extract.h"

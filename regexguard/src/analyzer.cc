@@ -17,14 +17,14 @@
 #include <string>
 #include <utility>
 
-#include "ambiguity.h"
-#include "explain.h"
-#include "growth.h"
-#include "nfa.h"
-#include "pcre2_engine.h"
-#include "re2_engine.h"
+#include "automaton/ambiguity.h"
+#include "automaton/nfa.h"
+#include "proof/explain.h"
+#include "proof/growth.h"
+#include "proof/pcre2_engine.h"
+#include "proof/re2_engine.h"
 #include "robotscan/base/parallel_for.h"
-#include "unicode.h"
+#include "syntax/unicode.h"
 
 namespace robotscan::regexguard {
 

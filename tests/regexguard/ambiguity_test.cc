@@ -1,6 +1,6 @@
 // Static analysis: which patterns yield exponential / polynomial candidates,
 // and which yield none.
-#include "ambiguity.h"
+#include "automaton/ambiguity.h"
 
 #include <gtest/gtest.h>
 

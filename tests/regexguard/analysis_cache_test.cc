@@ -1,6 +1,6 @@
 // The analysis cache (analysis_cache.h): stable key hashes, round trips,
 // corrupt and budget-dependent entries.
-#include "analysis_cache.h"
+#include "scan/analysis_cache.h"
 
 #include <gtest/gtest.h>
 

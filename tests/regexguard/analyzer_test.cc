@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "cpu_budget.h"
 #include "pcre2_reference.h"
+#include "proof/cpu_budget.h"
 
 namespace robotscan::regexguard {
 namespace {

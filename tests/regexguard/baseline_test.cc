@@ -1,5 +1,5 @@
 // Baselines (baseline.h): keys without lines, occurrence counts, format.
-#include "baseline.h"
+#include "scan/baseline.h"
 
 #include <gtest/gtest.h>
 

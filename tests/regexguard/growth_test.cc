@@ -1,5 +1,5 @@
 // Growth classification from counted steps (no engine involved).
-#include "growth.h"
+#include "proof/growth.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Position automaton: sizes, acceptance, and edge multiplicity of nested
 // loops (the ambiguity a backtracker pays for).
-#include "nfa.h"
+#include "automaton/nfa.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "dialect_features.h"
 #include "robotscan/regexguard/syntax.h"
+#include "syntax/dialect_features.h"
 
 namespace robotscan::regexguard {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "cpu_budget.h"
+#include "proof/cpu_budget.h"
 #include "robotscan/regexguard/analyzer.h"
 
 namespace robotscan::regexguard {

@@ -1,6 +1,6 @@
 // Test helper, independent of the library's engine wrapper: counts PCRE2's
 // work for one search, to re-verify attacks the analyser reports.
-// Deliberately small and separate from src/pcre2_engine.cc, and written
+// Deliberately small and separate from src/proof/pcre2_engine.cc, and written
 // differently: the work is every callout plus every subject character the
 // matcher moved forward over without one (the scan of a repeat PCRE2 runs
 // as a single item).

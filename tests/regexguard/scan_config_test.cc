@@ -1,6 +1,6 @@
 // The scan's configuration (scan_config.h): glob matching, and the TOML and
 // YAML readers agreeing on every key.
-#include "scan_config.h"
+#include "scan/scan_config.h"
 
 #include <gtest/gtest.h>
 

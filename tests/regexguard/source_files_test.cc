@@ -1,6 +1,6 @@
 // Discovery (source_files.h): which files a scan reads when git does not
 // list them, and what counts as binary.
-#include "source_files.h"
+#include "scan/source_files.h"
 
 #include <gtest/gtest.h>
 

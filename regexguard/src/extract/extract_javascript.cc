@@ -1,0 +1,361 @@
+// JavaScript/TypeScript regex literal extraction: a lexer that tells a
+// regex literal from a division by the previous significant token, skips
+// comments and template literals (tracking `${...}` nesting), and decodes
+// string escapes for RegExp("...") exactly as the language does.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "extract/code_lexer.h"
+#include "extract/extract_internal.h"
+
+namespace robotscan::regexguard::internal {
+namespace {
+
+// Decodes a string (or template) body as ECMAScript does in sloppy mode:
+// unknown escapes drop the backslash ("\d" is "d"), legacy octal escapes
+// are honoured, \u surrogate pairs combine into one code point.
+std::string DecodeEscapes(std::string_view body) {
+  std::string out;
+  char32_t pending_high = 0;  // a \u high surrogate waiting for its pair
+  const auto flush = [&] {
+    if (pending_high != 0) AppendUtf8(pending_high, &out);
+    pending_high = 0;
+  };
+  const auto emit = [&](char32_t cp) {
+    if (cp >= 0xDC00 && cp <= 0xDFFF && pending_high != 0) {
+      const char32_t combined =
+          0x10000 + ((pending_high - 0xD800) << 10) + (cp - 0xDC00);
+      pending_high = 0;
+      AppendUtf8(combined, &out);
+      return;
+    }
+    flush();
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      pending_high = cp;
+    } else {
+      AppendUtf8(cp, &out);
+    }
+  };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      flush();
+      out.push_back(body[i]);
+      continue;
+    }
+    const char c = body[++i];
+    switch (c) {
+      case '\n':
+        break;
+      case '\r':
+        if (i + 1 < body.size() && body[i + 1] == '\n') ++i;
+        break;
+      case 'b':
+        emit('\b');
+        break;
+      case 'f':
+        emit('\f');
+        break;
+      case 'n':
+        emit('\n');
+        break;
+      case 'r':
+        emit('\r');
+        break;
+      case 't':
+        emit('\t');
+        break;
+      case 'v':
+        emit('\v');
+        break;
+      case 'x': {
+        char32_t value = 0;
+        if (ReadHexDigits(body, i + 1, 2, &value)) {
+          emit(value);
+          i += 2;
+        } else {
+          emit('x');  // a syntax error in JS; keep something visible
+        }
+        break;
+      }
+      case 'u': {
+        char32_t value = 0;
+        if (i + 1 < body.size() && body[i + 1] == '{') {
+          std::size_t close = 0;
+          if (ReadBracedCodePoint(body, i + 1, /*underscores=*/false, &value,
+                                  &close)) {
+            emit(value);
+            i = close;
+          } else {
+            emit('u');
+          }
+          break;
+        }
+        if (!ReadHexDigits(body, i + 1, 4, &value)) {
+          emit('u');
+          break;
+        }
+        emit(value);
+        i += 4;
+        break;
+      }
+      default:
+        if (c >= '0' && c <= '7') {
+          // \0 not followed by a digit is NUL; otherwise legacy octal:
+          // up to 3 digits when the first is 0-3, else up to 2.
+          char32_t value = 0;
+          i += ReadOctalDigits(body, i, c <= '3' ? 3 : 2, &value) - 1;
+          emit(value);
+        } else {
+          // Any other character (including \\, \', \", \8, \9 and the bytes
+          // of a multi-byte character) stands for itself.
+          flush();
+          out.push_back(c);
+        }
+    }
+  }
+  flush();
+  return out;
+}
+
+bool IsKeywordBeforeExpression(std::string_view name) {
+  for (std::string_view keyword :
+       {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void",
+        "throw", "case", "do", "else", "yield", "await"}) {
+    if (name == keyword) return true;
+  }
+  return false;
+}
+
+// A `/` starts a regex unless the previous significant token ends an
+// operand: a name (not an operator keyword), a number, a string, a regex,
+// a template, `)` or `]`, or a postfix `++`/`--`. `}` is taken as the end of
+// a block, after which a statement (possibly a regex) starts.
+bool RegexAllowedAfter(const std::vector<CodeToken>& tokens) {
+  if (tokens.empty()) return true;
+  const CodeToken& prev = tokens.back();
+  if (prev.kind == CodeTokenKind::kName) {
+    return IsKeywordBeforeExpression(prev.text);
+  }
+  if (prev.kind == CodeTokenKind::kPunct) {
+    return prev.text != ")" && prev.text != "]" && prev.text != "++" &&
+           prev.text != "--";
+  }
+  return false;  // a number, string, template or regex ends an operand
+}
+
+class Lexer : public CodeLexer {
+  using CodeLexer::CodeLexer;
+
+  // Scans template characters from pos_ until the closing backtick (token
+  // done) or a `${` (code resumes; the `}` at this brace depth returns
+  // here). Returns false if unterminated.
+  bool ScanTemplate(std::size_t start, bool continuation) {
+    std::size_t i = pos_;
+    while (i < source_.size()) {
+      if (source_[i] == '\\') {
+        i += 2;
+        continue;
+      }
+      if (source_[i] == '`') {
+        CodeToken token;
+        token.kind = CodeTokenKind::kTemplate;
+        token.offset = start;
+        token.constant = !continuation;
+        if (!continuation) {
+          token.text = DecodeEscapes(source_.substr(pos_, i - pos_));
+        }
+        tokens_.push_back(std::move(token));
+        pos_ = i + 1;
+        return true;
+      }
+      if (source_[i] == '$' && i + 1 < source_.size() &&
+          source_[i + 1] == '{') {
+        CodeToken token;
+        token.kind = CodeTokenKind::kTemplate;
+        token.offset = start;
+        token.constant = false;
+        tokens_.push_back(std::move(token));
+        template_depths_.push_back(brace_depth_);
+        Push(CodeTokenKind::kPunct, "(", i);
+        pos_ = i + 2;
+        return true;
+      }
+      ++i;
+    }
+    return false;
+  }
+
+  bool Step() override {
+    bool ok = true;
+    if (SkipCommentOrSpace(kAsciiSpaces, /*nested=*/false, &ok)) return ok;
+    const char c = source_[pos_];
+    const char next = Peek(1);
+    if (c == '\'' || c == '"') return LexString();
+    if (c == '`') {
+      ++pos_;
+      return ScanTemplate(pos_ - 1, false);
+    }
+    if (c == '{') {
+      ++brace_depth_;
+    } else if (c == '}') {
+      if (!template_depths_.empty() &&
+          template_depths_.back() == brace_depth_) {
+        // End of a ${...} substitution: the template text resumes; the
+        // substitution is closed as a parenthesised operand.
+        template_depths_.pop_back();
+        Push(CodeTokenKind::kPunct, ")", pos_);
+        ++pos_;
+        return ScanTemplate(pos_ - 1, true);
+      }
+      --brace_depth_;
+    }
+    if (c == '/' && RegexAllowedAfter(tokens_) && LexRegex()) return true;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+        c == '$' || static_cast<unsigned char>(c) >= 0x80 || c == '#') {
+      const std::size_t begin = pos_;
+      pos_ = WordEnd(pos_ + 1, "$");
+      Push(CodeTokenKind::kName,
+           std::string(source_.substr(begin, pos_ - begin)), begin);
+      return true;
+    }
+    if ((c >= '0' && c <= '9') || (c == '.' && next >= '0' && next <= '9')) {
+      const std::size_t begin = pos_;
+      pos_ = WordEnd(pos_, ".");
+      Push(CodeTokenKind::kNumber, "", begin);
+      return true;
+    }
+    if ((c == '+' || c == '-') && next == c) {
+      Push(CodeTokenKind::kPunct, std::string(2, c), pos_);
+      pos_ += 2;
+      return true;
+    }
+    PushPunct();
+    return true;
+  }
+
+  bool LexString() {
+    const std::size_t end = QuotedRunEnd(pos_);
+    if (end == std::string_view::npos) return false;
+    Push(CodeTokenKind::kString,
+         DecodeEscapes(source_.substr(pos_ + 1, end - pos_ - 1)), pos_);
+    pos_ = end + 1;
+    return true;
+  }
+
+  // A regex literal at pos_: `/` body `/` flags, where `/` inside a class
+  // or after a backslash does not end it. A line break ends the attempt
+  // (then the `/` is an operator).
+  bool LexRegex() {
+    std::size_t i = pos_ + 1;
+    bool in_class = false;
+    while (i < source_.size()) {
+      const char c = source_[i];
+      if (c == '\n' || c == '\r') return false;
+      if (c == '\\') {
+        i += 2;
+        continue;
+      }
+      if (c == '[') in_class = true;
+      if (c == ']') in_class = false;
+      if (c == '/' && !in_class) break;
+      ++i;
+    }
+    if (i >= source_.size() || i == pos_ + 1) return false;
+    CodeToken token;
+    token.kind = CodeTokenKind::kRegex;
+    token.offset = pos_;
+    token.text = std::string(source_.substr(pos_ + 1, i - pos_ - 1));
+    std::size_t end = i + 1;
+    while (end < source_.size() && IsIdentifierByte(source_[end])) ++end;
+    token.flags = std::string(source_.substr(i + 1, end - i - 1));
+    tokens_.push_back(std::move(token));
+    pos_ = end;
+    return true;
+  }
+
+  int brace_depth_ = 0;
+  std::vector<int> template_depths_;
+};
+
+bool IsPunct(const std::vector<CodeToken>& tokens, std::size_t i,
+             std::string_view text) {
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kPunct &&
+         tokens[i].text == text;
+}
+
+// A plain string argument: a string or a template without substitutions.
+bool IsConstantString(const std::vector<CodeToken>& tokens, std::size_t i) {
+  return i < tokens.size() &&
+         (tokens[i].kind == CodeTokenKind::kString ||
+          (tokens[i].kind == CodeTokenKind::kTemplate && tokens[i].constant));
+}
+
+// JS flag letters to the analyser's: v (unicode sets) parses as u here;
+// y (sticky), d (indices) do not change the backtracking work.
+PatternFlags FlagsFromLetters(std::string_view letters) {
+  PatternFlags flags;
+  for (char c : letters) {
+    if (c == 'i') flags.case_insensitive = true;
+    if (c == 'm') flags.multiline = true;
+    if (c == 's') flags.dot_all = true;
+    if (c == 'u' || c == 'v') flags.unicode = true;
+    if (c == 'g') flags.global = true;
+  }
+  return flags;
+}
+
+// `x.split(/re/)`, `x.matchAll(/re/g)`, `x.replaceAll(/re/g, ...)` run the
+// regex over the whole subject whatever its flags.
+bool IsGlobalCallArgument(const std::vector<CodeToken>& tokens, std::size_t i) {
+  if (i < 3 || !IsPunct(tokens, i - 1, "(") ||
+      tokens[i - 2].kind != CodeTokenKind::kName ||
+      !IsPunct(tokens, i - 3, ".")) {
+    return false;
+  }
+  const std::string& method = tokens[i - 2].text;
+  return method == "split" || method == "matchAll" || method == "replaceAll";
+}
+
+}  // namespace
+
+std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
+  std::vector<RegexLiteral> literals;
+  const std::vector<CodeToken> tokens = Lexer(source).Run();
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    RegexLiteral literal;
+    literal.dialect = Dialect::kJavaScript;
+    if (tokens[i].kind == CodeTokenKind::kRegex) {
+      literal.pattern = tokens[i].text;
+      literal.flags = FlagsFromLetters(tokens[i].flags);
+      literal.anchored = tokens[i].flags.find('y') != std::string::npos;
+      literal.call = "/.../" + tokens[i].flags;
+    } else if (tokens[i].kind == CodeTokenKind::kName &&
+               tokens[i].text == "RegExp" && IsPunct(tokens, i + 1, "(") &&
+               IsConstantString(tokens, i + 2)) {
+      std::string letters;
+      if (IsPunct(tokens, i + 3, ",") && IsConstantString(tokens, i + 4) &&
+          (IsPunct(tokens, i + 5, ")") || IsPunct(tokens, i + 5, ","))) {
+        letters = tokens[i + 4].text;
+      } else if (!IsPunct(tokens, i + 3, ")") && !IsPunct(tokens, i + 3, ",")) {
+        continue;  // "a" + b: the pattern is not a constant
+      }
+      literal.pattern = tokens[i + 2].text;
+      literal.flags = FlagsFromLetters(letters);
+      literal.anchored = letters.find('y') != std::string::npos;
+      literal.call = "RegExp";
+      i += 2;
+    } else {
+      continue;
+    }
+    literal.offset = tokens[i].offset;
+    if (literal.call != "RegExp" && IsGlobalCallArgument(tokens, i)) {
+      literal.flags.global = true;
+    }
+    literals.push_back(std::move(literal));
+  }
+  return literals;
+}
+
+}  // namespace robotscan::regexguard::internal

@@ -1,0 +1,241 @@
+// Alternations, sequences, quantifiers and atoms (parser_internal.h).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "syntax/parser_internal.h"
+
+namespace robotscan::regexguard::internal::parsing {
+
+std::unique_ptr<Node> Parser::ParseAlternation(InlineFlags flags) {
+  const std::size_t start = pos_;
+  std::vector<std::unique_ptr<Node>> branches;
+  branches.push_back(ParseSequence(&flags));
+  if (error_) return nullptr;
+  while (!AtEnd() && Peek() == '|') {
+    ++pos_;
+    branches.push_back(ParseSequence(&flags));
+    if (error_) return nullptr;
+  }
+  if (branches.size() == 1) return std::move(branches.front());
+  auto node = MakeNode(NodeKind::kAlternation, start, pos_);
+  node->children = std::move(branches);
+  return node;
+}
+
+std::unique_ptr<Node> Parser::ParseSequence(InlineFlags* flags) {
+  const std::size_t start = pos_;
+  std::vector<std::unique_ptr<Node>> items;
+  while (true) {
+    SkipExtendedWhitespace(*flags);
+    if (AtEnd() || Peek() == '|' || Peek() == ')') break;
+    std::unique_ptr<Node> atom = ParseQuantified(flags);
+    if (error_) return nullptr;
+    if (atom) items.push_back(std::move(atom));
+  }
+  if (items.empty()) return MakeNode(NodeKind::kEmpty, start, pos_);
+  if (items.size() == 1) return std::move(items.front());
+  auto node = MakeNode(NodeKind::kSequence, start, pos_);
+  node->children = std::move(items);
+  return node;
+}
+
+std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
+  const std::size_t start = pos_;
+  std::unique_ptr<Node> atom = ParseAtom(flags);
+  if (error_ || !atom) return atom;
+  while (true) {
+    SkipExtendedWhitespace(*flags);
+    if (AtEnd()) return atom;
+    int min = 0;
+    int max = kUnbounded;
+    const std::size_t quantifier_start = pos_;
+    const char32_t c = Peek();
+    if (c == '*') {
+      ++pos_;
+    } else if (c == '+') {
+      min = 1;
+      ++pos_;
+    } else if (c == '?') {
+      max = 1;
+      ++pos_;
+    } else if (c == '{' && ParseCountedQuantifier(&min, &max)) {
+      if (error_) return nullptr;
+    } else {
+      return atom;
+    }
+    if (atom->kind == NodeKind::kRepeat &&
+        !(chars_[quantifier_start] == '{' &&
+          Has(Feature::kRepeatOfCountedRepeat))) {
+      // `a**` is an error everywhere; Java reads `a{2}{3}` as a repeat of
+      // a repeat.
+      return FailNull(StatusCode::kInvalidInput,
+                      "quantifier does not follow a repeatable item",
+                      quantifier_start, pos_);
+    }
+    if (atom->kind == NodeKind::kAssertion &&
+        (atom->assertion == AssertionKind::kStartOfText ||
+         atom->assertion == AssertionKind::kStartOfLine ||
+         atom->assertion == AssertionKind::kWordBoundary) &&
+        Has(Feature::kAnchorsNotRepeatable)) {
+      return FailNull(StatusCode::kInvalidInput, "nothing to repeat",
+                      quantifier_start, pos_);
+    }
+    Greediness greediness = Greediness::kGreedy;
+    if (!AtEnd() && Peek() == '?') {
+      greediness = Greediness::kLazy;
+      ++pos_;
+    } else if (!AtEnd() && Peek() == '+' &&
+               Has(Feature::kPossessiveQuantifiers)) {
+      greediness = Greediness::kPossessive;
+      ++pos_;
+    }
+    if (++depth_ > options_.max_nesting) {
+      return FailNull(StatusCode::kUnsupported,
+                      "quantifiers nested deeper than " +
+                          std::to_string(options_.max_nesting),
+                      quantifier_start, pos_);
+    }
+    auto repeat = MakeNode(NodeKind::kRepeat, start, pos_);
+    repeat->min = min;
+    repeat->max = max;
+    repeat->greediness = greediness;
+    repeat->children.push_back(std::move(atom));
+    atom = std::move(repeat);
+    --depth_;
+  }
+}
+
+bool Parser::ParseCountedQuantifier(int* min, int* max) {
+  std::size_t i = pos_ + 1;
+  auto read_number = [&](std::int64_t* value) {
+    const std::size_t begin = i;
+    std::int64_t v = 0;
+    while (i < chars_.size() && IsAsciiDigit(chars_[i])) {
+      v = std::min<std::int64_t>(v * 10 + (chars_[i] - '0'), 1 << 30);
+      ++i;
+    }
+    *value = v;
+    return i > begin;
+  };
+  std::int64_t low = 0, high = kUnbounded;
+  const bool has_low = read_number(&low);
+  bool has_comma = false;
+  if (i < chars_.size() && chars_[i] == ',') {
+    has_comma = true;
+    ++i;
+    std::int64_t value = 0;
+    if (read_number(&value)) high = value;
+  } else {
+    high = low;
+  }
+  if (i >= chars_.size() || chars_[i] != '}') return false;
+  if (!has_low && !(has_comma && Has(Feature::kOmittedMinimumCount) &&
+                    high != kUnbounded)) {
+    return false;  // `{,5}` is a literal outside Python
+  }
+  // RE2 (Go) refuses counts above 1000.
+  const std::int64_t limit =
+      Has(Feature::kCountLimit1000) ? 1000 : options_.max_repeat_count;
+  if (low > limit || high > limit) {
+    Fail(
+        StatusCode::kInvalidInput,
+        "number too big in {} quantifier (limit " + std::to_string(limit) + ")",
+        pos_, i + 1);
+    return true;
+  }
+  if (high != kUnbounded && high < low) {
+    Fail(StatusCode::kInvalidInput, "numbers out of order in {} quantifier",
+         pos_, i + 1);
+    return true;
+  }
+  *min = static_cast<int>(low);
+  *max = static_cast<int>(high);
+  pos_ = i + 1;
+  return true;
+}
+
+std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
+  const std::size_t start = pos_;
+  const char32_t c = Peek();
+  switch (c) {
+    case '(':
+      return ParseGroup(flags);
+    case '[':
+      return ParseClass(*flags);
+    case '.': {
+      ++pos_;
+      ClassBuilder cls;
+      cls.set = flags->dot_all ? CodePointSet::All()
+                               : LineTerminatorSet(dialect_).Complement();
+      return MakeCharacters(std::move(cls), std::nullopt, start, pos_);
+    }
+    case '^': {
+      ++pos_;
+      auto node = MakeNode(NodeKind::kAssertion, start, pos_);
+      node->assertion = (flags->multiline || Has(Feature::kAnchorsMatchAtLines))
+                            ? AssertionKind::kStartOfLine
+                            : AssertionKind::kStartOfText;
+      if (node->assertion == AssertionKind::kStartOfLine) {
+        node->chars = LineTerminatorSet(dialect_);
+      }
+      return node;
+    }
+    case '$': {
+      ++pos_;
+      auto node = MakeNode(NodeKind::kAssertion, start, pos_);
+      if (flags->multiline || Has(Feature::kAnchorsMatchAtLines)) {
+        node->assertion = AssertionKind::kEndOfLine;
+        node->chars = LineTerminatorSet(dialect_);
+      } else if (Has(Feature::kDollarIsEndOfText)) {
+        node->assertion = AssertionKind::kEndOfText;
+      } else {
+        node->assertion = AssertionKind::kEndOfTextOrFinalNewline;
+      }
+      return node;
+    }
+    case '\\':
+      return ParseEscape(*flags);
+    case '*':
+    case '+':
+    case '?':
+      return FailNull(StatusCode::kInvalidInput,
+                      "quantifier does not follow a repeatable item", pos_,
+                      pos_ + 1);
+    case '{': {
+      int min = 0, max = 0;
+      const std::size_t saved = pos_;
+      if (ParseCountedQuantifier(&min, &max)) {
+        if (error_) return nullptr;
+        if (!Has(Feature::kLiteralQuantifierBraces)) {
+          return FailNull(StatusCode::kInvalidInput,
+                          "quantifier does not follow a repeatable item", saved,
+                          pos_);
+        }
+        pos_ = saved;
+      }
+      if (Has(Feature::kStrictBraces)) {
+        return FailNull(StatusCode::kInvalidInput, "lone '{'", pos_, pos_ + 1);
+      }
+      ++pos_;
+      return MakeLiteral('{', Fold(*flags), start, pos_);
+    }
+    case ']':
+    case '}':
+      if (Has(Feature::kStrictBraces)) {
+        return FailNull(StatusCode::kInvalidInput, "lone bracket", pos_,
+                        pos_ + 1);
+      }
+      ++pos_;
+      return MakeLiteral(c, Fold(*flags), start, pos_);
+    default:
+      ++pos_;
+      return MakeLiteral(c, Fold(*flags), start, pos_);
+  }
+}
+
+}  // namespace robotscan::regexguard::internal::parsing

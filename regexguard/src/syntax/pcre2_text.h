@@ -1,0 +1,23 @@
+// Private: spelling code-point sets and syntax trees as PCRE2 patterns.
+#ifndef ROBOTSCAN_REGEXGUARD_SRC_SYNTAX_PCRE2_TEXT_H_
+#define ROBOTSCAN_REGEXGUARD_SRC_SYNTAX_PCRE2_TEXT_H_
+
+#include <string>
+#include <vector>
+
+#include "robotscan/regexguard/syntax.h"
+
+namespace robotscan::regexguard::internal {
+
+// A PCRE2 (UTF mode) atom matching exactly one code point of `set`.
+std::string SetToPcre2(const CodePointSet& set);
+
+// A class with Unicode property items ("\\p{L}", "\\P{Lu}") kept verbatim so
+// that PCRE2 uses its own tables, plus the other members in `plain`.
+std::string ClassWithPropertiesToPcre2(
+    const CodePointSet& plain, const std::vector<std::string>& property_items,
+    bool negated);
+
+}  // namespace robotscan::regexguard::internal
+
+#endif  // ROBOTSCAN_REGEXGUARD_SRC_SYNTAX_PCRE2_TEXT_H_
