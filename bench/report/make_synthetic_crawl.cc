@@ -21,6 +21,8 @@
 
 namespace {
 
+using robotscan::robots::AccessClass;
+using robotscan::storage::ErrorClass;
 using robotscan::storage::FetchRecord;
 
 const char* const kTemplates[] = {
@@ -160,43 +162,45 @@ FetchRecord MakeRecord(std::int64_t rank, int template_permille,
   r.fetched_at = "2026-11-30T12:00:00.000Z";
   r.content_type = "text/plain";
   const int roll = permille(rng);
-  auto fail = [&](const char* error) {
-    r.access = "unreachable";
+  auto fail = [&](ErrorClass error) {
+    r.access = AccessClass::kUnreachable;
     r.error_class = error;
   };
   if (roll < 50) {
-    fail(roll < 40 ? "dns_nxdomain" : "dns_servfail");
+    fail(roll < 40 ? ErrorClass::kDnsNxdomain : ErrorClass::kDnsServfail);
   } else if (roll < 65) {
-    fail("connect_refused");
+    fail(ErrorClass::kConnectRefused);
   } else if (roll < 75) {
-    fail("timeout");
+    fail(ErrorClass::kTimeout);
   } else if (roll < 78) {
-    fail("tls");
+    fail(ErrorClass::kTls);
   } else if (roll < 80) {
-    fail("reset");
+    fail(ErrorClass::kReset);
   } else if (roll < 85) {
     r.http_status = 301;
-    r.access = "unavailable";
-    r.error_class = roll < 83 ? "too_many_redirects" : "redirect_loop";
+    r.access = AccessClass::kUnavailable;
+    r.error_class =
+        roll < 83 ? ErrorClass::kTooManyRedirects : ErrorClass::kRedirectLoop;
     r.redirects = 6;
   } else if (roll < 105) {
     r.http_status = roll < 100 ? 403 : 401;
-    r.access = "unavailable";
+    r.access = AccessClass::kUnavailable;
   } else if (roll < 120) {
     r.http_status = roll < 110 ? 503 : roll < 117 ? 500 : 429;
-    r.access = roll < 117 ? "unreachable" : "unavailable";
+    r.access =
+        roll < 117 ? AccessClass::kUnreachable : AccessClass::kUnavailable;
   } else if (roll < 370) {
     r.http_status = roll < 360 ? 404 : 410;
-    r.access = "unavailable";
+    r.access = AccessClass::kUnavailable;
   } else if (roll < 410) {
     r.http_status = 200;
-    r.access = "success";
+    r.access = AccessClass::kSuccess;
     r.content_type = "text/html; charset=utf-8";
     r.body = "<!DOCTYPE html><html><head><title>" + r.domain +
              "</title></head><body>Page not found</body></html>";
   } else {
     r.http_status = 200;
-    r.access = "success";
+    r.access = AccessClass::kSuccess;
     if (permille(rng) < template_permille) {
       // Zipf-like choice: the first templates are the most common.
       std::geometric_distribution<int> pick(0.35);

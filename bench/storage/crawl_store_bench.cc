@@ -16,6 +16,7 @@
 
 namespace {
 
+namespace robots = robotscan::robots;
 using robotscan::storage::CrawlStore;
 using robotscan::storage::FetchRecord;
 using robotscan::storage::FetchStep;
@@ -28,7 +29,7 @@ FetchRecord MakeRecord(std::int64_t i, bool unique_body) {
   r.final_url = r.url;
   r.strategy = "https,http";
   r.http_status = 200;
-  r.access = "success";
+  r.access = robots::AccessClass::kSuccess;
   r.body = "User-agent: *\nDisallow: /private\n";
   if (unique_body) r.body += "# " + r.domain + "\n";
   r.content_type = "text/plain";

@@ -156,7 +156,7 @@ FetchAction DomainFetch::OnTransferDone(TransferResult result) {
   r.steps.push_back(std::move(step));
   r.http_status = result.http_status;
   r.final_url = url_;
-  r.error_class.clear();
+  r.error_class = ErrorClass::kNone;
   r.error_message.clear();
 
   const int status = result.http_status;
@@ -207,11 +207,11 @@ FetchAction DomainFetch::FailStep(ErrorClass error, const std::string& message,
   storage::FetchStep step;
   step.url = url_;
   step.http_status = http_status;
-  step.error_class = std::string(storage::ErrorClassName(error));
+  step.error_class = error;
   step.error_message = message;
   step.ip = ip_;
   r.steps.push_back(std::move(step));
-  r.error_class = std::string(storage::ErrorClassName(error));
+  r.error_class = error;
   r.error_message = message;
   r.http_status = http_status;
   if (http_status > 0) r.final_url = url_;
@@ -265,7 +265,7 @@ FetchAction DomainFetch::ScheduleRetry(
 
 FetchAction DomainFetch::FinishUnresolvedRedirect(ErrorClass error,
                                                   std::string message) {
-  record_.error_class = std::string(storage::ErrorClassName(error));
+  record_.error_class = error;
   record_.error_message = std::move(message);
   return Finish(/*network_error=*/false, /*redirects_unresolved=*/true);
 }
@@ -291,8 +291,7 @@ FetchAction DomainFetch::Finish(bool network_error, bool redirects_unresolved) {
   if (r.http_status == 304 && previous_ && previous_->has_body) {
     r.not_modified = true;
     r.body_from_fetch_id = previous_->fetch_id;
-    access_ = storage::ParseAccessClass(previous_->access)
-                  .value_or(robots::AccessClass::kSuccess);
+    access_ = previous_->access;
     // A 304 carries no validators of its own in some servers; keep the
     // previous ones so the next conditional request still works.
     if (r.etag.empty()) r.etag = previous_->etag;
@@ -307,7 +306,7 @@ FetchAction DomainFetch::Finish(bool network_error, bool redirects_unresolved) {
       r.body = std::move(last_body_);
     }
   }
-  r.access = std::string(robots::AccessClassName(access_));
+  r.access = access_;
   FetchAction action;
   action.kind = FetchAction::Kind::kFinished;
   return action;

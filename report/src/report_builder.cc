@@ -13,8 +13,8 @@
 #include "reading_tally.h"
 #include "robotscan/base/ascii.h"
 #include "robotscan/report/report.h"
-#include "robotscan/robots/lint.h"
 #include "robotscan/storage/database_location.h"
+#include "robotscan/storage/fetch_classes.h"
 
 namespace robotscan::report {
 namespace {
@@ -41,8 +41,7 @@ bool HasRobotsBody(const storage::LatestFetchRow& row) {
 // The outcome when the status alone decides it; nullopt for a 2xx, whose
 // category depends on the body.
 std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
-  if (row.error == "too_many_redirects" || row.error == "redirect_loop" ||
-      row.error == "redirect_scheme") {
+  if (storage::IsRedirectError(row.error)) {
     return Outcome::kRedirectUnresolved;
   }
   if (HasRobotsBody(row)) return std::nullopt;
@@ -58,14 +57,22 @@ std::optional<Outcome> OutcomeFromStatus(const storage::LatestFetchRow& row) {
   return Outcome::kOtherStatus;
 }
 
-NetworkError ClassifyNetworkError(std::string_view error) {
-  if (StartsWith(error, "dns")) return NetworkError::kDns;
-  if (StartsWith(error, "connect")) return NetworkError::kConnect;
-  if (error == "tls") return NetworkError::kTls;
-  if (error == "timeout") return NetworkError::kTimeout;
-  if (error == "reset") return NetworkError::kReset;
-  if (error == "blocked_address") return NetworkError::kBlockedAddress;
-  return NetworkError::kOther;
+NetworkError ClassifyNetworkError(storage::ErrorClass error) {
+  using storage::ErrorClass;
+  if (storage::IsDnsError(error)) return NetworkError::kDns;
+  if (storage::IsConnectError(error)) return NetworkError::kConnect;
+  switch (error) {
+    case ErrorClass::kTls:
+      return NetworkError::kTls;
+    case ErrorClass::kTimeout:
+      return NetworkError::kTimeout;
+    case ErrorClass::kReset:
+      return NetworkError::kReset;
+    case ErrorClass::kBlockedAddress:
+      return NetworkError::kBlockedAddress;
+    default:
+      return NetworkError::kOther;
+  }
 }
 
 // How a cut token was written ("MJ12bot" for "mj"): the few most seen
@@ -276,23 +283,6 @@ bool LooksLikeNotRobotsTxt(std::string_view content_type,
   return StartsWith(rest, "<!doctype html") || StartsWith(rest, "<html") ||
          StartsWith(rest, "<head") || StartsWith(rest, "<body") ||
          (StartsWith(rest, "<") && head.find("<html") != std::string::npos);
-}
-
-Outcome ClassifyFetch(const storage::LatestFetchRow& row) {
-  if (const auto outcome = OutcomeFromStatus(row)) return *outcome;
-  if (LooksLikeNotRobotsTxt(row.content_type, row.body)) {
-    return Outcome::kNotRobotsTxt;
-  }
-  // The linter's html-body finding decides too, so that the report never
-  // counts as a robots.txt what its own lint table calls an HTML page.
-  for (const robots::Diagnostic& diagnostic : robots::LintRobotsTxt(row.body)) {
-    if (diagnostic.code == "html-body") return Outcome::kNotRobotsTxt;
-  }
-  const robots::RobotsTxt robots = robots::RobotsTxt::Parse(row.body);
-  for (const robots::Group& group : robots.groups()) {
-    if (!group.rules.empty()) return Outcome::kWithRules;
-  }
-  return Outcome::kNoRules;
 }
 
 std::size_t ReadingIndex(robots::Compat compat) {

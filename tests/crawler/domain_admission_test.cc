@@ -109,7 +109,7 @@ TEST_F(DomainAdmissionTest, DatabaseHasItUnlessOlderThanTheCutoff) {
   storage::FetchRecord old;
   old.domain = "old.test";
   old.url = "https://old.test/robots.txt";
-  old.access = "unavailable";
+  old.access = robots::AccessClass::kUnavailable;
   old.http_status = 404;
   old.fetched_at = "2020-01-01T00:00:00.000Z";
   ASSERT_TRUE(store->AppendFetches(run, std::vector{old}).ok());
@@ -158,7 +158,7 @@ TEST_F(DomainAdmissionTest, CommittedDomainsAreFoundAgain) {
   storage::FetchRecord a;
   a.domain = "a.test";
   a.url = "https://a.test/robots.txt";
-  a.access = "unavailable";
+  a.access = robots::AccessClass::kUnavailable;
   a.fetched_at = "2026-01-01T00:00:00.000Z";
   ASSERT_TRUE(store->AppendFetches(run, std::vector{a}).ok());
   admission.Committed({"a.test"});

@@ -126,7 +126,8 @@ std::string RowOf(const storage::FetchRecord& r) {
     return s.empty() ? std::string("NULL") : s;
   };
   return (r.http_status > 0 ? std::to_string(r.http_status) : "NULL") + "|" +
-         r.access + "|" + or_null(r.error_class) + "|" +
+         std::string(robots::AccessClassName(r.access)) + "|" +
+         or_null(std::string(storage::ErrorClassName(r.error_class))) + "|" +
          std::to_string(r.redirects) + "|" + (r.truncated ? "1" : "0") + "|" +
          std::to_string(r.body.size()) + "|" + or_null(r.final_url);
 }
@@ -310,11 +311,11 @@ TEST(FetchMachineTest, StepsRecordEveryRequest) {
       RunMachine(MatrixPolicy(), "notls.test", w, &trace);
   ASSERT_EQ(r.steps.size(), 2u);
   EXPECT_EQ(r.steps[0].url, Https("notls.test"));
-  EXPECT_EQ(r.steps[0].error_class, "tls");
+  EXPECT_EQ(r.steps[0].error_class, ErrorClass::kTls);
   EXPECT_EQ(r.steps[0].http_status, 0);
   EXPECT_EQ(r.steps[1].url, Http("notls.test"));
   EXPECT_EQ(r.steps[1].http_status, 200);
-  EXPECT_EQ(r.steps[1].error_class, "");
+  EXPECT_EQ(r.steps[1].error_class, ErrorClass::kNone);
   EXPECT_EQ(trace.requests, (std::vector<std::string>{
                                 Https("notls.test") + "@" + kPublicAddress,
                                 Http("notls.test") + "@" + kPublicAddress}));
@@ -429,7 +430,7 @@ TEST(FetchMachineTest, BlockedAndAllowedAddresses) {
   Trace allowed;
   r = RunMachine(policy, "a.test", Answer(Https("a.test"), {Status(200, 1)}),
                  &allowed);
-  EXPECT_EQ(r.access, "success");
+  EXPECT_EQ(r.access, robots::AccessClass::kSuccess);
 }
 
 struct RetryCase {
@@ -581,7 +582,7 @@ TEST(FetchMachineTest, UnresolvedRedirects) {
       Status(301, 0, Https("a.test", "/0"))};
   Trace eight;
   r = RunMachine(policy, "a.test", long_chain, &eight);
-  EXPECT_EQ(r.error_class, "too_many_redirects");
+  EXPECT_EQ(r.error_class, ErrorClass::kTooManyRedirects);
   EXPECT_EQ(r.redirects, 8) << "one more than followed";
   EXPECT_EQ(eight.requests.size(), 8u);
 }
@@ -591,7 +592,7 @@ TEST(FetchMachineTest, UnresolvedRedirects) {
 TEST(FetchMachineTest, NotModifiedReusesThePreviousBody) {
   storage::PreviousFetch previous;
   previous.fetch_id = 41;
-  previous.access = "success";
+  previous.access = robots::AccessClass::kSuccess;
   previous.etag = "\"v1\"";
   previous.last_modified = "Wed, 21 Oct 2015 07:28:00 GMT";
   previous.has_body = true;
@@ -602,7 +603,7 @@ TEST(FetchMachineTest, NotModifiedReusesThePreviousBody) {
                  &trace, previous);
   EXPECT_TRUE(r.not_modified);
   EXPECT_EQ(r.body_from_fetch_id, 41);
-  EXPECT_EQ(r.access, "success");
+  EXPECT_EQ(r.access, robots::AccessClass::kSuccess);
   EXPECT_EQ(r.etag, "\"v1\"");
   EXPECT_EQ(r.last_modified, previous.last_modified);
   EXPECT_EQ(trace.conditional, std::vector<bool>{true});
@@ -631,7 +632,7 @@ TEST(FetchMachineTest, ProxyRequestsWithoutResolving) {
   Trace trace;
   const storage::FetchRecord r = RunMachine(
       policy, "a.test", Answer(Https("a.test"), {Status(200, 2)}), &trace);
-  EXPECT_EQ(r.access, "success");
+  EXPECT_EQ(r.access, robots::AccessClass::kSuccess);
   EXPECT_EQ(trace.resolves, 0);
   EXPECT_EQ(trace.requests, std::vector<std::string>{Https("a.test") + "@"});
 }

@@ -32,7 +32,8 @@ inline std::vector<storage::FetchRecord> HostileFixture() {
                 "Allow: /\n# careers " +
                     std::string(kScriptPayload) + "\n"),
       MakeFetch("gone.example", 4, 404),
-      MakeFetch("down.example", 5, 0, "", "", "connect_refused"),
+      MakeFetch("down.example", 5, 0, "", "",
+                storage::ErrorClass::kConnectRefused),
   };
   return rows;
 }

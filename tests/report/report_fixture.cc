@@ -14,24 +14,27 @@ namespace robotscan::report::testing {
 
 storage::FetchRecord MakeFetch(std::string domain, std::int64_t rank,
                                int http_status, std::string body,
-                               std::string content_type, std::string error) {
+                               std::string content_type,
+                               storage::ErrorClass error) {
   storage::FetchRecord record;
   record.url = "https://" + domain + "/robots.txt";
   record.final_url = record.url;
   record.domain = std::move(domain);
   record.rank = rank;
   record.http_status = http_status;
-  record.error_class = std::move(error);
+  record.error_class = error;
+  using robots::AccessClass;
+  using storage::ErrorClass;
   if (http_status >= 200 && http_status <= 299) {
-    record.access = "success";
+    record.access = AccessClass::kSuccess;
   } else if (http_status == 0 || http_status >= 500 ||
-             !record.error_class.empty()) {
-    record.access = record.error_class == "too_many_redirects" ||
-                            record.error_class == "redirect_loop"
-                        ? "unavailable"
-                        : "unreachable";
+             error != ErrorClass::kNone) {
+    record.access = error == ErrorClass::kTooManyRedirects ||
+                            error == ErrorClass::kRedirectLoop
+                        ? AccessClass::kUnavailable
+                        : AccessClass::kUnreachable;
   } else {
-    record.access = "unavailable";
+    record.access = AccessClass::kUnavailable;
   }
   record.body = std::move(body);
   record.content_type = std::move(content_type);
@@ -140,7 +143,7 @@ std::vector<storage::FetchRecord> StudyFixture() {
                 "Allow: /\n"),
       MakeFetch("b.com", 2, 200, shared_body),
       MakeFetch("c.com", 50, 404, "not found", "text/html"),
-      MakeFetch("d.com", 500, 0, "", "", "dns_nxdomain"),
+      MakeFetch("d.com", 500, 0, "", "", storage::ErrorClass::kDnsNxdomain),
       MakeFetch("e.com", 2000, 403, "", "text/html"),
       MakeFetch("f.com", 20000, 503, "", "text/html"),
       MakeFetch("g.com", 200000, 200,
@@ -148,8 +151,9 @@ std::vector<storage::FetchRecord> StudyFixture() {
                 "text/html; charset=utf-8"),
       MakeFetch("h.com", 3000, 200,
                 "# just a comment\nSitemap: https://h.com/s.xml\n"),
-      MakeFetch("i.com", 0, 0, "", "", "timeout"),
-      MakeFetch("j.com", 1500, 301, "", "", "too_many_redirects"),
+      MakeFetch("i.com", 0, 0, "", "", storage::ErrorClass::kTimeout),
+      MakeFetch("j.com", 1500, 301, "", "",
+                storage::ErrorClass::kTooManyRedirects),
       MakeFetch("k.com", 4000, 200, shared_body),
       MakeFetch("jobs.ch", 6000, 200,
                 "\xEF\xBB\xBF# jobs.ch robots file\r\nUser-agent: *\r\n"

@@ -10,15 +10,16 @@
 
 #include "robotscan/report/report.h"
 #include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/fetch_classes.h"
 
 namespace robotscan::report::testing {
 
 // A fetch with the fields the report reads; the access class follows
 // RFC 9309 from the status and error.
-storage::FetchRecord MakeFetch(std::string domain, std::int64_t rank,
-                               int http_status, std::string body = "",
-                               std::string content_type = "text/plain",
-                               std::string error = "");
+storage::FetchRecord MakeFetch(
+    std::string domain, std::int64_t rank, int http_status,
+    std::string body = "", std::string content_type = "text/plain",
+    storage::ErrorClass error = storage::ErrorClass::kNone);
 
 // Writes `text` to `path` (replacing it); fails the test if it cannot.
 void WriteTextFile(const std::string& path, const std::string& text);

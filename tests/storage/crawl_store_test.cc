@@ -90,14 +90,14 @@ class CrawlStoreTest : public ::testing::Test {
     r.final_url = r.url;
     r.strategy = "https,http";
     r.http_status = 200;
-    r.access = "success";
+    r.access = robots::AccessClass::kSuccess;
     r.body = std::move(body);
     r.content_type = "text/plain";
     r.etag = "\"abc\"";
     r.ip = "192.0.2.1";
     r.total_ms = 12.5;
     r.fetched_at = "2026-01-01T00:00:00.000Z";
-    r.steps.push_back({r.url, 200, "", "", "", r.ip, 12.5});
+    r.steps.push_back({r.url, 200, "", ErrorClass::kNone, "", r.ip, 12.5});
     return r;
   }
 
@@ -214,8 +214,8 @@ TEST_F(CrawlStoreTest, AppendsAndReadsBackThroughTheView) {
   gone.domain = "gone.example";
   gone.rank = 2;
   gone.url = "https://gone.example/robots.txt";
-  gone.access = "unreachable";
-  gone.error_class = "dns_nxdomain";
+  gone.access = robots::AccessClass::kUnreachable;
+  gone.error_class = ErrorClass::kDnsNxdomain;
   gone.error_message = "Domain name not found";
   gone.fetched_at = "2026-01-01T00:00:01.000Z";
   const std::vector<FetchRecord> batch = {ok, gone};
@@ -311,7 +311,7 @@ TEST_F(CrawlStoreTest, RolledBackBatchLeavesNoBodyBehindForTheNext) {
   auto store = OpenStoreWithRun(&run);
   ASSERT_NE(store, nullptr);
   FetchRecord invalid = Success("b.test", "x");
-  invalid.access = "";
+  invalid.access = static_cast<robots::AccessClass>(3);  // No such class.
   // The batch inserts the body "fresh", then fails and is rolled back.
   ASSERT_FALSE(
       store
@@ -349,7 +349,7 @@ TEST_F(CrawlStoreTest, ErrorPageBodiesAreNotKept) {
   ASSERT_NE(store, nullptr);
   FetchRecord missing = Success("a.test", "<html>not found</html>");
   missing.http_status = 404;
-  missing.access = "unavailable";
+  missing.access = robots::AccessClass::kUnavailable;
   ASSERT_TRUE(store->AppendFetches(run, std::vector{missing}).ok());
   EXPECT_EQ(Query("SELECT http_status, access, body IS NULL FROM latest_fetch"),
             std::vector<std::string>{"404|unavailable|1"});
@@ -487,32 +487,43 @@ TEST_F(CrawlStoreTest, ReaderSeesCommittedBatchesOfAConcurrentWriter) {
   EXPECT_TRUE(previous.has_value());
 }
 
+// Classes are written by their names in the one name table
+// (fetch_classes.h); a value outside it is refused before anything is
+// written.
 TEST_F(CrawlStoreTest, RejectsARecordWithoutAccessClass) {
   std::int64_t run = 0;
   auto store = OpenStoreWithRun(&run);
   ASSERT_NE(store, nullptr);
   FetchRecord r = Success("a.test", "x");
-  r.access = "";
+  r.access = static_cast<robots::AccessClass>(3);
   EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
             Status::Code::kInvalidArgument);
-  r.access = "allowed";
+  r.access = static_cast<robots::AccessClass>(255);
   EXPECT_EQ(store->AppendFetches(run, std::vector{r}).code(),
             Status::Code::kInvalidArgument);
 }
 
-// Error classes come from the one name table (fetch_classes.h).
 TEST_F(CrawlStoreTest, RejectsAnUnknownErrorClass) {
   std::int64_t run = 0;
   auto store = OpenStoreWithRun(&run);
   ASSERT_NE(store, nullptr);
   FetchRecord r = Success("a.test", "x");
-  r.access = "unreachable";
-  r.error_class = "nxdomain";
-  const Status s = store->AppendFetches(run, std::vector{r});
+  r.access = robots::AccessClass::kUnreachable;
+  r.error_class = static_cast<ErrorClass>(200);
+  Status s = store->AppendFetches(run, std::vector{r});
   EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
-  EXPECT_NE(s.message().find("nxdomain"), std::string::npos) << s.message();
-  r.error_class = "dns_nxdomain";
+  EXPECT_NE(s.message().find("unknown error class"), std::string::npos)
+      << s.message();
+  // In a step too.
+  r.error_class = ErrorClass::kDnsNxdomain;
+  r.steps[0].error_class = static_cast<ErrorClass>(200);
+  s = store->AppendFetches(run, std::vector{r});
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("step 1"), std::string::npos) << s.message();
+  r.steps[0].error_class = ErrorClass::kNone;
   EXPECT_TRUE(store->AppendFetches(run, std::vector{r}).ok());
+  EXPECT_EQ(Query("SELECT access, error FROM latest_fetch"),
+            std::vector<std::string>{"unreachable|dns_nxdomain"});
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ FetchRecord Fetch(std::string domain, int status, std::string body,
   r.rank = 1;
   r.url = "https://" + r.domain + "/robots.txt";
   r.http_status = status;
-  r.access = status == 200 ? "success" : "unavailable";
+  r.access = status == 200 ? robots::AccessClass::kSuccess
+                           : robots::AccessClass::kUnavailable;
   r.body = std::move(body);
   r.fetched_at = std::move(fetched_at);
   return r;

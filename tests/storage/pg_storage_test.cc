@@ -57,9 +57,9 @@ FetchRecord Fetch(std::string domain, int status, std::string body,
   r.final_url = r.url;
   r.strategy = "https,http";
   r.http_status = status;
-  r.access = status >= 200 && status < 300  ? "success"
-             : status >= 500 || status == 0 ? "unreachable"
-                                            : "unavailable";
+  r.access = status >= 200 && status < 300  ? robots::AccessClass::kSuccess
+             : status >= 500 || status == 0 ? robots::AccessClass::kUnreachable
+                                            : robots::AccessClass::kUnavailable;
   r.body = std::move(body);
   r.content_type = "text/plain";
   r.ip = "127.0.0.1";
@@ -77,11 +77,13 @@ FetchRecord Fetch(std::string domain, int status, std::string body,
 // Every field a report reads, one line per row.
 std::string Describe(const LatestFetchRow& r) {
   return r.domain + "|" + std::to_string(r.rank) + "|" + r.url + "|" +
-         r.final_url + "|" + std::to_string(r.http_status) + "|" + r.access +
-         "|" + r.error + "|" + std::to_string(r.redirects) + "|" +
-         std::to_string(r.bytes) + "|" + std::to_string(r.truncated) + "|" +
-         std::to_string(r.not_modified) + "|" + r.content_type + "|" + r.body +
-         "|" + r.body_sha256 + "|" + r.fetched_at;
+         r.final_url + "|" + std::to_string(r.http_status) + "|" +
+         std::string(robots::AccessClassName(r.access)) + "|" +
+         std::string(ErrorClassName(r.error)) + "|" +
+         std::to_string(r.redirects) + "|" + std::to_string(r.bytes) + "|" +
+         std::to_string(r.truncated) + "|" + std::to_string(r.not_modified) +
+         "|" + r.content_type + "|" + r.body + "|" + r.body_sha256 + "|" +
+         r.fetched_at;
 }
 
 std::vector<std::string> ReadAll(const std::string& location,
@@ -152,14 +154,14 @@ void WriteTwoRuns(CrawlStore* store) {
   FetchRecord kept =
       Fetch("e.test", 304, "Sitemap: x\n", "2026-02-01T00:00:01.000Z");
   kept.not_modified = true;
-  kept.access = "success";
+  kept.access = robots::AccessClass::kSuccess;
   kept.body_from_fetch_id = previous->fetch_id;
   std::vector<FetchRecord> second = {
       kept,
       Fetch("b.test", 200, "User-agent: *\nDisallow: /\n",
             "2026-02-01T00:00:01.000Z"),
       Fetch("d.test", 0, "", "2026-02-01T00:00:01.000Z")};
-  second[2].error_class = "connect_refused";
+  second[2].error_class = ErrorClass::kConnectRefused;
   second[2].error_message = "Connection refused";
   second[2].http_status = 0;
   {
@@ -362,7 +364,7 @@ TEST_F(PgStorageTest, DuplicateDomainInOneRunRollsBackTheWholeBatch) {
       run, std::vector<FetchRecord>{Fetch("x.test", 200, "a", "1")}));
   EXPECT_EQ(Query("SELECT count(*) FROM body"), "1");
   FetchRecord bad = Fetch("y.test", 200, "a", "1");
-  bad.error_class = "no_such_class";
+  bad.error_class = static_cast<ErrorClass>(200);  // No such class.
   EXPECT_EQ(pg->AppendFetches(run, std::vector<FetchRecord>{bad}).code(),
             Status::Code::kInvalidArgument);
 }

@@ -21,7 +21,9 @@
 #include "commands.h"
 #include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
+#include "robotscan/robots/access_policy.h"
 #include "robotscan/storage/database_location.h"
+#include "robotscan/storage/fetch_classes.h"
 #include "robotscan/storage/shared_frontier.h"
 
 namespace robotscan::cli {
@@ -197,6 +199,11 @@ class JsonLog {
   };
   std::unique_ptr<std::FILE, CloseFile> file_;
 };
+
+// An error class as the event log and the database name it ("" for none).
+std::string ErrorName(storage::ErrorClass error) {
+  return std::string(storage::ErrorClassName(error));
+}
 
 nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
   return {{"total", p.total},
@@ -557,7 +564,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
       for (const storage::FetchStep& step : r.steps) {
         hops.push_back({{"url", step.url},
                         {"status", step.http_status},
-                        {"error", step.error_class}});
+                        {"error", ErrorName(step.error_class)}});
       }
       log.Write({{"event", "fetch"},
                  {"domain", r.domain},
@@ -565,8 +572,8 @@ int RunCrawlCommand(CrawlFlags& flags) {
                  {"url", r.url},
                  {"final_url", r.final_url},
                  {"http_status", r.http_status},
-                 {"access", r.access},
-                 {"error", r.error_class},
+                 {"access", std::string(robots::AccessClassName(r.access))},
+                 {"error", ErrorName(r.error_class)},
                  {"error_message", r.error_message},
                  {"redirects", r.redirects},
                  {"attempts", r.attempts},

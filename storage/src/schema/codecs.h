@@ -13,7 +13,8 @@
 // A column names its codec once (table.h's Field), and every writer and
 // reader of the column goes through it, so a column's representation is a
 // one-line choice. An enum kept as text through a name table is
-//   Name<ErrorClass, ErrorClassName, ParseErrorClass, kEmptyIsNull>
+//   Name<ErrorClass, ErrorClassName, ParseErrorClass, UnknownErrorClass,
+//        EmptyName::kIsNull>
 // (the name table of fetch_classes.h; "" stored as NULL).
 //
 // Private to storage. Thread-safety: stateless functions.
@@ -118,14 +119,19 @@ enum class EmptyName : std::uint8_t { kIsText, kIsNull };
 
 // An enum stored as its name from a name table: kNameOf(value) out,
 // kParse(name) back in (std::optional<Enum>; a stored name it does not know
-// fails Load). Names are static strings, so the Cell needs no copy.
-template <class Enum, auto kNameOf, auto kParse,
+// fails Load). Names are static strings, so the Cell needs no copy. A value
+// outside the table (one kNameOf does not give back through kParse) is
+// refused before anything is written, with kComplaint(value).
+template <class Enum, auto kNameOf, auto kParse, auto kComplaint,
           EmptyName kEmpty = EmptyName::kIsText>
 struct Name {
   static Cell Store(Enum value) {
     const std::string_view name = kNameOf(value);
     if (kEmpty == EmptyName::kIsNull && name.empty()) return Cell::Null();
     return Cell::Text(name);
+  }
+  static std::string Complaint(Enum value) {
+    return kParse(kNameOf(value)) == value ? std::string() : kComplaint(value);
   }
   template <class Cells>
   static bool Load(const Cells& cells, int column, Enum* out) {
@@ -134,15 +140,11 @@ struct Name {
     *out = *value;
     return true;
   }
-};
-
-// A name kept as text that must parse with kParse (a name table's
-// inverse): `Base` stores and loads it, Complaint refuses an unknown one
-// with kComplaint(name) before anything is written.
-template <class Base, auto kParse, auto kComplaint>
-struct CheckedName : Base {
-  static std::string Complaint(std::string_view name) {
-    return kParse(name) ? std::string() : kComplaint(name);
+  // Load, with a name not in the table read as `unknown` (for an analysis
+  // that must go on over rows a newer robotscan wrote).
+  template <class Cells>
+  static void LoadOr(const Cells& cells, int column, Enum unknown, Enum* out) {
+    if (!Load(cells, column, out)) *out = unknown;
   }
 };
 

@@ -23,23 +23,22 @@
 
 namespace robotscan::storage::schema {
 
-// How fetch.access and fetch.error_class (and latest_fetch's access and
-// error, PreviousFetch::access) are stored and read: today text that must
-// be a name of the class tables (fetch_classes.h), refused otherwise. Once
-// FetchRecord carries the enums, each is one line:
-//   using AccessCodec = Name<robots::AccessClass, robots::AccessClassName,
-//                            ParseAccessClass>;
-//   using ErrorClassCodec = Name<ErrorClass, ErrorClassName,
-//                                ParseErrorClass, EmptyName::kIsNull>;
-inline std::string NoAccessClass(std::string_view) {
+// How fetch.access and fetch.error_class (and fetch_step.error_class,
+// latest_fetch's access and error, PreviousFetch::access) are stored and
+// read: each enum as its name in the one name table (fetch_classes.h),
+// which is the only place where the classes become text. A value outside
+// the table is refused before anything is written.
+inline std::string NoAccessClass(robots::AccessClass) {
   return "has no access class";
 }
-inline std::string UnknownErrorClass(std::string_view name) {
-  return "has an unknown error class '" + std::string(name) + "'";
+inline std::string UnknownErrorClass(ErrorClass error) {
+  return "has an unknown error class (" +
+         std::to_string(static_cast<int>(error)) + ")";
 }
-using AccessCodec = CheckedName<Text, ParseAccessClass, NoAccessClass>;
-using ErrorClassCodec =
-    CheckedName<TextOrNull, ParseErrorClass, UnknownErrorClass>;
+using AccessCodec = Name<robots::AccessClass, robots::AccessClassName,
+                         ParseAccessClass, NoAccessClass>;
+using ErrorClassCodec = Name<ErrorClass, ErrorClassName, ParseErrorClass,
+                             UnknownErrorClass, EmptyName::kIsNull>;
 
 inline constexpr Column kCrawlRunColumns[] = {
     Key("id"),
@@ -160,7 +159,8 @@ inline constexpr Column kFetchStepColumns[] = {
     Field<&FetchStep::http_status, PositiveOrNull>("http_status",
                                                    SqlType::kInt32),
     Field<&FetchStep::location, TextOrNull>("location", SqlType::kText),
-    Field<&FetchStep::error_class, TextOrNull>("error_class", SqlType::kText),
+    Field<&FetchStep::error_class, ErrorClassCodec>("error_class",
+                                                    SqlType::kText),
     Field<&FetchStep::error_message, TextOrNull>("error_message",
                                                  SqlType::kText),
     Field<&FetchStep::ip, TextOrNull>("ip", SqlType::kText),
@@ -175,11 +175,19 @@ inline constexpr Table kFetchStepTable{
 
 static_assert(WrittenFrom(kFetchTable) && WrittenFrom(kFetchStepTable));
 
-// The objections of fetch's codecs to `record` (an access or error class
-// name not in its table), as both backends refuse it before writing.
+// The objections of fetch's and fetch_step's codecs to `record` (an
+// access or error class outside its name table), as both backends refuse
+// it before writing.
 inline Status CheckFetchRecord(const FetchRecord& record) {
-  return CheckRecord(kFetchTable, record,
-                     [&] { return "fetch of " + record.domain; });
+  Status s = CheckRecord(kFetchTable, record,
+                         [&] { return "fetch of " + record.domain; });
+  for (std::size_t i = 0; s.ok() && i < record.steps.size(); ++i) {
+    s = CheckRecord(kFetchStepTable, record.steps[i], [&] {
+      return "step " + std::to_string(i + 1) + " of the fetch of " +
+             record.domain;
+    });
+  }
+  return s;
 }
 
 // Every table of both dialects, in the order the migrations create them

@@ -14,6 +14,7 @@
 #include "body_codec.h"
 #include "robotscan/storage/latest_fetch_reader.h"
 #include "robotscan/storage/status.h"
+#include "schema/crawl_tables.h"
 
 namespace robotscan::storage::latest_fetch_columns {
 
@@ -62,8 +63,15 @@ Status DecodeLatestFetchRow(const Cells& cells, LatestFetchRow* row) {
   row->url.assign(cells.Bytes(kUrl));
   row->final_url.assign(cells.Bytes(kFinalUrl));
   row->http_status = static_cast<int>(cells.Int(kHttpStatus));
-  row->access.assign(cells.Bytes(kAccess));
-  row->error.assign(cells.Bytes(kError));
+  // The view's access column is NOT NULL with a CHECK on its names; an
+  // error class a newer robotscan added reads as kOther.
+  if (!schema::AccessCodec::Load(cells, kAccess, &row->access)) {
+    return Status(Status::Code::kCorrupt,
+                  "latest_fetch of " + row->domain +
+                      " holds an access class this robotscan cannot read");
+  }
+  schema::ErrorClassCodec::LoadOr(cells, kError, ErrorClass::kOther,
+                                  &row->error);
   row->redirects = static_cast<int>(cells.Int(kRedirects));
   row->bytes = cells.Int(kBytes);
   row->truncated = cells.Int(kTruncated) != 0;

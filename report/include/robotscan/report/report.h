@@ -396,8 +396,6 @@ class ReportBuilder {
     std::string_view path, const ReportOptions& options, Report* report);
 
 // Exposed for tests and for other analyses.
-// The outcome category of one row (see Outcome).
-Outcome ClassifyFetch(const storage::LatestFetchRow& row);
 // True when a 2xx body is not a robots.txt: an HTML page (sniffed) or a
 // MIME type other than text/* (text/html included).
 bool LooksLikeNotRobotsTxt(std::string_view content_type,

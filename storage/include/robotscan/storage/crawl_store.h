@@ -23,7 +23,10 @@
 //
 // The access column is the RFC 9309 §2.3.1 class: "success",
 // "unavailable", "unreachable"; http_status keeps the raw status so an
-// analysis can apply another reading (e.g. Google's 429 rule).
+// analysis can apply another reading (e.g. Google's 429 rule). Records
+// carry the classes as enums (robots::AccessClass, ErrorClass); their
+// names, the database's text, come from the one table of fetch_classes.h
+// and appear only where a row is written or read.
 //
 // Durability: WAL with synchronous=NORMAL. A committed AppendFetches batch
 // survives a crash of the process (kill -9); a failed batch (disk full, I/O
@@ -55,7 +58,9 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/robots/access_policy.h"
 #include "robotscan/storage/crawl_lock.h"
+#include "robotscan/storage/fetch_classes.h"
 #include "robotscan/storage/status.h"
 
 namespace robotscan::storage {
@@ -65,9 +70,9 @@ inline constexpr int kSchemaVersion = 2;
 // One HTTP request made while fetching a domain's robots.txt.
 struct FetchStep {
   std::string url;
-  int http_status = 0;        // 0: no response.
-  std::string location;       // Location header of a 3xx, as sent.
-  std::string error_class;    // Empty when a response was received.
+  int http_status = 0;   // 0: no response.
+  std::string location;  // Location header of a 3xx, as sent.
+  ErrorClass error_class = ErrorClass::kNone;  // kNone: a response came.
   std::string error_message;  // libcurl's or the resolver's words.
   std::string ip;             // Address connected to, if any.
   double total_ms = 0;
@@ -77,12 +82,13 @@ struct FetchStep {
 struct FetchRecord {
   std::string domain;  // Lower-case ASCII (punycode), no trailing dot.
   std::int64_t rank = 0;
-  std::string url;          // First URL requested.
-  std::string final_url;    // URL of the last response (after redirects).
-  std::string strategy;     // e.g. "https,http" (schemes tried, in order).
-  int http_status = 0;      // Final status; 0 when no response.
-  std::string access;       // "success" | "unavailable" | "unreachable".
-  std::string error_class;  // Empty on a response; see docs/crawler.md.
+  std::string url;        // First URL requested.
+  std::string final_url;  // URL of the last response (after redirects).
+  std::string strategy;   // e.g. "https,http" (schemes tried, in order).
+  int http_status = 0;    // Final status; 0 when no response.
+  // RFC 9309 §2.3.1; stored as its name (fetch_classes.h).
+  robots::AccessClass access = robots::AccessClass::kUnreachable;
+  ErrorClass error_class = ErrorClass::kNone;  // kNone: a response came.
   std::string error_message;
   int redirects = 0;          // Redirect hops followed.
   int attempts = 1;           // Tries including retries.
@@ -107,7 +113,8 @@ struct PreviousFetch {
   std::int64_t fetch_id = 0;
   std::string fetched_at;
   int http_status = 0;
-  std::string access;
+  // A 304 answer keeps it (a fetch with a body was a success).
+  robots::AccessClass access = robots::AccessClass::kSuccess;
   std::string etag;
   std::string last_modified;
   bool has_body = false;

@@ -2,7 +2,9 @@
 // their names: the names are the crawl database's values (fetch.access,
 // fetch.error_class, latest_fetch.access/error; docs/crawler.md), so the
 // crawler decides with enums, storage writes and checks names from this
-// table, and analyses (robotscan report) read them back with the parsers.
+// table, and analyses (robotscan report) get them back as enums from the
+// readers (latest_fetch_reader.h) and group them with the predicates
+// below. Nothing outside storage compares the names.
 //
 // The access classes are robots::AccessClass (RFC 9309 §2.3.1), whose
 // names come from robots::AccessClassName; ParseAccessClass is their
@@ -53,9 +55,16 @@ std::optional<ErrorClass> ParseErrorClass(std::string_view name);
 // The inverse of robots::AccessClassName.
 std::optional<robots::AccessClass> ParseAccessClass(std::string_view name);
 
-// Every error class is one of these kinds.
+// Kinds of error classes, for analyses that group them ("dns_*",
+// "connect_*", the redirect chains not followed to the end).
 inline bool IsDnsError(ErrorClass e) {
   return e >= ErrorClass::kDnsNxdomain && e <= ErrorClass::kDnsError;
+}
+inline bool IsConnectError(ErrorClass e) {
+  return e >= ErrorClass::kConnectRefused && e <= ErrorClass::kConnectTimeout;
+}
+inline bool IsRedirectError(ErrorClass e) {
+  return e >= ErrorClass::kTooManyRedirects && e <= ErrorClass::kRedirectScheme;
 }
 
 }  // namespace robotscan::storage

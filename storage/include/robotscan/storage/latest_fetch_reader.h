@@ -33,20 +33,25 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/robots/access_policy.h"
 #include "robotscan/storage/crawl_store.h"
+#include "robotscan/storage/fetch_classes.h"
 #include "robotscan/storage/status.h"
 
 namespace robotscan::storage {
 
-// One row of `latest_fetch`. NULL text columns read as empty strings.
+// One row of `latest_fetch`. NULL text columns read as empty strings; the
+// access and error columns are read through fetch_classes.h's name table.
 struct LatestFetchRow {
   std::string domain;
   std::int64_t rank = 0;  // 0 when the list gave none.
   std::string url;
   std::string final_url;
   int http_status = 0;  // 0: no response.
-  std::string access;   // "success" | "unavailable" | "unreachable".
-  std::string error;    // Error class ("dns_nxdomain", "timeout", ...).
+  robots::AccessClass access = robots::AccessClass::kUnreachable;
+  // The error class (kNone on a response). A name this robotscan does not
+  // know (written by a newer one) reads as kOther.
+  ErrorClass error = ErrorClass::kNone;
   int redirects = 0;
   std::int64_t bytes = 0;  // Decoded body size as stored.
   bool truncated = false;
