@@ -10,7 +10,7 @@ import numpy.typing
 
 _Text = Union[str, bytes]
 _Body = Union[str, bytes, bytearray, memoryview]
-_Compat = Literal["rfc", "rfc9309", "google"]
+_Compat = Literal["rfc", "rfc9309", "google", "urllib"]
 
 __version__: str
 
@@ -171,7 +171,7 @@ class RobotsTxt:
     @property
     def rules_outside_groups(self) -> List[Rule]: ...
     @property
-    def compat(self) -> Literal["rfc", "google"]: ...
+    def compat(self) -> Literal["rfc", "google", "urllib"]: ...
     @property
     def body_bytes(self) -> int: ...
     @property

@@ -12,8 +12,8 @@
 #include <new>
 #include <string_view>
 
+#include "arguments.h"
 #include "bindings.h"
-#include "python_text.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/url.h"
 

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "arguments.h"
 #include "bindings.h"
-#include "python_text.h"
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/dialect.h"
 

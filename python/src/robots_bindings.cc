@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "arguments.h"
 #include "bindings.h"
-#include "python_text.h"
 #include "robotscan/robots/access_policy.h"
 #include "robotscan/robots/lint.h"
 #include "robotscan/robots/robots.h"
@@ -75,8 +75,9 @@ CheckResult ToCheckResult(const robots::MatchResult& match) {
 Compat CompatFromName(std::string_view name) {
   Compat compat = Compat::kRfc9309;
   if (!robots::ParseCompatName(name, &compat)) {
-    throw py::value_error("compat must be 'rfc' or 'google', not '" +
-                          std::string(name) + "'");
+    throw py::value_error(
+        "compat must be 'rfc', 'rfc9309', 'google' or 'urllib', not '" +
+        std::string(name) + "'");
   }
   return compat;
 }
@@ -549,7 +550,8 @@ void BindRobotsTxt(py::module_& m) {
       m, "RobotsTxt",
       "A parsed robots.txt: immutable, safe to share between threads.\n\n"
       "Semantics are RFC 9309 (compat='rfc', the default) or exactly Google's "
-      "open-source parser (compat='google'); README.md lists where they "
+      "open-source parser (compat='google') or of CPython's "
+      "urllib.robotparser (compat='urllib'); README.md lists where they "
       "differ. Build one with RobotsTxt.parse(body), then query it as often "
       "as needed. Agents are product tokens ('Googlebot'); use "
       "product_token() to get one from a User-Agent header. check_many "
@@ -569,7 +571,8 @@ void BindRobotsTxt(py::module_& m) {
           "garbage lines are read as the matcher reads them; lint() says "
           "what was wrong. Only the first max_body_bytes (at least 512000, "
           "RFC 9309 §2.5; 0: no limit) are parsed, cut at a line end; "
-          "ignored_bytes counts the rest. compat is 'rfc' or 'google'. "
+          "ignored_bytes counts the rest. compat is 'rfc' (or 'rfc9309'), "
+          "'google' or 'urllib'. "
           "Releases the GIL.")
       .def_static(
           "allow_all",
@@ -683,7 +686,7 @@ void BindRobotsTxt(py::module_& m) {
           [](const RobotsTxt& robots) {
             return robots::CompatName(robots.compat());
           },
-          "'rfc' or 'google'.")
+          "'rfc', 'google' or 'urllib'.")
       .def_property_readonly("body_bytes", &RobotsTxt::body_bytes,
                              "Size of the body given to parse().")
       .def_property_readonly("ignored_bytes", &RobotsTxt::ignored_bytes,

@@ -13,7 +13,7 @@
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"
-#include "urllib_reading.h"
+#include "urllib/reading.h"
 
 namespace robotscan::robots {
 
@@ -83,7 +83,7 @@ struct RobotsTxt::Impl : internal::ParsedFile {
   std::deque<std::string> derived_patterns;  // Stable storage.
 
   // Compat::kUrllib: CPython's reading, used instead of all of the above.
-  internal::UrllibFile urllib;
+  urllib::File urllib;
 
   void BuildMatchers();
   // Groups whose rules apply to a token named by groups `own`: those, plus
@@ -437,7 +437,7 @@ RobotsTxt RobotsTxt::Parse(std::string_view body, const ParseOptions& options) {
   impl->compat = options.compat;
   impl->body_bytes = body.size();
   if (options.compat == Compat::kUrllib) {
-    impl->urllib = internal::ReadLikeUrllib(body);
+    impl->urllib = urllib::Read(body);
     return RobotsTxt(std::move(impl));
   }
   const std::string_view parsed = LimitBody(body, options.max_body_bytes);
@@ -578,7 +578,7 @@ MatchResult RobotsTxt::Check(std::string_view user_agent,
                              std::string_view url) const {
   if (impl_->compat == Compat::kUrllib) {
     return impl_->policy == Policy::kParsed
-               ? internal::MatchLikeUrllib(impl_->urllib, user_agent, url)
+               ? urllib::Match(impl_->urllib, user_agent, url)
                : impl_->Match(user_agent, url);
   }
   return impl_->CheckUrlWith(impl_->RulesOfAgent(user_agent), url);
@@ -662,7 +662,7 @@ bool RobotsTxt::IsAllowedFor(std::string_view user_agent,
 
 bool RobotsTxt::HasGroupFor(std::string_view user_agent) const {
   if (impl_->compat == Compat::kUrllib) {
-    return internal::UrllibEntryFor(impl_->urllib, user_agent) != nullptr;
+    return urllib::EntryFor(impl_->urllib, user_agent) != nullptr;
   }
   return impl_->GroupIdsFor(user_agent) != nullptr;
 }
@@ -672,8 +672,8 @@ std::vector<const Rule*> RobotsTxt::RulesFor(
   std::vector<const Rule*> rules;
   if (impl_->compat == Compat::kUrllib) {
     bool used_default = false;
-    if (const Group* group = internal::UrllibGroupFor(impl_->urllib, user_agent,
-                                                      &used_default)) {
+    if (const Group* group =
+            urllib::GroupFor(impl_->urllib, user_agent, &used_default)) {
       for (const Rule& rule : group->rules) rules.push_back(&rule);
     }
     return rules;
@@ -690,8 +690,8 @@ AgentExtensions RobotsTxt::ExtensionsFor(std::string_view user_agent) const {
   AgentExtensions ext;
   if (impl_->compat == Compat::kUrllib) {
     bool used_default = false;
-    if (const Group* group = internal::UrllibGroupFor(impl_->urllib, user_agent,
-                                                      &used_default)) {
+    if (const Group* group =
+            urllib::GroupFor(impl_->urllib, user_agent, &used_default)) {
       ext.crawl_delay = group->crawl_delay;
       ext.request_rate = group->request_rate;
     }

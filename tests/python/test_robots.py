@@ -81,7 +81,7 @@ def test_compat_modes_differ_where_the_rfc_says():
     assert not RobotsTxt.parse(body, "rfc").is_allowed("a", "/~joe/x")  # §2.2.3: %7E is ~
     assert RobotsTxt.parse(body, "google").is_allowed("a", "/~joe/x")
     assert RobotsTxt.parse(body, compat="rfc9309").compat == "rfc"
-    with pytest.raises(ValueError, match="compat must be 'rfc' or 'google', not 'urlib'"):
+    with pytest.raises(ValueError, match="compat must be 'rfc', 'rfc9309', 'google' or 'urllib', not 'urlib'"):
         RobotsTxt.parse(body, "urlib")
 
 

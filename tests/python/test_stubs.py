@@ -3,6 +3,7 @@
 import ast
 import inspect
 import pathlib
+import re
 
 import robotscan
 import robotscan._robotscan as native
@@ -79,3 +80,58 @@ def test_package_exports():
         assert hasattr(robotscan, name), name
     assert robotscan.__version__ == native.__version__
     assert (pathlib.Path(robotscan.__file__).parent / "py.typed").exists()
+
+
+def stub_literal(expression):
+    """The values of a Literal[...] annotation (an ast node), or None."""
+    if (isinstance(expression, ast.Subscript) and isinstance(expression.value, ast.Name)
+            and expression.value.id == "Literal"):
+        elements = expression.slice.elts if isinstance(expression.slice, ast.Tuple) else [expression.slice]
+        return {element.value for element in elements}
+    return None
+
+
+def stub_aliases():
+    tree = ast.parse(STUB.read_text())
+    return {node.targets[0].id: node.value for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+
+
+def stub_property_literal(class_name, property_name):
+    tree = ast.parse(STUB.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == property_name:
+                    return stub_literal(item.returns)
+    raise AssertionError(f"{class_name}.{property_name} not in the stub")
+
+
+def test_compat_literals_are_what_the_module_accepts_and_answers():
+    """The stub's _Compat once lacked "urllib" (issue 25): every name the
+    module names in its refusal is in _Compat and parses, and what
+    RobotsTxt.compat answers for each is in that property's Literal."""
+    compat_names = stub_literal(stub_aliases()["_Compat"])
+    try:
+        native.RobotsTxt.parse(b"", "no-such-mode")
+        raise AssertionError("an unknown compat mode was accepted")
+    except ValueError as error:
+        accepted = set(re.findall(r"'([a-z0-9]+)'", str(error))) - {"no-such-mode"}
+    assert accepted == compat_names
+    answers = {native.RobotsTxt.parse(b"", name).compat for name in compat_names}
+    assert answers == stub_property_literal("RobotsTxt", "compat")
+    for name in compat_names:
+        assert native.policy_for_http(200, b"", compat=name).robots.compat in answers
+
+
+def test_parameter_literals_are_accepted():
+    """Each value a Literal parameter of the stub allows is taken by the module."""
+    tree = ast.parse(STUB.read_text())
+    policy = next(node for node in tree.body
+                  if isinstance(node, ast.FunctionDef) and node.name == "policy_for_http")
+    values = stub_literal(next(arg.annotation for arg in policy.args.kwonlyargs
+                               if arg.arg == "too_many_requests"))
+    assert values == {"unavailable", "unreachable"}
+    answers = {native.policy_for_http(429, too_many_requests=value).access for value in values}
+    assert answers <= stub_property_literal("AccessPolicy", "access")
+    assert answers == values

@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "python_text.h"
-#include "python_urlparse.h"
 #include "robotscan/robots/robots.h"
+#include "urllib/python_str.h"
+#include "urllib/python_urlparse.h"
 
 namespace robotscan::robots {
 namespace {
 
-namespace py = internal::python;
+namespace py = urllib::python;
 
 RobotsTxt Urllib(std::string_view body) {
   ParseOptions options;
@@ -413,16 +413,18 @@ TEST(UrllibDifferential, AgreesWithCPythonOnEveryCheck) {
 
 TEST(UrllibDifferential, UnicodeTablesAreThoseOfThisCPython) {
   bool ok = false;
-  const std::string generated = RunCommand(
-      "python3 '" ROBOTSCAN_SOURCE_DIR "/robots/src/python_unicode_tables.py'",
-      &ok);
+  const std::string generated =
+      RunCommand("python3 '" ROBOTSCAN_SOURCE_DIR
+                 "/robots/src/urllib/python_unicode_tables.py'",
+                 &ok);
   ASSERT_TRUE(ok);
-  std::ifstream in(ROBOTSCAN_SOURCE_DIR "/robots/src/python_unicode_tables.inc",
+  std::ifstream in(ROBOTSCAN_SOURCE_DIR
+                   "/robots/src/urllib/python_unicode_tables.inc",
                    std::ios::binary);
   std::stringstream checked_in;
   checked_in << in.rdbuf();
   EXPECT_EQ(generated, checked_in.str())
-      << "regenerate robots/src/python_unicode_tables.inc";
+      << "regenerate robots/src/urllib/python_unicode_tables.inc";
 }
 
 }  // namespace

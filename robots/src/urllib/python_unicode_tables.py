@@ -4,7 +4,7 @@ str that urllib.robotparser's reading of a robots.txt depends on (the urllib
 compat mode, urllib_reading.cc). Regenerate with the interpreter whose
 reading is reproduced (CPython 3.11, Unicode 14.0):
 
-    python3 robots/src/python_unicode_tables.py > robots/src/python_unicode_tables.inc
+    python3 robots/src/urllib/python_unicode_tables.py > robots/src/urllib/python_unicode_tables.inc
 
 tests/robots/urllib_reading_test.cc runs this script and checks that its
 output equals the checked-in file, so the tables cannot drift from the

@@ -1,12 +1,12 @@
-#include "urllib_reading.h"
+#include "urllib/reading.h"
 
 #include <string>
 
-#include "python_text.h"
-#include "python_urlparse.h"
 #include "robotscan/base/ascii.h"
+#include "urllib/python_str.h"
+#include "urllib/python_urlparse.h"
 
-namespace robotscan::robots::internal {
+namespace robotscan::robots::urllib {
 namespace {
 
 namespace py = python;
@@ -51,7 +51,7 @@ bool RulePath(const std::string& path, std::string* quoted) {
 
 class UrllibParser {
  public:
-  explicit UrllibParser(UrllibFile* file) : file_(file) {}
+  explicit UrllibParser(File* file) : file_(file) {}
 
   void Parse(std::string_view body) {
     const std::string text = py::DecodeUtf8Replace(body);
@@ -157,7 +157,7 @@ class UrllibParser {
     entry_ = Group();
   }
 
-  UrllibFile* file_;
+  File* file_;
   State state_ = State::kStart;
   Group entry_;
 };
@@ -178,17 +178,17 @@ std::string CallerName(std::string_view agent) {
 
 }  // namespace
 
-UrllibFile ReadLikeUrllib(std::string_view body) {
-  UrllibFile file;
+File Read(std::string_view body) {
+  File file;
   UrllibParser(&file).Parse(body);
   return file;
 }
 
-bool UrllibRuleAllows(const Rule& rule) {
+bool RuleAllows(const Rule& rule) {
   return rule.kind == RuleKind::kAllow || rule.pattern.empty();
 }
 
-const Group* UrllibEntryFor(const UrllibFile& file, std::string_view agent) {
+const Group* EntryFor(const File& file, std::string_view agent) {
   const std::string caller = CallerName(agent);
   for (std::uint32_t index : file.entries) {
     if (AppliesTo(file.groups[index], caller)) return &file.groups[index];
@@ -196,17 +196,17 @@ const Group* UrllibEntryFor(const UrllibFile& file, std::string_view agent) {
   return nullptr;
 }
 
-const Group* UrllibGroupFor(const UrllibFile& file, std::string_view agent,
-                            bool* used_default) {
+const Group* GroupFor(const File& file, std::string_view agent,
+                      bool* used_default) {
   *used_default = false;
-  if (const Group* entry = UrllibEntryFor(file, agent)) return entry;
+  if (const Group* entry = EntryFor(file, agent)) return entry;
   if (!file.default_entry) return nullptr;
   *used_default = true;
   return &file.groups[*file.default_entry];
 }
 
-MatchResult MatchLikeUrllib(const UrllibFile& file, std::string_view agent,
-                            std::string_view url) {
+MatchResult Match(const File& file, std::string_view agent,
+                  std::string_view url) {
   MatchResult result;
   // can_fetch: unquote, urlparse, keep path;params?query#fragment, quote.
   py::ParsedUrl parts;
@@ -220,7 +220,7 @@ MatchResult MatchLikeUrllib(const UrllibFile& file, std::string_view agent,
   std::string path = py::Quote(py::UrlUnparse(parts));
   if (path.empty()) path = "/";
 
-  const Group* group = UrllibGroupFor(file, agent, &result.used_global_group);
+  const Group* group = GroupFor(file, agent, &result.used_global_group);
   if (group == nullptr) {
     result.decision = Decision::kNoGroupForAgent;
     return result;
@@ -231,7 +231,7 @@ MatchResult MatchLikeUrllib(const UrllibFile& file, std::string_view agent,
     if (path.compare(0, rule.match_pattern.size(), rule.match_pattern) != 0) {
       continue;
     }
-    result.allowed = UrllibRuleAllows(rule);
+    result.allowed = RuleAllows(rule);
     result.decision = Decision::kRuleMatched;
     result.line = rule.line;
     result.kind = rule.kind;
@@ -242,4 +242,4 @@ MatchResult MatchLikeUrllib(const UrllibFile& file, std::string_view agent,
   return result;
 }
 
-}  // namespace robotscan::robots::internal
+}  // namespace robotscan::robots::urllib

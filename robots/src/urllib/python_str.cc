@@ -1,4 +1,4 @@
-#include "python_text.h"
+#include "urllib/python_str.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <iterator>
 #include <limits>
 
-namespace robotscan::robots::internal::python {
+namespace robotscan::robots::urllib::python {
 namespace {
 
 struct CodePointRange {
@@ -14,7 +14,7 @@ struct CodePointRange {
   char32_t last;
 };
 
-#include "python_unicode_tables.inc"
+#include "urllib/python_unicode_tables.inc"
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
@@ -230,4 +230,4 @@ bool HasNfkcNetlocBreaker(std::string_view text) {
   return false;
 }
 
-}  // namespace robotscan::robots::internal::python
+}  // namespace robotscan::robots::urllib::python

@@ -7,8 +7,8 @@
 // buffer): they stay valid while the object is alive, which the callers
 // guarantee by holding a reference, so the text can be read with the GIL
 // released.
-#ifndef ROBOTSCAN_PYTHON_PYTHON_TEXT_H_
-#define ROBOTSCAN_PYTHON_PYTHON_TEXT_H_
+#ifndef ROBOTSCAN_PYTHON_ARGUMENTS_H_
+#define ROBOTSCAN_PYTHON_ARGUMENTS_H_
 
 #include <pybind11/pybind11.h>
 
@@ -44,4 +44,4 @@ pybind11::str MessageText(std::string_view text);
 
 }  // namespace robotscan::python
 
-#endif  // ROBOTSCAN_PYTHON_PYTHON_TEXT_H_
+#endif  // ROBOTSCAN_PYTHON_ARGUMENTS_H_

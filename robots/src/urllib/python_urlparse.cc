@@ -1,11 +1,11 @@
-#include "python_urlparse.h"
+#include "urllib/python_urlparse.h"
 
 #include <array>
 
-#include "python_text.h"
 #include "robotscan/base/ascii.h"
+#include "urllib/python_str.h"
 
-namespace robotscan::robots::internal::python {
+namespace robotscan::robots::urllib::python {
 namespace {
 
 constexpr char kHexDigits[] = "0123456789ABCDEF";
@@ -301,4 +301,4 @@ std::string UrlUnparse(const ParsedUrl& parts) {
   return url;
 }
 
-}  // namespace robotscan::robots::internal::python
+}  // namespace robotscan::robots::urllib::python

@@ -1,4 +1,4 @@
-#include "python_text.h"
+#include "arguments.h"
 
 #include <string>
 #include <string_view>

@@ -35,10 +35,10 @@
 
 #include "robotscan/robots/robots.h"
 
-namespace robotscan::robots::internal {
+namespace robotscan::robots::urllib {
 
 // RobotFileParser's state after parse(lines).
-struct UrllibFile {
+struct File {
   // The entries CPython keeps (self.entries and self.default_entry), in
   // file order. Group::agents are the values as written, Group::tokens the
   // percent-decoded, lower-cased names that are matched; Rule::pattern is
@@ -52,24 +52,24 @@ struct UrllibFile {
   int error_line = 0;               // Where parse() raises; 0 if it does not.
 };
 
-UrllibFile ReadLikeUrllib(std::string_view body);
+File Read(std::string_view body);
 
 // The group can_fetch consults for `agent`: the first entry that applies,
 // else the default entry (*used_default set), else nullptr.
-const Group* UrllibGroupFor(const UrllibFile& file, std::string_view agent,
-                            bool* used_default);
+const Group* GroupFor(const File& file, std::string_view agent,
+                      bool* used_default);
 
 // The first entry (not the default) that applies to `agent`, or nullptr.
-const Group* UrllibEntryFor(const UrllibFile& file, std::string_view agent);
+const Group* EntryFor(const File& file, std::string_view agent);
 
 // can_fetch(agent, url). Decision::kInvalidUrl (allowed false) where
 // CPython raises ValueError on the URL.
-MatchResult MatchLikeUrllib(const UrllibFile& file, std::string_view agent,
-                            std::string_view url);
+MatchResult Match(const File& file, std::string_view agent,
+                  std::string_view url);
 
 // An Allow line, or an empty Disallow (RuleLine makes it an allowance).
-bool UrllibRuleAllows(const Rule& rule);
+bool RuleAllows(const Rule& rule);
 
-}  // namespace robotscan::robots::internal
+}  // namespace robotscan::robots::urllib
 
 #endif  // ROBOTSCAN_ROBOTS_SRC_URLLIB_READING_H_

@@ -1,5 +1,5 @@
 // CPython 3.11 `str` semantics on UTF-8, as far as urllib.robotparser needs
-// them (urllib_reading.h). Private to the robots library.
+// them (reading.h). Private to the robots library.
 //
 // Text is held as "Python UTF-8": what bytes.decode("utf-8", "replace")
 // gives, re-encoded — valid UTF-8 in which every invalid sequence became
@@ -8,8 +8,8 @@
 // byte offsets of ASCII delimiters are code point boundaries.
 //
 // Thread-safety: pure functions.
-#ifndef ROBOTSCAN_ROBOTS_SRC_PYTHON_TEXT_H_
-#define ROBOTSCAN_ROBOTS_SRC_PYTHON_TEXT_H_
+#ifndef ROBOTSCAN_ROBOTS_SRC_URLLIB_PYTHON_STR_H_
+#define ROBOTSCAN_ROBOTS_SRC_URLLIB_PYTHON_STR_H_
 
 #include <cstddef>
 #include <optional>
@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace robotscan::robots::internal::python {
+namespace robotscan::robots::urllib::python {
 
 // bytes.decode("utf-8", "replace"), re-encoded as UTF-8.
 std::string DecodeUtf8Replace(std::string_view bytes);
@@ -51,6 +51,6 @@ std::string LowerForMatching(std::string_view text);
 // one of "/?#@:" (urllib.parse._checknetloc's test).
 bool HasNfkcNetlocBreaker(std::string_view text);
 
-}  // namespace robotscan::robots::internal::python
+}  // namespace robotscan::robots::urllib::python
 
-#endif  // ROBOTSCAN_ROBOTS_SRC_PYTHON_TEXT_H_
+#endif  // ROBOTSCAN_ROBOTS_SRC_URLLIB_PYTHON_STR_H_

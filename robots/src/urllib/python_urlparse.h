@@ -1,15 +1,15 @@
 // The part of CPython 3.11's urllib.parse that urllib.robotparser uses:
 // unquote, quote (safe="/"), urlparse and urlunparse, reproduced on
-// "Python UTF-8" text (python_text.h). Private to the robots library.
+// "Python UTF-8" text (python_str.h). Private to the robots library.
 //
 // Thread-safety: pure functions.
-#ifndef ROBOTSCAN_ROBOTS_SRC_PYTHON_URLPARSE_H_
-#define ROBOTSCAN_ROBOTS_SRC_PYTHON_URLPARSE_H_
+#ifndef ROBOTSCAN_ROBOTS_SRC_URLLIB_PYTHON_URLPARSE_H_
+#define ROBOTSCAN_ROBOTS_SRC_URLLIB_PYTHON_URLPARSE_H_
 
 #include <string>
 #include <string_view>
 
-namespace robotscan::robots::internal::python {
+namespace robotscan::robots::urllib::python {
 
 // urllib.parse.unquote(text): each run of ASCII characters has its %XX
 // escapes decoded to bytes, which are then decoded as UTF-8 with
@@ -38,6 +38,6 @@ std::string UrlUnparse(const ParsedUrl& url);
 // ipaddress.IPv6Address(text) succeeds (scope ids "%zone" included).
 bool IsPythonIpv6Address(std::string_view text);
 
-}  // namespace robotscan::robots::internal::python
+}  // namespace robotscan::robots::urllib::python
 
-#endif  // ROBOTSCAN_ROBOTS_SRC_PYTHON_URLPARSE_H_
+#endif  // ROBOTSCAN_ROBOTS_SRC_URLLIB_PYTHON_URLPARSE_H_
