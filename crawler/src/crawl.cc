@@ -90,113 +90,12 @@ void CrawlHandle::OnCancel(std::function<void()> stop) {
   }
 }
 
-std::string DefaultUserAgent() {
-  return "robotscan/" ROBOTSCAN_VERSION_STRING
-         " (robots.txt research crawler; "
-         "+https://github.com/robotscan/robotscan)";
-}
-
-Status CheckHeaderValue(std::string_view flag, std::string_view value) {
-  for (const char c : value) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && byte != '\t') || byte == 0x7f) {
-      const char* name = c == '\r'   ? "a carriage return (CR)"
-                         : c == '\n' ? "a line feed (LF)"
-                         : c == '\0' ? "a NUL byte"
-                                     : "a control character";
-      return Status(StatusCode::kInvalidArgument,
-                    std::string(flag) + " must not contain " + name +
-                        ": it is sent in an HTTP header line");
-    }
-  }
-  return Status::Ok();
-}
-
-Status ValidateCrawlOptions(const CrawlOptions& options) {
-  const auto invalid = [](std::string message) {
-    return Status(StatusCode::kInvalidArgument, std::move(message));
-  };
-  if (options.list_path.empty()) return invalid("no list given");
-  if (options.db_path.empty()) return invalid("no database given");
-  if (std::error_code ignored;
-      std::filesystem::is_directory(options.db_path, ignored)) {
-    return invalid("--db " + options.db_path +
-                   " is a directory, not a database file");
-  }
-  if (options.schemes.empty()) return invalid("no scheme to try");
-  for (const std::string& scheme : options.schemes) {
-    if (scheme != "https" && scheme != "http") {
-      return invalid("scheme '" + scheme + "' is not http or https");
-    }
-  }
-  if (options.concurrency < 1) return invalid("concurrency must be >= 1");
-  // Numbers a flag can get wrong: each names its flag. A NaN or infinite
-  // rate would also be written into crawl_run.options as invalid JSON.
-  if (!std::isfinite(options.rate_limit) || options.rate_limit < 0) {
-    return invalid("--rate must be a number >= 0 (0: no limit)");
-  }
-  if (options.per_ip_limit < 0) {
-    return invalid("--per-ip-limit must be >= 0 (0: no limit)");
-  }
-  if (options.retries < 0) return invalid("--retries must be >= 0");
-  if (options.max_redirects < 0) {
-    return invalid("--max-redirects must be >= 0 (at least 5 are followed)");
-  }
-  if (options.loops < 0) return invalid("--loops must be >= 0");
-  if (options.dns_tries < 1) return invalid("--dns-tries must be >= 1");
-  if (options.low_speed_limit < 0) {
-    return invalid("--low-speed-limit must be >= 0 (0: no check)");
-  }
-  if (options.low_speed_time.count() < 0) {
-    return invalid("--low-speed-time must not be negative");
-  }
-  // libcurl reads a timeout of 0 as "none": a zero timeout is refused, not
-  // turned into an endless wait.
-  const struct {
-    const char* flag;
-    std::chrono::milliseconds value;
-    bool zero_allowed;
-  } durations[] = {{"--connect-timeout", options.connect_timeout, false},
-                   {"--timeout", options.total_timeout, false},
-                   {"--dns-timeout", options.dns_timeout, false},
-                   {"--retry-delay", options.retry_delay, true},
-                   {"--max-retry-after", options.max_retry_after, true}};
-  for (const auto& d : durations) {
-    if (d.value.count() < 0 || (!d.zero_allowed && d.value.count() == 0)) {
-      return invalid(std::string(d.flag) + " must be " +
-                     (d.zero_allowed ? "at least 0" : "longer than 0"));
-    }
-  }
-  if (Status agent = CheckHeaderValue("--user-agent", options.user_agent);
-      !agent.ok()) {
-    return agent;
-  }
-  if (options.top < 0 || options.skip < 0) {
-    return invalid("--top and --skip must not be negative");
-  }
-  std::string error;
-  for (const std::string& text : options.connect_to) {
-    ConnectToRule rule;
-    if (!ParseConnectToRule(text, &rule, &error)) return invalid(error);
-  }
-  for (const std::string& text : options.resolve) {
-    ResolveRule rule;
-    if (!ParseResolveRule(text, &rule, &error)) return invalid(error);
-  }
-  for (const std::string& server : options.dns_servers) {
-    if (server.empty() || server.find(',') != std::string::npos) {
-      return invalid("invalid --dns-server '" + server + "'");
-    }
-  }
-  return Status::Ok();
-}
-
 namespace {
 
 // Counts the entries --top/--skip select, for progress and ETA. A second
 // pass over the file; cheap next to the crawl (about a second per million
 // lines, gzip included).
-Status CountSelectedEntries(const CrawlOptions& options,
+Status CountSelectedEntries(const ListSelection& selection,
                             const std::string& list_path, std::int64_t* total) {
   Result<std::unique_ptr<TopListReader>> reader =
       TopListReader::Open(list_path);
@@ -212,15 +111,14 @@ Status CountSelectedEntries(const CrawlOptions& options,
     }
     if (outcome == ReadOutcome::kEntry) ++entries;
   }
-  entries = std::max<std::int64_t>(0, entries - options.skip);
-  if (options.top > 0) entries = std::min(entries, options.top);
-  *total = entries;
+  *total = selection.CountOf(entries);
   return Status::Ok();
 }
 
 }  // namespace
 
-std::string OptionsAsJson(const CrawlOptions& o) {
+std::string OptionsAsJson(const CrawlPlan& plan) {
+  const CrawlOptions& o = plan.options;
   // Hand-written to keep the library free of a JSON dependency; values are
   // numbers, booleans and option strings we escape minimally.
   auto quote = [](const std::string& s) {
@@ -250,16 +148,14 @@ std::string OptionsAsJson(const CrawlOptions& o) {
   json += ",\"schemes\":" + list(o.schemes);
   json += ",\"www_fallback\":" + std::string(o.www_fallback ? "true" : "false");
   json += ",\"max_redirects\":" + std::to_string(std::max(o.max_redirects, 5));
-  json += ",\"max_body_bytes\":" +
-          std::to_string(std::max(o.max_body_bytes, kMinBodyLimitBytes));
+  json += ",\"max_body_bytes\":" + std::to_string(plan.max_body_bytes);
   json +=
       ",\"connect_timeout_ms\":" + std::to_string(o.connect_timeout.count());
   json += ",\"timeout_ms\":" + std::to_string(o.total_timeout.count());
   json += ",\"retries\":" + std::to_string(o.retries);
   json +=
       ",\"retry_timeouts\":" + std::string(o.retry_timeouts ? "true" : "false");
-  json += ",\"user_agent\":" +
-          quote(o.user_agent.empty() ? DefaultUserAgent() : o.user_agent);
+  json += ",\"user_agent\":" + quote(plan.user_agent);
   json += ",\"dns_servers\":" + list(o.dns_servers);
   json += ",\"allow_private_addresses\":" +
           std::string(o.allow_private_addresses ? "true" : "false");
@@ -348,9 +244,14 @@ std::int64_t DescriptorsNeeded(const CrawlOptions& options) {
 
 Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
                 CrawlSummary* summary, CrawlHandle* handle) {
-  if (Status valid = ValidateCrawlOptions(options); !valid.ok()) {
-    return valid;
-  }
+  const Result<CrawlPlan> plan = ValidateCrawlOptions(options);
+  if (!plan.ok()) return plan.status();
+  return RunCrawl(*plan, callbacks, summary, handle);
+}
+
+Status RunCrawl(const CrawlPlan& plan, const CrawlCallbacks& callbacks,
+                CrawlSummary* summary, CrawlHandle* handle) {
+  const CrawlOptions& options = plan.options;
   const Clock::time_point started = Clock::now();
   // The list first: one that cannot be read must not leave a new, empty
   // database behind. Read once, whatever it is (list_staging.h).
@@ -384,7 +285,7 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
   // Counted once the hold is ours: a refused crawl is refused at once,
   // not after a pass over a million-line list.
   std::int64_t total = 0;
-  if (Status counted = CountSelectedEntries(options, list_path, &total);
+  if (Status counted = CountSelectedEntries(plan.selection, list_path, &total);
       !counted.ok()) {
     return counted;
   }
@@ -410,7 +311,7 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
     if (!reader.ok()) return reader.status();
     readers.push_back(std::move(reader.value()));
     sources.push_back(std::make_unique<DomainAdmission>(
-        options, i, loop_count, std::move(list_reader).value(),
+        plan, i, loop_count, std::move(list_reader).value(),
         readers.back().get(), database_was_empty,
         [&callbacks, &shared](const MalformedLine& bad) {
           if (!callbacks.on_malformed_line) return;
@@ -418,7 +319,7 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
           callbacks.on_malformed_line(bad);
         }));
     loops.push_back(std::make_unique<CrawlLoop>(
-        options, callbacks, &shared, loop_count, sources.back().get()));
+        plan, callbacks, &shared, loop_count, sources.back().get()));
     if (Status ready = loops.back()->CheckReady(); !ready.ok()) {
       return ready;
     }
@@ -437,7 +338,7 @@ Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
     return read;
   }
   info.list.entries = total;
-  info.options_json = OptionsAsJson(options);
+  info.options_json = OptionsAsJson(plan);
   const storage::Result<std::int64_t> begun = writer.value()->BeginRun(info);
   if (!begun.ok()) return begun.status();
   const std::int64_t run_id = *begun;

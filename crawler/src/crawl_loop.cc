@@ -80,13 +80,13 @@ DnsOptions MakeDnsOptions(const CrawlOptions& options) {
   return dns;
 }
 
-std::string JoinStrategy(const CrawlOptions& options) {
+std::string JoinStrategy(const CrawlPlan& plan) {
   std::string s;
-  for (const std::string& scheme : options.schemes) {
+  for (const Scheme scheme : plan.schemes) {
     if (!s.empty()) s += ',';
-    s += scheme;
+    s += SchemeName(scheme);
   }
-  if (options.www_fallback) s += ",www";
+  if (plan.options.www_fallback) s += ",www";
   return s;
 }
 
@@ -127,37 +127,23 @@ void SharedCrawlState::StopAll(const std::string& fatal) {
   for (CrawlLoop* loop : loops) loop->PostStop();
 }
 
-CrawlLoop::CrawlLoop(const CrawlOptions& options,
-                     const CrawlCallbacks& callbacks, SharedCrawlState* shared,
-                     std::size_t loop_count, DomainSource* source)
-    : options_(options),
+CrawlLoop::CrawlLoop(const CrawlPlan& plan, const CrawlCallbacks& callbacks,
+                     SharedCrawlState* shared, std::size_t loop_count,
+                     DomainSource* source)
+    : plan_(plan),
+      options_(plan.options),
       callbacks_(callbacks),
       shared_(shared),
       loop_count_(loop_count),
-      policy_(FetchPolicyFrom(options)),
+      policy_(FetchPolicyFrom(plan)),
       driver_(io_, [this](CURL* easy,
                           CURLcode code) { OnTransferDone(easy, code); }),
-      resolver_(io_, MakeDnsOptions(options)),
+      resolver_(io_, MakeDnsOptions(plan.options)),
       admission_(source),
       progress_timer_(io_),
       pump_timer_(io_),
-      speed_timer_(io_) {
-  for (const std::string& text : options.connect_to) {
-    ConnectToRule rule;
-    std::string ignored;
-    if (ParseConnectToRule(text, &rule, &ignored))
-      connect_rules_.push_back(rule);
-  }
-  for (const std::string& text : options.resolve) {
-    ResolveRule rule;
-    std::string ignored;
-    if (ParseResolveRule(text, &rule, &ignored)) resolve_rules_.push_back(rule);
-  }
-  max_body_ = std::max(options.max_body_bytes, kMinBodyLimitBytes);
-  user_agent_ =
-      options.user_agent.empty() ? DefaultUserAgent() : options.user_agent;
-  strategy_ = JoinStrategy(options);
-}
+      speed_timer_(io_),
+      strategy_(JoinStrategy(plan)) {}
 
 CrawlLoop::~CrawlLoop() {
   for (auto& [id, job] : jobs_) {
@@ -351,7 +337,7 @@ void CrawlLoop::StartJob(AdmittedDomain admitted) {
     job->easy.reset(curl_easy_init());
     if (job->easy) ConfigureEasy(job->easy.get());
   }
-  job->max_body = max_body_;
+  job->max_body = plan_.max_body_bytes;
   if (!job->easy) {
     Act(job, job->fetch.OnStartFailed("curl_easy_init failed"));
     return;
@@ -386,12 +372,12 @@ void CrawlLoop::Act(DomainJob* job, FetchAction action) {
 void CrawlLoop::Resolve(DomainJob* job, const FetchAction& action) {
   std::string host = action.parts.host;
   int port = action.parts.port;
-  ApplyConnectTo(connect_rules_, &host, &port);
+  ApplyConnectTo(plan_.connect_to, &host, &port);
   if (IsIpLiteral(host)) {
     Act(job, job->fetch.OnAddresses({host}, port, -1));
     return;
   }
-  if (const ResolveRule* rule = FindResolveRule(resolve_rules_, host, port)) {
+  if (const ResolveRule* rule = FindResolveRule(plan_.resolve, host, port)) {
     Act(job, job->fetch.OnAddresses(rule->addresses, port, -1));
     return;
   }
@@ -436,7 +422,7 @@ void CrawlLoop::ConfigureEasy(CURL* easy) {
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");  // All built in.
-  curl_easy_setopt(easy, CURLOPT_USERAGENT, user_agent_.c_str());
+  curl_easy_setopt(easy, CURLOPT_USERAGENT, plan_.user_agent.c_str());
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &OnBodyBytes);
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &OnHeaderLine);
   curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS,

@@ -4,7 +4,8 @@
 // (dns_resolver.h). It takes domains from its admission stage
 // (domain_admission.h) as slots free, a few per turn, bounded by the
 // concurrency, the shared rate limit and the writer's backlog; applies
-// --connect-to/--resolve and the per-IP cap; configures and runs transfers;
+// --connect-to/--resolve (parsed once, in the crawl's plan) and the per-IP
+// cap; configures and runs transfers;
 // and hands finished records to the shared BatchWriter.
 //
 // Thread-safety: Run() on the loop's own thread; the methods marked
@@ -67,8 +68,9 @@ struct SharedCrawlState {
 
 class CrawlLoop {
  public:
-  // `source` (owned by the caller, outliving the loop) gives its domains.
-  CrawlLoop(const CrawlOptions& options, const CrawlCallbacks& callbacks,
+  // `source` (owned by the caller, outliving the loop) gives its domains;
+  // `plan` outlives the loop too.
+  CrawlLoop(const CrawlPlan& plan, const CrawlCallbacks& callbacks,
             SharedCrawlState* shared, std::size_t loop_count,
             DomainSource* source);
   ~CrawlLoop();
@@ -123,7 +125,8 @@ class CrawlLoop {
   void Finish(DomainJob* job);
   void ConfigureEasy(CURL* easy);
 
-  const CrawlOptions& options_;
+  const CrawlPlan& plan_;
+  const CrawlOptions& options_;  // plan_.options.
   const CrawlCallbacks& callbacks_;
   SharedCrawlState* shared_;
   const std::size_t loop_count_;
@@ -136,10 +139,6 @@ class CrawlLoop {
   boost::asio::steady_timer pump_timer_;
   boost::asio::steady_timer speed_timer_;
 
-  std::vector<ConnectToRule> connect_rules_;
-  std::vector<ResolveRule> resolve_rules_;
-  std::size_t max_body_ = kMinBodyLimitBytes;
-  std::string user_agent_;
   std::string strategy_;
 
   std::unordered_map<std::uint64_t, std::unique_ptr<DomainJob>> jobs_;

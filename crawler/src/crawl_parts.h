@@ -35,7 +35,7 @@ bool RunLoops(const CrawlOptions& options, const CrawlCallbacks& callbacks,
 
 // The crawl options as JSON for crawl_run.options (no database location:
 // a PostgreSQL URI may carry a password).
-std::string OptionsAsJson(const CrawlOptions& options);
+std::string OptionsAsJson(const CrawlPlan& plan);
 
 std::string HostName();
 std::size_t LoopCount(const CrawlOptions& options);

@@ -25,6 +25,7 @@
 #include "crawl_loop.h"
 #include "crawl_parts.h"
 #include "leased_domain_source.h"
+#include "list_cursor.h"
 #include "list_staging.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/crawler/top_list_download.h"
@@ -386,14 +387,14 @@ class WorkerCoordinator {
 // The list's entries selected by --top/--skip, for Enqueue.
 class ListInput final : public storage::FrontierInput {
  public:
-  ListInput(TopListReader* list, const EnqueueOptions& options,
+  ListInput(TopListReader* list, const ListSelection& selection,
             const std::function<void(const MalformedLine&)>& on_malformed)
-      : list_(list), options_(options), on_malformed_(on_malformed) {}
+      : list_(list), cursor_(selection), on_malformed_(on_malformed) {}
   bool Next(storage::FrontierEntry* out) override {
     TopListEntry entry;
     MalformedLine bad;
     for (;;) {
-      if (options_.top > 0 && taken_ >= options_.top) return false;
+      if (cursor_.Exhausted()) return false;
       switch (list_->Next(&entry, &bad)) {
         case ReadOutcome::kEnd:
           return false;
@@ -407,11 +408,7 @@ class ListInput final : public storage::FrontierInput {
         case ReadOutcome::kEntry:
           break;
       }
-      if (skipped_ < options_.skip) {
-        ++skipped_;
-        continue;
-      }
-      ++taken_;
+      if (cursor_.Next() != ListCursor::Verdict::kTake) continue;
       out->domain = std::move(entry.domain);
       out->rank = entry.rank;
       return true;
@@ -422,9 +419,9 @@ class ListInput final : public storage::FrontierInput {
 
  private:
   TopListReader* list_;
-  const EnqueueOptions& options_;
+  ListCursor cursor_;
   const std::function<void(const MalformedLine&)>& on_malformed_;
-  std::int64_t skipped_ = 0, taken_ = 0, malformed_ = 0;
+  std::int64_t malformed_ = 0;
   std::string error_;
 };
 
@@ -476,7 +473,9 @@ Status EnqueueCrawl(
       ",\"rate_limit\":" + std::to_string(options.settings.rate_limit) +
       ",\"lease_ms\":" + std::to_string(options.settings.lease.count()) +
       ",\"batch_size\":" + std::to_string(options.settings.batch_size) + "}";
-  ListInput input(list.value().get(), options, on_malformed_line);
+  ListInput input(list.value().get(),
+                  ListSelection{.skip = options.skip, .top = options.top},
+                  on_malformed_line);
   storage::Result<storage::EnqueueSummary> enqueued =
       frontier.value()->Enqueue(info, options.settings, &input);
   if (!enqueued.ok()) return enqueued.status();
@@ -489,9 +488,15 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
                       CrawlHandle* handle) {
   CrawlOptions checked = options;
   checked.list_path = "(the shared frontier)";
-  if (Status valid = ValidateCrawlOptions(checked); !valid.ok()) {
-    return valid;
-  }
+  const Result<CrawlPlan> plan = ValidateCrawlOptions(checked);
+  if (!plan.ok()) return plan.status();
+  return RunCrawlWorker(*plan, run_id, callbacks, summary, handle);
+}
+
+Status RunCrawlWorker(const CrawlPlan& plan, std::int64_t run_id,
+                      const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                      CrawlHandle* handle) {
+  const CrawlOptions& options = plan.options;
   if (!storage::IsPostgresUri(options.db_path)) {
     return Status(
         StatusCode::kInvalidArgument,
@@ -527,8 +532,7 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
   if (hold.stale && callbacks.on_stale_lock) {
     callbacks.on_stale_lock(*hold.stale);
   }
-  storage::WorkerInfo info{me.host, me.pid, me.started_at,
-                           OptionsAsJson(options)};
+  storage::WorkerInfo info{me.host, me.pid, me.started_at, OptionsAsJson(plan)};
   const storage::Result<std::int64_t> registered =
       coordination.value()->RegisterWorker(crawl.run_id, info);
   if (!registered.ok()) return registered.status();
@@ -547,7 +551,7 @@ Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
     sources.push_back(std::make_unique<LeasedDomainSource>());
     source_pointers.push_back(sources.back().get());
     loops.push_back(std::make_unique<CrawlLoop>(
-        options, callbacks, &shared, loop_count, sources.back().get()));
+        plan, callbacks, &shared, loop_count, sources.back().get()));
     if (Status ready = loops.back()->CheckReady(); !ready.ok()) {
       return ready;
     }

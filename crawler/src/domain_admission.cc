@@ -11,22 +11,22 @@ std::size_t LoopOfDomain(const std::string& domain, std::size_t loop_count) {
   return loop_count <= 1 ? 0 : std::hash<std::string>{}(domain) % loop_count;
 }
 
-DomainAdmission::DomainAdmission(const CrawlOptions& options,
-                                 std::size_t loop_index, std::size_t loop_count,
+DomainAdmission::DomainAdmission(const CrawlPlan& plan, std::size_t loop_index,
+                                 std::size_t loop_count,
                                  std::unique_ptr<TopListReader> list,
                                  storage::CrawlStore* reader,
                                  bool database_was_empty,
                                  MalformedHandler on_malformed)
-    : options_(options),
-      loop_index_(loop_index),
+    : loop_index_(loop_index),
       loop_count_(loop_count),
       list_(std::move(list)),
       reader_(reader),
       database_was_empty_(database_was_empty),
-      on_malformed_(std::move(on_malformed)) {
-  if (options.recrawl_older_than) {
+      on_malformed_(std::move(on_malformed)),
+      cursor_(plan.selection) {
+  if (plan.options.recrawl_older_than) {
     recrawl_cutoff_ = FormatIso8601(std::chrono::system_clock::now() -
-                                    *options.recrawl_older_than);
+                                    *plan.options.recrawl_older_than);
   }
 }
 
@@ -55,15 +55,15 @@ DomainAdmission::Outcome DomainAdmission::Next(int* lines_left,
         break;
     }
     // --skip and --top count list positions, in every loop alike.
-    if (skipped_ < options_.skip) {
-      ++skipped_;
-      continue;
+    switch (cursor_.Next()) {
+      case ListCursor::Verdict::kSkip:
+        continue;
+      case ListCursor::Verdict::kPastEnd:
+        done_ = true;
+        return Outcome::kEnd;
+      case ListCursor::Verdict::kTake:
+        break;
     }
-    if (options_.top > 0 && taken_ >= options_.top) {
-      done_ = true;
-      return Outcome::kEnd;
-    }
-    ++taken_;
     if (LoopOfDomain(entry.domain, loop_count_) != loop_index_) continue;
     if (uncommitted_.count(entry.domain) != 0) {
       ++duplicates_;

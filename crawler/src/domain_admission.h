@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "domain_filter.h"
+#include "list_cursor.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/crawler/top_list.h"
 #include "robotscan/storage/crawl_store.h"
@@ -62,7 +63,7 @@ class DomainAdmission final : public DomainSource {
   // whole list). `reader` looks up previous fetches; with
   // `database_was_empty` only domains committed in this crawl can be there
   // (see DomainFilter), which saves the lookup for all others.
-  DomainAdmission(const CrawlOptions& options, std::size_t loop_index,
+  DomainAdmission(const CrawlPlan& plan, std::size_t loop_index,
                   std::size_t loop_count, std::unique_ptr<TopListReader> list,
                   storage::CrawlStore* reader, bool database_was_empty,
                   MalformedHandler on_malformed);
@@ -80,7 +81,6 @@ class DomainAdmission final : public DomainSource {
   std::int64_t malformed_lines() const override { return malformed_lines_; }
 
  private:
-  const CrawlOptions& options_;
   const std::size_t loop_index_;
   const std::size_t loop_count_;
   std::unique_ptr<TopListReader> list_;
@@ -93,8 +93,7 @@ class DomainAdmission final : public DomainSource {
   std::unordered_set<std::string> uncommitted_;
   // Domains committed in this crawl, when it started on an empty database.
   DomainFilter committed_;
-  std::int64_t skipped_ = 0;
-  std::int64_t taken_ = 0;
+  ListCursor cursor_;  // --skip and --top, by list position.
   bool done_ = false;
   std::string error_;
   std::int64_t duplicates_ = 0;

@@ -8,24 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/crawler/crawler.h"
+
 namespace robotscan::crawler {
 
-// HOST:PORT:HOST2:PORT2 (curl --connect-to). Empty HOST or PORT match any;
-// empty HOST2 or PORT2 keep the original. IPv6 hosts in brackets.
-struct ConnectToRule {
-  std::string host;
-  int port = 0;
-  std::string to_host;
-  int to_port = 0;
-};
-
-// HOST:PORT:ADDR[,ADDR...] (curl --resolve). HOST "*" matches any host.
-struct ResolveRule {
-  std::string host;
-  int port = 0;
-  std::vector<std::string> addresses;
-};
-
+// ConnectToRule and ResolveRule are crawler.h's (a CrawlPlan holds them).
 bool ParseConnectToRule(std::string_view text, ConnectToRule* rule,
                         std::string* error);
 bool ParseResolveRule(std::string_view text, ResolveRule* rule,

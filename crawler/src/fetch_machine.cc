@@ -8,9 +8,10 @@
 
 namespace robotscan::crawler {
 
-FetchPolicy FetchPolicyFrom(const CrawlOptions& options) {
+FetchPolicy FetchPolicyFrom(const CrawlPlan& plan) {
+  const CrawlOptions& options = plan.options;
   FetchPolicy policy;
-  policy.schemes = options.schemes;
+  policy.schemes = plan.schemes;
   policy.www_fallback = options.www_fallback;
   policy.max_redirects = std::max(options.max_redirects, 5);
   policy.retries = options.retries;
@@ -32,17 +33,17 @@ DomainFetch::DomainFetch(const FetchPolicy* policy, std::string strategy,
       random_(random) {
   // Start URLs split once, here: parsing a URL costs more than the rest of
   // starting a transfer.
-  const auto add_start = [this](const std::string& scheme,
-                                const std::string& host) {
-    start_urls_.push_back(scheme + "://" + host + "/robots.txt");
+  const auto add_start = [this](Scheme scheme, const std::string& host) {
+    const std::string name(SchemeName(scheme));
+    start_urls_.push_back(name + "://" + host + "/robots.txt");
     start_parts_.push_back(
-        UrlParts{scheme, host, scheme == "https" ? 443 : 80});
+        UrlParts{name, host, scheme == Scheme::kHttps ? 443 : 80});
   };
-  for (const std::string& scheme : policy_->schemes) {
+  for (const Scheme scheme : policy_->schemes) {
     add_start(scheme, entry_.domain);
   }
   if (policy_->www_fallback && entry_.domain.rfind("www.", 0) != 0) {
-    for (const std::string& scheme : policy_->schemes) {
+    for (const Scheme scheme : policy_->schemes) {
       add_start(scheme, "www." + entry_.domain);
     }
   }

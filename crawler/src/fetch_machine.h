@@ -45,7 +45,7 @@ using storage::ErrorClass;
 
 // The crawl options the machine decides by.
 struct FetchPolicy {
-  std::vector<std::string> schemes = {"https", "http"};
+  std::vector<Scheme> schemes = {Scheme::kHttps, Scheme::kHttp};
   bool www_fallback = false;
   int max_redirects = 5;  // Raised to 5 if lower (RFC 9309 §2.3.1.2).
   int retries = 2;
@@ -55,7 +55,7 @@ struct FetchPolicy {
   bool allow_private_addresses = false;
   bool via_proxy = false;  // The proxy resolves: no address policy.
 };
-FetchPolicy FetchPolicyFrom(const CrawlOptions& options);
+FetchPolicy FetchPolicyFrom(const CrawlPlan& plan);
 
 // Selected headers of one response (caching and type information for
 // analyses; Location and Retry-After for the machine).

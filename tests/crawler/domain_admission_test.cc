@@ -53,16 +53,16 @@ class DomainAdmissionTest : public ::testing::Test {
   TempDir dir_;
   std::string list_ = dir_.File("list.csv");
   std::string db_ = dir_.File("crawl.sqlite");
-  CrawlOptions options_;
+  CrawlPlan plan_;
 };
 
 TEST_F(DomainAdmissionTest, SkipTopDuplicatesAndMalformedLines) {
   auto store = Store();
-  options_.skip = 1;
-  options_.top = 4;
+  plan_.selection.skip = 1;
+  plan_.selection.top = 4;
   std::vector<MalformedLine> bad;
   DomainAdmission admission(
-      options_, 0, 1,
+      plan_, 0, 1,
       List("1,a.test\n2,b.test\nnot a line\n3,B.test.\n"
            "4,c.test\n5,d.test\n6,e.test\n"),
       store.get(), true, [&bad](const MalformedLine& m) { bad.push_back(m); });
@@ -84,7 +84,7 @@ TEST_F(DomainAdmissionTest, LoopsPartitionTheListExactly) {
   for (std::size_t loop = 0; loop < 3; ++loop) {
     int malformed_reports = 0;
     DomainAdmission admission(
-        options_, loop, 3, List(text + "junk line\n"), store.get(), true,
+        plan_, loop, 3, List(text + "junk line\n"), store.get(), true,
         [&](const MalformedLine&) { ++malformed_reports; });
     for (const std::string& d : Drain(&admission)) {
       EXPECT_EQ(LoopOfDomain(d, 3), loop) << d;
@@ -116,14 +116,13 @@ TEST_F(DomainAdmissionTest, DatabaseHasItUnlessOlderThanTheCutoff) {
 
   const std::string text = "1,old.test\n2,new.test\n";
   {
-    DomainAdmission admission(options_, 0, 1, List(text), store.get(),
+    DomainAdmission admission(plan_, 0, 1, List(text), store.get(),
                               /*database_was_empty=*/false, nullptr);
     EXPECT_EQ(Drain(&admission), std::vector<std::string>{"new.test"});
     EXPECT_EQ(admission.already_present(), 1);
   }
-  options_.recrawl_older_than = std::chrono::hours(24);
-  DomainAdmission recrawl(options_, 0, 1, List(text), store.get(), false,
-                          nullptr);
+  plan_.options.recrawl_older_than = std::chrono::hours(24);
+  DomainAdmission recrawl(plan_, 0, 1, List(text), store.get(), false, nullptr);
   int lines = 10;
   AdmittedDomain next;
   ASSERT_EQ(recrawl.Next(&lines, &next), DomainAdmission::Outcome::kDomain);
@@ -136,7 +135,7 @@ TEST_F(DomainAdmissionTest, DatabaseHasItUnlessOlderThanTheCutoff) {
 // filter sends the duplicate to the database, which has it.
 TEST_F(DomainAdmissionTest, CommittedDomainsAreFoundAgain) {
   auto store = Store();
-  DomainAdmission admission(options_, 0, 1,
+  DomainAdmission admission(plan_, 0, 1,
                             List("1,a.test\n2,a.test\n3,b.test\n4,a.test\n"),
                             store.get(), /*database_was_empty=*/true, nullptr);
   int lines = 100;
@@ -170,7 +169,7 @@ TEST_F(DomainAdmissionTest, ATurnReadsBoundedLines) {
   auto store = Store();
   std::string text;
   for (int i = 1; i <= 50; ++i) text += std::to_string(i) + ",same.test\n";
-  DomainAdmission admission(options_, 0, 1, List(text), store.get(), true,
+  DomainAdmission admission(plan_, 0, 1, List(text), store.get(), true,
                             nullptr);
   int lines = 100;
   AdmittedDomain next;

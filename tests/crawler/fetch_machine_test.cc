@@ -407,7 +407,7 @@ TEST(FetchMachineTest, SchemeAndWwwFallbacks) {
 TEST(FetchMachineTest, BlockedAndAllowedAddresses) {
   FetchPolicy policy = MatrixPolicy();
   policy.allow_private_addresses = false;
-  policy.schemes = {"https"};
+  policy.schemes = {Scheme::kHttps};
   World mixed = Answer(Https("a.test"), {Status(200, 1)});
   mixed.addresses["a.test"] = {"192.168.1.1", kPublicAddress, "10.0.0.2"};
   Trace trace;
@@ -514,7 +514,7 @@ TEST(FetchMachineTest, RetriesWithBackoffAndRetryAfter) {
   };
   for (const RetryCase& c : cases) {
     FetchPolicy policy = MatrixPolicy();
-    policy.schemes = {"https"};
+    policy.schemes = {Scheme::kHttps};
     policy.retries = c.retries;
     policy.retry_timeouts = c.retry_timeouts;
     policy.retry_delay = milliseconds(100);
@@ -532,7 +532,7 @@ TEST(FetchMachineTest, RetriesWithBackoffAndRetryAfter) {
 // A DNS timeout or SERVFAIL is retried; NXDOMAIN is final.
 TEST(FetchMachineTest, DnsFailuresRetriedOrFinal) {
   FetchPolicy policy = MatrixPolicy();
-  policy.schemes = {"https"};
+  policy.schemes = {Scheme::kHttps};
   policy.retries = 2;
   policy.retry_delay = milliseconds(10);
   for (const auto& [error, retried] : std::vector<std::pair<ErrorClass, bool>>{
@@ -640,7 +640,7 @@ TEST(FetchMachineTest, ProxyRequestsWithoutResolving) {
 // Jitter keeps a retry within 0.5x-1.5x of its base delay.
 TEST(FetchMachineTest, JitteredRetryDelaysStayInRange) {
   FetchPolicy policy = MatrixPolicy();
-  policy.schemes = {"https"};
+  policy.schemes = {Scheme::kHttps};
   policy.retries = 1;
   policy.retry_delay = milliseconds(1000);
   std::mt19937 random(7);

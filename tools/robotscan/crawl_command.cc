@@ -490,10 +490,12 @@ int RunCrawlCommand(CrawlFlags& flags) {
   o.tool_version = ROBOTSCAN_VERSION_STRING;
   crawler::CrawlOptions checked = o;
   if (flags.worker) checked.list_path = "(enqueued)";
-  if (const Status valid = crawler::ValidateCrawlOptions(checked);
-      !valid.ok()) {
-    std::fprintf(stderr, "robotscan crawl: %s\n", valid.message().c_str());
-    return ExitCodeFor(valid);
+  const Result<crawler::CrawlPlan> plan =
+      crawler::ValidateCrawlOptions(checked);
+  if (!plan.ok()) {
+    std::fprintf(stderr, "robotscan crawl: %s\n",
+                 plan.status().message().c_str());
+    return ExitCodeFor(plan.status());
   }
 
   // The list named on the command line: unreadable is a usage error (2),
@@ -597,9 +599,10 @@ int RunCrawlCommand(CrawlFlags& flags) {
   int signal = 0;
   {
     StopOnSignals stop_on_signals(&handle);
-    status = flags.worker ? crawler::RunCrawlWorker(o, flags.run_id, callbacks,
-                                                    &summary, &handle)
-                          : crawler::RunCrawl(o, callbacks, &summary, &handle);
+    status = flags.worker
+                 ? crawler::RunCrawlWorker(*plan, flags.run_id, callbacks,
+                                           &summary, &handle)
+                 : crawler::RunCrawl(*plan, callbacks, &summary, &handle);
     signal = stop_on_signals.received();
   }
   if (live) std::fprintf(stderr, "\r\033[K");

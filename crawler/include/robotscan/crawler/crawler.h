@@ -71,6 +71,39 @@ std::string DefaultUserAgent();
 // as headers of its own (RFC 9110 §5.5).
 Status CheckHeaderValue(std::string_view flag, std::string_view value);
 
+// The schemes a crawl may start a domain with (CrawlOptions::schemes), and
+// their names: the one table SchemeName and ParseSchemeName read, and
+// `robotscan crawl --schemes` accepts.
+enum class Scheme : std::uint8_t { kHttps, kHttp };
+inline constexpr std::string_view kSchemeNames[] = {"https", "http"};
+std::string_view SchemeName(Scheme scheme);
+std::optional<Scheme> ParseSchemeName(std::string_view name);
+
+// Which entries of a list a crawl takes, by list position: the first
+// `skip` are left out, then `top` are taken (0: all the rest).
+struct ListSelection {
+  std::int64_t skip = 0;
+  std::int64_t top = 0;
+  // How many entries of a list of `entries` are taken.
+  std::int64_t CountOf(std::int64_t entries) const;
+};
+
+// HOST:PORT:HOST2:PORT2 (curl --connect-to). Empty HOST or PORT match any;
+// empty HOST2 or PORT2 keep the original. IPv6 hosts in brackets.
+struct ConnectToRule {
+  std::string host;
+  int port = 0;
+  std::string to_host;
+  int to_port = 0;
+};
+
+// HOST:PORT:ADDR[,ADDR...] (curl --resolve). HOST "*" matches any host.
+struct ResolveRule {
+  std::string host;
+  int port = 0;
+  std::vector<std::string> addresses;
+};
+
 struct CrawlOptions {
   std::string list_path;
   std::string db_path;
@@ -195,9 +228,23 @@ class CrawlHandle {
   std::function<void()> stop_;
 };
 
-// Checks options (syntax of --connect-to, --resolve, --dns-server, schemes)
-// without touching the network or the database: kInvalidArgument.
-Status ValidateCrawlOptions(const CrawlOptions& options);
+// A crawl's options, checked, with everything that needs parsing parsed
+// once: what the event loops, the fetch machines and a worker run by, as
+// it is. Made by ValidateCrawlOptions.
+struct CrawlPlan {
+  CrawlOptions options;         // As given (crawl_run.options records them).
+  std::vector<Scheme> schemes;  // options.schemes, in order.
+  std::vector<ConnectToRule> connect_to;  // options.connect_to, parsed.
+  std::vector<ResolveRule> resolve;       // options.resolve, parsed.
+  std::string user_agent;  // options.user_agent, or DefaultUserAgent().
+  std::size_t max_body_bytes = kMinBodyLimitBytes;  // Raised to the minimum.
+  ListSelection selection;                          // --skip and --top.
+};
+
+// Checks options (syntax of --connect-to, --resolve, --dns-server, schemes,
+// numbers and durations) without touching the network or the database,
+// and makes the crawl's plan: kInvalidArgument naming the flag.
+Result<CrawlPlan> ValidateCrawlOptions(const CrawlOptions& options);
 
 // File descriptors a crawl with these options needs at most: one socket
 // per transfer in flight plus a fixed reserve (database and list files,
@@ -211,6 +258,9 @@ std::int64_t DescriptorsNeeded(const CrawlOptions& options);
 // or c-ares setup), and storage's own codes (kDiskFull, kBusy, kCorrupt,
 // kSchemaTooNew, ...) as the database gave them.
 Status RunCrawl(const CrawlOptions& options, const CrawlCallbacks& callbacks,
+                CrawlSummary* summary, CrawlHandle* handle = nullptr);
+// The same with options ValidateCrawlOptions has made into `plan`.
+Status RunCrawl(const CrawlPlan& plan, const CrawlCallbacks& callbacks,
                 CrawlSummary* summary, CrawlHandle* handle = nullptr);
 
 // A scaled-out crawl (PostgreSQL; docs/scale-out.md): `robotscan enqueue`
@@ -246,6 +296,11 @@ Status EnqueueCrawl(
 // crawl holds the database; kInvalidArgument for a file --db or no
 // enqueued crawl; storage's codes as the database gave them.
 Status RunCrawlWorker(const CrawlOptions& options, std::int64_t run_id,
+                      const CrawlCallbacks& callbacks, CrawlSummary* summary,
+                      CrawlHandle* handle = nullptr);
+// The same with options ValidateCrawlOptions has made into `plan` (a
+// worker has no list: any non-empty list_path passes the check).
+Status RunCrawlWorker(const CrawlPlan& plan, std::int64_t run_id,
                       const CrawlCallbacks& callbacks, CrawlSummary* summary,
                       CrawlHandle* handle = nullptr);
 
