@@ -90,7 +90,7 @@ Dialect DialectForCorpus(const std::string& corpus_dialect) {
   return corpus_dialect == "python" ? Dialect::kPython : Dialect::kJavaScript;
 }
 
-std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
+std::vector<EntryResult> AnalyzeCorpus(const std::vector<CorpusEntry>& corpus,
                                        const AnalyzeOptions& base_options,
                                        unsigned jobs) {
   std::vector<EntryResult> results(corpus.size());
@@ -154,7 +154,7 @@ bool PredictsVulnerable(Verdict verdict) {
 
 }  // namespace
 
-DialectRun AnalyseCorpusAs(const std::vector<CorpusEntry>& corpus,
+DialectRun AnalyzeCorpusAs(const std::vector<CorpusEntry>& corpus,
                            Dialect dialect, const AnalyzeOptions& base_options,
                            unsigned jobs) {
   DialectRun run;

@@ -53,7 +53,7 @@ struct EntryResult {
   bool predicted_vulnerable = false;
 };
 
-std::vector<EntryResult> AnalyseCorpus(const std::vector<CorpusEntry>& corpus,
+std::vector<EntryResult> AnalyzeCorpus(const std::vector<CorpusEntry>& corpus,
                                        const AnalyzeOptions& base_options,
                                        unsigned jobs);
 
@@ -88,7 +88,7 @@ Evaluation Evaluate(const std::vector<CorpusEntry>& corpus,
 
 std::string FormatEvaluation(const Evaluation& evaluation);
 
-// Per-engine evaluation: every entry is analysed in one fixed dialect and
+// Per-engine evaluation: every entry is analyzed in one fixed dialect and
 // judged against the truth of the engine that dialect runs on — an entry
 // is vulnerable for a dialect only if its verified attack is super-linear
 // in that engine (`verified.<engine>.superlinear`), whatever its label.
@@ -101,7 +101,7 @@ std::string FormatEvaluation(const Evaluation& evaluation);
 // (`not_dialect_syntax`), never silently.
 struct EngineTruth {
   std::string name;    // "pcre", "pcre (JIT)", "python", "javascript"
-  Dialect dialect;     // dialect analysed
+  Dialect dialect;     // dialect analyzed
   std::string engine;  // corpus engine judged against
   bool judge_jit_config = false;  // predicted = the JIT configuration's verdict
 };
@@ -113,7 +113,7 @@ struct DialectRun {
   std::vector<bool> applicable;      // the engine compiles the pattern
   std::vector<bool> not_dialect_syntax;
 };
-DialectRun AnalyseCorpusAs(const std::vector<CorpusEntry>& corpus,
+DialectRun AnalyzeCorpusAs(const std::vector<CorpusEntry>& corpus,
                            Dialect dialect, const AnalyzeOptions& base_options,
                            unsigned jobs);
 

@@ -4,7 +4,7 @@
 //                          [--list-errors] [--results out.jsonl]
 //                          [--per-engine [DIALECT,...]]
 //
-// --per-engine analyses every entry in the pcre, python and javascript
+// --per-engine analyzes every entry in the pcre, python and javascript
 // dialects (or those listed) and judges each against its own engine's truth
 // (verified.<engine>.superlinear) instead of the label.
 //
@@ -49,7 +49,7 @@ int RunPerEngine(const std::vector<rg::eval::CorpusEntry>& corpus,
     if (it == runs.end()) {
       const auto start = std::chrono::steady_clock::now();
       it =
-          runs.emplace(truth.dialect, rg::eval::AnalyseCorpusAs(
+          runs.emplace(truth.dialect, rg::eval::AnalyzeCorpusAs(
                                           corpus, truth.dialect, options, jobs))
               .first;
       std::fprintf(stderr, "%s: %.1f s wall\n", dialect_name.c_str(),
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
     return RunPerEngine(*corpus, options, jobs, per_engine_dialects,
                         list_errors, results_path);
   const auto start = std::chrono::steady_clock::now();
-  const auto results = rg::eval::AnalyseCorpus(*corpus, options, jobs);
+  const auto results = rg::eval::AnalyzeCorpus(*corpus, options, jobs);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -15,16 +15,16 @@ static void BM_ParseEmailPattern(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseEmailPattern);
 
-static void BM_AnalyseSafePattern(benchmark::State& state) {
+static void BM_AnalyzeSafePattern(benchmark::State& state) {
   rg::AnalyzeOptions options;
   for (auto _ : state) {
     auto report = rg::AnalyzePattern(R"(^\d{4}-\d{2}-\d{2}$)", options);
     benchmark::DoNotOptimize(report);
   }
 }
-BENCHMARK(BM_AnalyseSafePattern)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AnalyzeSafePattern)->Unit(benchmark::kMillisecond);
 
-static void BM_AnalyseExponentialPattern(benchmark::State& state) {
+static void BM_AnalyzeExponentialPattern(benchmark::State& state) {
   rg::AnalyzeOptions options;
   options.parse.dialect = rg::Dialect::kJavaScript;
   for (auto _ : state) {
@@ -32,9 +32,9 @@ static void BM_AnalyseExponentialPattern(benchmark::State& state) {
     benchmark::DoNotOptimize(report);
   }
 }
-BENCHMARK(BM_AnalyseExponentialPattern)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AnalyzeExponentialPattern)->Unit(benchmark::kMillisecond);
 
-static void BM_AnalyseQuadraticPattern(benchmark::State& state) {
+static void BM_AnalyzeQuadraticPattern(benchmark::State& state) {
   rg::AnalyzeOptions options;
   options.parse.dialect = rg::Dialect::kJavaScript;
   for (auto _ : state) {
@@ -42,6 +42,6 @@ static void BM_AnalyseQuadraticPattern(benchmark::State& state) {
     benchmark::DoNotOptimize(report);
   }
 }
-BENCHMARK(BM_AnalyseQuadraticPattern)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AnalyzeQuadraticPattern)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -214,7 +214,7 @@ class Dumper {
         for (const std::string& a : nfa->approximations) line += " ~" + a;
         const rg::internal::AmbiguityResult ambiguity =
             rg::internal::FindAmbiguity(*nfa, !parsed->anchored_at_start, {});
-        line += " words=" + std::to_string(ambiguity.words_analysed) +
+        line += " words=" + std::to_string(ambiguity.words_analyzed) +
                 " exhausted=" + (ambiguity.budget_exhausted ? "1" : "0");
         for (const rg::internal::AttackCandidate& c : ambiguity.candidates) {
           line += " [" + std::to_string(static_cast<int>(c.growth)) + " d" +

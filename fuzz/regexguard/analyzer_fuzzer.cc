@@ -1,4 +1,4 @@
-// Analyser fuzzer: parse, automaton, ambiguity analysis and PCRE2 proof
+// Analyzer fuzzer: parse, automaton, ambiguity analysis and PCRE2 proof
 // under tight budgets; must never crash, hang or claim a finding without an
 // attack.
 #include <cstdlib>

@@ -12,7 +12,7 @@
 namespace robotscan::regexguard {
 namespace {
 
-AnalysisReport Analyse(const std::string& pattern, Dialect dialect,
+AnalysisReport Analyze(const std::string& pattern, Dialect dialect,
                        const char* flags = "") {
   AnalyzeOptions options;
   options.parse.dialect = dialect;
@@ -78,7 +78,7 @@ TEST(AnalyzerTest, KnownPatterns) {
        Cause::kNone},
   };
   for (const VerdictCase& c : cases) {
-    const AnalysisReport report = Analyse(c.pattern, c.dialect);
+    const AnalysisReport report = Analyze(c.pattern, c.dialect);
     EXPECT_EQ(report.verdict, c.verdict)
         << c.id << ": " << VerdictName(report.verdict) << " "
         << report.unknown_reason;
@@ -101,7 +101,7 @@ TEST(AnalyzerTest, KnownPatterns) {
 TEST(AnalyzerTest, DefaultPcre2CanBeSafeWhereTheNaiveBacktrackerIsNot) {
   // Auto-possessification turns \d+ into \d++ before '!' in PCRE2 as
   // shipped; the naive configuration (Python, JavaScript) explodes.
-  const AnalysisReport js = Analyse("^\\d+\\d+!$", Dialect::kJavaScript);
+  const AnalysisReport js = Analyze("^\\d+\\d+!$", Dialect::kJavaScript);
   ASSERT_EQ(js.verdict, Verdict::kPolynomial);
   bool default_measured = false;
   for (const EngineMeasurement& m : js.measurements) {
@@ -117,7 +117,7 @@ TEST(AnalyzerTest, PcreDialectNamesTheNaiveBacktrackerWhenOnlyItExplodes) {
   // `.*` first: PCRE2 only starts a match at line starts (dot-star
   // anchoring), so a run of non-slashes costs one scan, while a naive
   // backtracker restarts at every character: quadratic.
-  const AnalysisReport report = Analyse(".*[/\\\\]", Dialect::kPcre);
+  const AnalysisReport report = Analyze(".*[/\\\\]", Dialect::kPcre);
   EXPECT_EQ(report.verdict, Verdict::kUnknown);
   EXPECT_FALSE(report.attack.has_value());
   EXPECT_NE(report.unknown_reason.find("PCRE2 as shipped survives"),
@@ -139,7 +139,7 @@ TEST(AnalyzerTest, PcreAttacksGetPastPcre2StartupChecks) {
   const char* patterns[] = {"^NLST\\s+[^\\n]*\\x2a{10}", "[A-Z]*,",
                             "\\([^)]*\\)|[\\n\\t]", "(\\(.*\\))"};
   for (const char* pattern : patterns) {
-    const AnalysisReport report = Analyse(pattern, Dialect::kPcre);
+    const AnalysisReport report = Analyze(pattern, Dialect::kPcre);
     ASSERT_EQ(report.verdict, Verdict::kPolynomial)
         << pattern << " " << report.unknown_reason;
     ASSERT_FALSE(report.configs.empty()) << pattern;
@@ -169,7 +169,7 @@ TEST(AnalyzerTest, JitVerdictFollowsTheJitsEarlyFail) {
                // optimising the repeat inside it.
                {"(\\w+)\\s*=.*\\1", true}};
   for (const Case& c : cases) {
-    const AnalysisReport report = Analyse(c.pattern, Dialect::kPcre);
+    const AnalysisReport report = Analyze(c.pattern, Dialect::kPcre);
     ASSERT_EQ(report.configs.size(), 3u) << c.pattern;
     const ConfigVerdict& jit = report.configs[1];
     EXPECT_EQ(jit.config, EngineConfig::kPcre2Jit);
@@ -182,8 +182,8 @@ TEST(AnalyzerTest, VerdictsAreDeterministic) {
   const char* patterns[] = {"^(\\w+\\s?)+$", "\\s*#?\\s*$",
                             "^[a-z]+\\d*[a-z]*\\d+$"};
   for (const char* pattern : patterns) {
-    const AnalysisReport a = Analyse(pattern, Dialect::kJavaScript);
-    const AnalysisReport b = Analyse(pattern, Dialect::kJavaScript);
+    const AnalysisReport a = Analyze(pattern, Dialect::kJavaScript);
+    const AnalysisReport b = Analyze(pattern, Dialect::kJavaScript);
     EXPECT_EQ(a.verdict, b.verdict) << pattern;
     EXPECT_EQ(a.degree, b.degree) << pattern;
     ASSERT_EQ(a.attack.has_value(), b.attack.has_value()) << pattern;
@@ -200,14 +200,14 @@ TEST(AnalyzerTest, VerdictsAreDeterministic) {
 }
 
 TEST(AnalyzerTest, InvalidPatternIsUnknownWithTheParserError) {
-  const AnalysisReport report = Analyse("(a", Dialect::kPcre);
+  const AnalysisReport report = Analyze("(a", Dialect::kPcre);
   EXPECT_EQ(report.verdict, Verdict::kUnknown);
   ASSERT_TRUE(report.error.has_value());
   EXPECT_EQ(report.error->code(), StatusCode::kInvalidInput);
 }
 
 TEST(AnalyzerTest, UnsupportedSyntaxIsNeverSafe) {
-  const AnalysisReport report = Analyse("(a|(?R))+", Dialect::kPcre);
+  const AnalysisReport report = Analyze("(a|(?R))+", Dialect::kPcre);
   EXPECT_EQ(report.verdict, Verdict::kUnknown);
   EXPECT_NE(report.unknown_reason.find("cannot analyse"), std::string::npos);
 }
@@ -215,9 +215,9 @@ TEST(AnalyzerTest, UnsupportedSyntaxIsNeverSafe) {
 TEST(AnalyzerTest, GlobalFlagCountsTheWholeIteration) {
   // CVE-2020-7753 (trim): quadratic only when every match is searched.
   const AnalysisReport global =
-      Analyse("^\\s*|\\s*$", Dialect::kJavaScript, "g");
+      Analyze("^\\s*|\\s*$", Dialect::kJavaScript, "g");
   EXPECT_EQ(global.verdict, Verdict::kPolynomial);
-  const AnalysisReport single = Analyse("^\\s*|\\s*$", Dialect::kJavaScript);
+  const AnalysisReport single = Analyze("^\\s*|\\s*$", Dialect::kJavaScript);
   EXPECT_NE(single.verdict, Verdict::kExponential);
 }
 
@@ -233,27 +233,27 @@ TEST(AnalyzerTest, AnchoredOptionRemovesTheSearchRestart) {
 }
 
 TEST(AnalyzerTest, Re2ComparisonSaysWhenRe2Refuses) {
-  const AnalysisReport accepted = Analyse("^(a+)+$", Dialect::kJavaScript);
+  const AnalysisReport accepted = Analyze("^(a+)+$", Dialect::kJavaScript);
   ASSERT_EQ(accepted.verdict, Verdict::kExponential);
   EXPECT_TRUE(accepted.re2.accepted);
   EXPECT_TRUE(accepted.re2.same_result);
   EXPECT_GT(accepted.re2.inputs_compared, 0u);
   const AnalysisReport refused =
-      Analyse("^(a+)+(?=b)\\1$", Dialect::kJavaScript);
+      Analyze("^(a+)+(?=b)\\1$", Dialect::kJavaScript);
   ASSERT_EQ(refused.verdict, Verdict::kExponential) << refused.unknown_reason;
   EXPECT_FALSE(refused.re2.accepted);
   EXPECT_FALSE(refused.re2.refusal.empty());
 }
 
 TEST(AnalyzerTest, TextReportShowsCaretsUnderTheCulprit) {
-  const AnalysisReport report = Analyse("^(a+)+$", Dialect::kJavaScript);
+  const AnalysisReport report = Analyze("^(a+)+$", Dialect::kJavaScript);
   const std::string text = FormatTextReport(report);
   EXPECT_NE(text.find("verdict: exponential"), std::string::npos) << text;
   EXPECT_NE(text.find("  ^(a+)+$\n"), std::string::npos) << text;
   EXPECT_NE(text.find("^^"), std::string::npos) << text;
 }
 
-// The budget is CPU time of the analysing thread, so that is what the test
+// The budget is CPU time of the analyzing thread, so that is what the test
 // reads: wall time would also count whatever else the machine runs. The
 // pattern needs about 0.12 s of analysis to prove polynomial (release
 // build), twelve times the budget, so an ignored budget gives a verdict

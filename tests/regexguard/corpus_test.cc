@@ -77,7 +77,7 @@ std::vector<eval::EntryResult> ByLabelDialect(
   return results;
 }
 
-// Per engine (issue 12): every entry analysed in the pcre, python and
+// Per engine (issue 12): every entry analyzed in the pcre, python and
 // javascript dialects and judged against that engine's own truth
 // (verified.<engine>.superlinear): the PCRE2 interpreter as shipped for
 // pcre, its JIT for the JIT configuration's own verdict, CPython for
@@ -95,7 +95,7 @@ TEST(WholeCorpus, PerEngineRecallAndReverification) {
     auto it = runs.find(truth.dialect);
     if (it == runs.end()) {
       it = runs.emplace(truth.dialect,
-                        eval::AnalyseCorpusAs(corpus, truth.dialect,
+                        eval::AnalyzeCorpusAs(corpus, truth.dialect,
                                               CorpusOptions(), 2))
                .first;
     }

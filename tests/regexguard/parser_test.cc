@@ -286,7 +286,7 @@ TEST(DialectTest, NamesRoundTrip) {
 
 // One pattern per syntax feature (dialect_features.h), read by every
 // dialect: its PCRE2 spelling, "!" for an invalid pattern, "?" for one that
-// cannot be analysed. A feature moved to the wrong dialect changes a cell.
+// cannot be analyzed. A feature moved to the wrong dialect changes a cell.
 // Columns: pcre, python, javascript, javascript with u, java, ruby, go,
 // dotnet.
 TEST(DialectFeaturesTest, OnePatternPerFeature) {

@@ -1,6 +1,6 @@
-// Patterns built to break analysers: thousands of alternatives, deep
+// Patterns built to break analyzers: thousands of alternatives, deep
 // nesting, huge counted repetitions. Each must finish within its budget
-// without crashing, and never be called safe when it was not analysed.
+// without crashing, and never be called safe when it was not analyzed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -17,7 +17,7 @@ struct Timed {
   double seconds = 0;  // CPU time of this thread, which the budget bounds
 };
 
-Timed AnalyseTimed(const std::string& pattern, double budget = 1.0) {
+Timed AnalyzeTimed(const std::string& pattern, double budget = 1.0) {
   AnalyzeOptions options;
   options.parse.dialect = Dialect::kJavaScript;
   options.time_budget_seconds = budget;
@@ -29,7 +29,7 @@ Timed AnalyseTimed(const std::string& pattern, double budget = 1.0) {
 }
 
 // Generous ceiling: the budget is 1 s; sanitizer builds are slow. In CPU
-// time of the analysing thread, like the budget, not wall time, which a
+// time of the analyzing thread, like the budget, not wall time, which a
 // busy machine stretches at will.
 constexpr double kCeilingSeconds = 6.0;
 
@@ -40,7 +40,7 @@ TEST(PathologicalTest, ThousandsOfAlternatives) {
     pattern += "w" + std::to_string(i);
   }
   pattern += ")+$";
-  const Timed timed = AnalyseTimed(pattern);
+  const Timed timed = AnalyzeTimed(pattern);
   EXPECT_LT(timed.seconds, kCeilingSeconds);
   EXPECT_NE(timed.report.verdict, Verdict::kExponential);
 }
@@ -52,7 +52,7 @@ TEST(PathologicalTest, ThousandsOfOverlappingAlternativesInALoop) {
     pattern += "a";
   }
   pattern += ")*$";
-  const Timed timed = AnalyseTimed(pattern);
+  const Timed timed = AnalyzeTimed(pattern);
   EXPECT_LT(timed.seconds, kCeilingSeconds);
   // Either proven exponential or honestly unknown, never "safe".
   EXPECT_NE(timed.report.verdict, Verdict::kSafe);
@@ -61,11 +61,11 @@ TEST(PathologicalTest, ThousandsOfOverlappingAlternativesInALoop) {
 TEST(PathologicalTest, DeepNesting) {
   const std::string deep =
       std::string(200, '(') + "a*" + std::string(200, ')') + "!";
-  const Timed nested = AnalyseTimed(deep);
+  const Timed nested = AnalyzeTimed(deep);
   EXPECT_LT(nested.seconds, kCeilingSeconds);
   const std::string too_deep =
       std::string(20000, '(') + "a" + std::string(20000, ')');
-  const Timed refused = AnalyseTimed(too_deep);
+  const Timed refused = AnalyzeTimed(too_deep);
   EXPECT_EQ(refused.report.verdict, Verdict::kUnknown);
   ASSERT_TRUE(refused.report.error.has_value());
   EXPECT_EQ(refused.report.error->code(), StatusCode::kUnsupported);
@@ -79,14 +79,14 @@ TEST(PathologicalTest, HugeCountedRepetitions) {
       "^(\\d{1,3}\\.){65535}$",
   };
   for (const char* pattern : patterns) {
-    const Timed timed = AnalyseTimed(pattern);
+    const Timed timed = AnalyzeTimed(pattern);
     EXPECT_LT(timed.seconds, kCeilingSeconds) << pattern;
   }
 }
 
 TEST(PathologicalTest, HugeLiteralAndClass) {
   const std::string literal(50000, 'x');
-  EXPECT_LT(AnalyseTimed(literal).seconds, kCeilingSeconds);
+  EXPECT_LT(AnalyzeTimed(literal).seconds, kCeilingSeconds);
   std::string big_class = "[";
   for (int c = 0x100; c < 0x3000; c += 3) {
     char escape[8];
@@ -94,7 +94,7 @@ TEST(PathologicalTest, HugeLiteralAndClass) {
     big_class += escape;
   }
   big_class += "]+$";
-  EXPECT_LT(AnalyseTimed(big_class).seconds, kCeilingSeconds);
+  EXPECT_LT(AnalyzeTimed(big_class).seconds, kCeilingSeconds);
 }
 
 }  // namespace

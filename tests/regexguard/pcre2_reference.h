@@ -1,5 +1,5 @@
 // Test helper, independent of the library's engine wrapper: counts PCRE2's
-// work for one search, to re-verify attacks the analyser reports.
+// work for one search, to re-verify attacks the analyzer reports.
 // Deliberately small and separate from src/proof/pcre2_engine.cc, and written
 // differently: the work is every callout plus every subject character the
 // matcher moved forward over without one (the scan of a repeat PCRE2 runs

@@ -28,7 +28,7 @@ POLYNOMIAL = [
 ]
 
 
-def analyse(regexguard, pattern):
+def analyze(regexguard, pattern):
     done = subprocess.run([regexguard, "check", pattern, "--format", "json"],
                           capture_output=True, text=True, check=False)
     return json.loads(done.stdout.splitlines()[0])
@@ -55,7 +55,7 @@ def main():
     regexguard, pcre2test = sys.argv[1], sys.argv[2]
     failures = 0
     for pattern in EXPONENTIAL:
-        report = analyse(regexguard, pattern)
+        report = analyze(regexguard, pattern)
         attack = report.get("attack")
         if report.get("verdict") != "exponential" or not attack:
             print("FAIL %s: verdict %s" % (pattern, report.get("verdict")))
@@ -69,7 +69,7 @@ def main():
             "match limit exceeded" if limited else output.strip()[-200:]))
         failures += 0 if limited else 1
     for pattern in POLYNOMIAL:
-        report = analyse(regexguard, pattern)
+        report = analyze(regexguard, pattern)
         attack = report.get("attack")
         configs = report.get("configs", {})
         interpreter = configs.get("pcre2", {}).get("explodes", False)

@@ -236,7 +236,7 @@ TEST_F(ScanCliTest, SeverityTiersHaveTheirOwnRules) {
 }
 
 // scan has no per-language code: every language the extractor knows is
-// walked, analysed in its dialect and reported the same way.
+// walked, analyzed in its dialect and reported the same way.
 TEST_F(ScanCliTest, ScansEveryExtractorLanguage) {
   const struct {
     const char* file;

@@ -138,7 +138,7 @@ TEST_F(ScanSourcesTest, FindingsCarryRuleAttackAndFingerprint) {
   EXPECT_TRUE(suppressed.literal.suppression);
   EXPECT_FALSE(suppressed.verdict);
   EXPECT_FALSE(suppressed.reported);
-  // The same pattern twice is analysed once; the suppressed one not at all.
+  // The same pattern twice is analyzed once; the suppressed one not at all.
   EXPECT_EQ(report->distinct, 2u);
   EXPECT_EQ(report->errors, 1u);
   EXPECT_TRUE(report->failing);

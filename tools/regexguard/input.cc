@@ -33,7 +33,7 @@ std::optional<InputError> ReadPatternFile(const std::string& path,
   const std::string name = path == "-" ? "standard input" : "'" + path + "'";
   if (path != "-") {
     // A directory opens like a file and then reads as nothing: without this
-    // check `--file DIR` would analyse no pattern and exit 0.
+    // check `--file DIR` would analyze no pattern and exit 0.
     std::error_code not_statable;
     if (std::filesystem::is_directory(path, not_statable)) {
       return InputError{"cannot read " + name + ": " + std::strerror(EISDIR)};

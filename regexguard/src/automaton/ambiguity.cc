@@ -167,7 +167,7 @@ Minterms ComputeMinterms(const Nfa& nfa) {
   return result;
 }
 
-// ---- the analysis ---------------------------------------------------------
+// ---- the search -----------------------------------------------------------
 
 using Word = std::vector<int>;  // minterm ids
 
@@ -183,9 +183,13 @@ struct WordFinding {
   ChainFinding best_backtracking;  // never uses the search loop
 };
 
-class Analyzer {
+// The ambiguity search over one automaton: candidate words, the graph M_w
+// of each (ambiguity.h), and the attack candidates the findings make, within
+// AmbiguityBudget. One search per FindAmbiguity call.
+class AmbiguitySearch {
  public:
-  Analyzer(const Nfa& nfa, bool search_loop, const AmbiguityBudget& budget)
+  AmbiguitySearch(const Nfa& nfa, bool search_loop,
+                  const AmbiguityBudget& budget)
       : nfa_(nfa),
         search_loop_(search_loop),
         budget_(budget),
@@ -203,8 +207,8 @@ class Analyzer {
         result_.budget_exhausted = true;
         break;
       }
-      ++result_.words_analysed;
-      const WordFinding finding = AnalyseWord(word);
+      ++result_.words_analyzed;
+      const WordFinding finding = AnalyzeWord(word);
       const std::u32string pump = Spell(word);
       for (const auto& component : finding.exponential_components) {
         std::optional<std::u32string> prefix = ShortestWordInto(component);
@@ -648,7 +652,7 @@ class Analyzer {
     return frontier;
   }
 
-  WordFinding AnalyseWord(const Word& word) {
+  WordFinding AnalyzeWord(const Word& word) {
     // Discover M_w from the cyclic states.
     std::vector<int> nodes;
     for (std::size_t s = 0; s < nfa_.states.size(); ++s) {
@@ -972,8 +976,8 @@ class Analyzer {
 
 AmbiguityResult FindAmbiguity(const Nfa& nfa, bool search_loop,
                               const AmbiguityBudget& budget) {
-  Analyzer analyzer(nfa, search_loop, budget);
-  return analyzer.Run();
+  AmbiguitySearch search(nfa, search_loop, budget);
+  return search.Run();
 }
 
 }  // namespace robotscan::regexguard::internal

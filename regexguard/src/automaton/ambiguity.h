@@ -39,7 +39,7 @@ struct AttackCandidate {
 };
 
 struct AmbiguityBudget {
-  std::size_t max_words = 96;           // candidate words analysed
+  std::size_t max_words = 96;           // candidate words analyzed
   std::size_t max_graph_nodes = 20000;  // nodes of one M_w
   std::size_t max_work = 4000000;       // state visits over all words
   std::size_t max_candidates = 12;
@@ -48,7 +48,7 @@ struct AmbiguityBudget {
 struct AmbiguityResult {
   std::vector<AttackCandidate> candidates;  // most dangerous first
   bool budget_exhausted = false;
-  std::size_t words_analysed = 0;
+  std::size_t words_analyzed = 0;
 };
 
 AmbiguityResult FindAmbiguity(const Nfa& nfa, bool search_loop,

@@ -111,7 +111,7 @@ bool ReadHexDigits(std::string_view body, std::size_t begin, std::size_t count,
   if (begin + count > body.size()) return false;
   *value = 0;
   for (std::size_t k = begin; k < begin + count; ++k) {
-    if (!IsHexDigit(body[k])) return false;
+    if (!IsAsciiHexDigit(body[k])) return false;
     *value = *value * 16 + static_cast<char32_t>(HexValue(body[k]));
   }
   return true;
@@ -146,7 +146,7 @@ bool ReadBracedCodePoint(std::string_view body, std::size_t brace,
   bool ok = *close != std::string_view::npos && *close > brace + 1;
   for (std::size_t k = brace + 1; ok && k < *close; ++k) {
     if (underscores && body[k] == '_') continue;
-    ok = IsHexDigit(body[k]);
+    ok = IsAsciiHexDigit(body[k]);
     *value = *value * 16 + static_cast<char32_t>(HexValue(body[k]));
     ok = ok && *value <= 0x10FFFF;
   }

@@ -44,7 +44,7 @@ std::string DecodeEscapes(std::string_view body) {
             // As many hex digits as follow; the value is one code unit, taken
             // as that code point in the (UTF-8) pattern.
             std::size_t k = *i + 1;
-            while (k < text.size() && IsHexDigit(text[k]) &&
+            while (k < text.size() && IsAsciiHexDigit(text[k]) &&
                    value <= 0x10FFFF) {
               value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
               ++k;
@@ -113,7 +113,7 @@ class Lexer : public CodeLexer {
       if (!LexCharacterLiteral()) PushPunct();
       return true;
     }
-    if (IsIdentifierByte(c) && !(c >= '0' && c <= '9')) {
+    if (IsIdentifierByte(c) && !IsAsciiDigit(c)) {
       const std::size_t begin = pos_;
       pos_ = WordEnd(pos_);
       const std::string_view name = source_.substr(begin, pos_ - begin);
@@ -124,7 +124,7 @@ class Lexer : public CodeLexer {
       PushWord(begin);
       return true;
     }
-    if (c >= '0' && c <= '9') {
+    if (IsAsciiDigit(c)) {
       // Digit separators (1'000) are part of the number.
       const std::size_t begin = pos_;
       while (pos_ < source_.size() &&

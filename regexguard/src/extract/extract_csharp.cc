@@ -19,8 +19,6 @@ namespace {
 // lexer (the rest of the file is skipped) instead of growing the stack.
 constexpr int kMaxInterpolationDepth = 32;
 
-bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
-
 // Regular string escapes (C# specification, 6.4.5.5); \x takes one to four
 // hex digits. Unknown escapes are compile errors, kept as written.
 std::string DecodeEscapes(std::string_view body) {
@@ -48,7 +46,7 @@ std::string DecodeEscapes(std::string_view body) {
         std::size_t k = 0;
         char32_t value = 0;
         while (k < max_digits && *i + 1 + k < text.size() &&
-               IsHexDigit(text[*i + 1 + k])) {
+               IsAsciiHexDigit(text[*i + 1 + k])) {
           value =
               value * 16 + static_cast<char32_t>(HexValue(text[*i + 1 + k]));
           ++k;
@@ -95,7 +93,7 @@ class Lexer : public CodeLexer {
 
   bool AtLineStart() const {
     std::size_t i = pos_;
-    while (i > 0 && IsLineSpace(source_[i - 1])) --i;
+    while (i > 0 && IsAsciiLineSpace(source_[i - 1])) --i;
     return i == 0 || source_[i - 1] == '\n';
   }
 

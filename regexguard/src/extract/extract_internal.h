@@ -1,4 +1,6 @@
 // Shared pieces of the per-language regex literal extractors (extract_*.cc).
+// Character classes (IsAsciiSpace, IsAsciiHexDigit, HexValue, ...) are
+// robotscan/base/ascii.h's, locale-independent like everything here.
 #ifndef ROBOTSCAN_REGEXGUARD_SRC_EXTRACT_EXTRACT_INTERNAL_H_
 #define ROBOTSCAN_REGEXGUARD_SRC_EXTRACT_EXTRACT_INTERNAL_H_
 
@@ -8,25 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/base/ascii.h"  // IsAsciiSpace, IsAsciiHexDigit, HexValue
 #include "robotscan/regexguard/extract.h"
 #include "syntax/unicode.h"  // AppendUtf8
 
 namespace robotscan::regexguard::internal {
 
-// C's isspace in the "C" locale, without the locale lookup.
-inline bool IsAsciiSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-         c == '\v';
-}
-inline bool IsHexDigit(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-         (c >= 'A' && c <= 'F');
-}
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
 // The one-letter control escapes most languages share (\a \b \f \n \r
 // \t \v), limited to the letters a language's `accepted` lists: appends
 // the character and returns true, or returns false for any other letter.
@@ -44,9 +33,7 @@ inline bool AppendControlEscape(char letter, std::string_view accepted,
 }
 
 inline bool IsIdentifierByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+  return IsAsciiAlnum(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
 
 // The `}` closing a \u{...} escape whose digits start at `begin`, looked

@@ -20,8 +20,6 @@ namespace {
 // the stack.
 constexpr int kMaxTemplateDepth = 32;
 
-bool IsLineSpace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
-
 // Java escapes (JLS 3.10.7) plus the \uXXXX Unicode escapes, which Java
 // translates before lexing; Kotlin's escapes are a subset. A backslash
 // before a line break (text blocks only) joins the lines. Invalid escapes
@@ -75,19 +73,19 @@ std::string TextBlockValue(std::string_view raw) {
     }
   }
   const auto is_blank = [](const std::string& line) {
-    return std::all_of(line.begin(), line.end(), IsLineSpace);
+    return std::all_of(line.begin(), line.end(), IsAsciiLineSpace);
   };
   std::size_t indent = std::string::npos;
   for (std::size_t l = 0; l < lines.size(); ++l) {
     if (is_blank(lines[l]) && l + 1 != lines.size()) continue;
     std::size_t n = 0;
-    while (n < lines[l].size() && IsLineSpace(lines[l][n])) ++n;
+    while (n < lines[l].size() && IsAsciiLineSpace(lines[l][n])) ++n;
     indent = std::min(indent, n);
   }
   std::string joined;
   for (std::size_t l = 0; l < lines.size(); ++l) {
     std::string line = is_blank(lines[l]) ? "" : lines[l].substr(indent);
-    while (!line.empty() && IsLineSpace(line.back())) line.pop_back();
+    while (!line.empty() && IsAsciiLineSpace(line.back())) line.pop_back();
     if (l > 0) joined.push_back('\n');
     joined += line;
   }
@@ -120,7 +118,7 @@ class Lexer : public CodeLexer {
     }
     if (IsIdentifierByte(c) || c == '$') {
       const std::size_t begin = pos_;
-      pos_ = WordEnd(pos_, c >= '0' && c <= '9' ? "$." : "$");
+      pos_ = WordEnd(pos_, IsAsciiDigit(c) ? "$." : "$");
       PushWord(begin);
       return true;
     }
@@ -137,7 +135,7 @@ class Lexer : public CodeLexer {
     const std::size_t body_begin = i;
     if (triple && !kotlin_) {
       // A Java text block's content starts after the opening line.
-      while (i < source_.size() && IsLineSpace(source_[i])) ++i;
+      while (i < source_.size() && IsAsciiLineSpace(source_[i])) ++i;
       if (i >= source_.size() || (source_[i] != '\n' && source_[i] != '\r')) {
         return false;
       }
@@ -152,7 +150,7 @@ class Lexer : public CodeLexer {
       }
       if (kotlin_ && c == '$' && i + 1 < source_.size() &&
           (source_[i + 1] == '{' || IsIdentifierByte(source_[i + 1])) &&
-          !(source_[i + 1] >= '0' && source_[i + 1] <= '9')) {
+          !IsAsciiDigit(source_[i + 1])) {
         token->constant = false;
         if (source_[i + 1] == '{' && !SkipTemplateExpression(&i, depth)) {
           return false;

@@ -212,15 +212,15 @@ class Lexer : public CodeLexer {
       --brace_depth_;
     }
     if (c == '/' && RegexAllowedAfter(tokens_) && LexRegex()) return true;
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-        c == '$' || static_cast<unsigned char>(c) >= 0x80 || c == '#') {
+    if (IsAsciiAlpha(c) || c == '_' || c == '$' ||
+        static_cast<unsigned char>(c) >= 0x80 || c == '#') {
       const std::size_t begin = pos_;
       pos_ = WordEnd(pos_ + 1, "$");
       Push(CodeTokenKind::kName,
            std::string(source_.substr(begin, pos_ - begin)), begin);
       return true;
     }
-    if ((c >= '0' && c <= '9') || (c == '.' && next >= '0' && next <= '9')) {
+    if (IsAsciiDigit(c) || (c == '.' && IsAsciiDigit(next))) {
       const std::size_t begin = pos_;
       pos_ = WordEnd(pos_, ".");
       Push(CodeTokenKind::kNumber, "", begin);
@@ -292,7 +292,7 @@ bool IsConstantString(const std::vector<CodeToken>& tokens, std::size_t i) {
           (tokens[i].kind == CodeTokenKind::kTemplate && tokens[i].constant));
 }
 
-// JS flag letters to the analyser's: v (unicode sets) parses as u here;
+// JS flag letters to the analyzer's: v (unicode sets) parses as u here;
 // y (sticky), d (indices) do not change the backtracking work.
 PatternFlags FlagsFromLetters(std::string_view letters) {
   PatternFlags flags;

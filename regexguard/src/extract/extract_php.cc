@@ -32,11 +32,11 @@ std::string DecodeDoubleQuoted(std::string_view body) {
             return true;
 
           case 'x': {
-            if (*i + 1 >= text.size() || !IsHexDigit(text[*i + 1]))
+            if (*i + 1 >= text.size() || !IsAsciiHexDigit(text[*i + 1]))
               return false;
             // One or two hex digits make one byte.
             const std::size_t used =
-                *i + 2 < text.size() && IsHexDigit(text[*i + 2]) ? 2 : 1;
+                *i + 2 < text.size() && IsAsciiHexDigit(text[*i + 2]) ? 2 : 1;
             ReadHexDigits(text, *i + 1, used, &value);
             out->push_back(static_cast<char>(value));
             *i += used;

@@ -133,7 +133,7 @@ std::vector<Token> Lex(std::string_view source) {
       ++i;  // a backslash outside strings is a line continuation
     } else if (c == '\'' || c == '"') {
       if (!LexString(source, i, &i, false, false, false, &tokens)) break;
-    } else if (IsIdentifierByte(c) && !(c >= '0' && c <= '9')) {
+    } else if (IsIdentifierByte(c) && !IsAsciiDigit(c)) {
       const std::size_t begin = i;
       while (i < source.size() && IsIdentifierByte(source[i])) ++i;
       std::string_view name = source.substr(begin, i - begin);
@@ -149,7 +149,7 @@ std::vector<Token> Lex(std::string_view source) {
         tokens.push_back(
             {TokenKind::kName, std::string(name), begin, false, false});
       }
-    } else if (c >= '0' && c <= '9') {
+    } else if (IsAsciiDigit(c)) {
       const std::size_t begin = i;
       while (i < source.size() &&
              (IsIdentifierByte(source[i]) || source[i] == '.')) {
@@ -175,7 +175,7 @@ bool IsName(const std::vector<Token>& tokens, std::size_t i) {
 }
 
 // Applies a flag named as re.X / regex.X; the U/L/T/DEBUG flags do not
-// change what the analyser needs (re.A makes case folding ASCII-only).
+// change what the analyzer needs (re.A makes case folding ASCII-only).
 void ApplyFlagName(std::string_view name, PatternFlags* flags) {
   if (name == "A" || name == "ASCII") flags->ascii = true;
   if (name == "I" || name == "IGNORECASE") flags->case_insensitive = true;

@@ -39,7 +39,7 @@ std::string DecodeDoubleQuoted(std::string_view body) {
             return true;
           case 'x': {
             std::size_t k = *i + 1;
-            while (k < text.size() && k < *i + 3 && IsHexDigit(text[k])) {
+            while (k < text.size() && k < *i + 3 && IsAsciiHexDigit(text[k])) {
               value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
               ++k;
             }
@@ -57,7 +57,7 @@ std::string DecodeDoubleQuoted(std::string_view body) {
               bool in_digits = false;
               bool ok = true;
               for (std::size_t k = *i + 2; k <= close && ok; ++k) {
-                if (k < close && IsHexDigit(text[k])) {
+                if (k < close && IsAsciiHexDigit(text[k])) {
                   value = value * 16 + static_cast<char32_t>(HexValue(text[k]));
                   ok = value <= 0x10FFFF;
                   in_digits = true;
@@ -211,7 +211,7 @@ class Lexer {
     }
     if (IsIdentifierByte(c) || c == '@' || c == '$') {
       const std::size_t begin = pos_;
-      const bool number = c >= '0' && c <= '9';
+      const bool number = IsAsciiDigit(c);
       ++pos_;
       while (pos_ < source_.size() &&
              (IsIdentifierByte(source_[pos_]) || source_[pos_] == '@' ||
@@ -388,8 +388,7 @@ class Lexer {
       upper = upper && !(source_[i] >= 'a' && source_[i] <= 'z');
       ++i;
     }
-    if (i == id_begin ||
-        (source_[id_begin] >= '0' && source_[id_begin] <= '9')) {
+    if (i == id_begin || IsAsciiDigit(source_[id_begin])) {
       return false;
     }
     if (quote != '\0') {

@@ -1,4 +1,4 @@
-// Private: the analysis time budget, in CPU time of the analysing thread.
+// Private: the analysis time budget, in CPU time of the analyzing thread.
 //
 // The budget is the one input of a verdict that is not a counted step; on a
 // shared machine wall-clock time depends on everything else running, so it

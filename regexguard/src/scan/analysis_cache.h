@@ -1,7 +1,7 @@
 // The persistent analysis cache of a scan (scan.h), private to the library:
-// one small JSON file per analysed (pattern, flags, dialect, anchoring,
+// one small JSON file per analyzed (pattern, flags, dialect, anchoring,
 // budget, tool version and build), so a second scan of an unchanged tree
-// analyses nothing.
+// analyzes nothing.
 //
 // Layout: DIR/v1/<16 hex digits of the key's FNV-1a hash>.json holding the
 // full key text (a hash collision is then a miss, never a wrong verdict) and

@@ -218,8 +218,8 @@ Result<std::vector<std::vector<RegexLiteral>>> ExtractAll(
   return out;
 }
 
-// Analyses each key once, from the cache when it holds the verdict.
-std::vector<PatternVerdict> AnalyseAll(const std::vector<AnalysisKey>& keys,
+// Analyzes each key once, from the cache when it holds the verdict.
+std::vector<PatternVerdict> AnalyzeAll(const std::vector<AnalysisKey>& keys,
                                        const ScanOptions& options,
                                        double timeout_seconds,
                                        std::size_t* cache_hits) {
@@ -413,7 +413,7 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
   }
   report.distinct = keys.size();
   const std::vector<PatternVerdict> verdicts =
-      AnalyseAll(keys, options, settings.timeout_seconds, &report.cache_hits);
+      AnalyzeAll(keys, options, settings.timeout_seconds, &report.cache_hits);
   for (std::size_t i = 0; i < report.findings.size(); ++i) {
     Finding& finding = report.findings[i];
     if (analysis_of[i]) {

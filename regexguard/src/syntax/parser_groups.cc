@@ -61,7 +61,7 @@ bool Parser::ParseFlagLettersInline(InlineFlags* target, bool* scoped) {
     } else if (c == 'u' || c == 'a' || c == 'L' || c == 'U' || c == 'n' ||
                c == 'J' || c == 'd') {
       // Unicode/ASCII/locale/ungreedy/no-capture modes. Ungreedy changes
-      // backtracking order: refuse it rather than analyse the wrong thing.
+      // backtracking order: refuse it rather than analyze the wrong thing.
       if (c == 'U' && !Has(Feature::kUFlagIsUnicode)) return false;
       if (c == 'n' || c == 'J') return false;
     } else {

@@ -1,8 +1,9 @@
 #include "syntax/unicode.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
+
+#include "robotscan/base/ascii.h"
 
 namespace robotscan::regexguard::internal {
 
@@ -223,8 +224,7 @@ std::optional<PropertySet> UnicodeProperty(std::string_view raw_name) {
   std::string name;
   for (const char c : raw_name) {
     if (c != '_' && c != ' ' && c != '-') {
-      name.push_back(
-          static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      name.push_back(ToAsciiLower(c));
     }
   }
   if (name.rfind("is", 0) == 0 && name.size() > 2 && name != "isl") {

@@ -1,4 +1,4 @@
-// regexguard's analyser: decides whether a regex can take super-linear time
+// regexguard's analyzer: decides whether a regex can take super-linear time
 // in a backtracking engine, and proves it.
 //
 // Pipeline: ParsePattern (syntax.h) -> an epsilon-free position automaton
@@ -169,7 +169,7 @@ struct AnalysisReport {
 
 struct AnalyzeOptions {
   ParseOptions parse;
-  // Analyse for a match anchored at the start of the subject (re.match,
+  // Analyze for a match anchored at the start of the subject (re.match,
   // sticky) instead of an unanchored search.
   bool anchored = false;
   // Hard limit on the CPU time of the calling thread for one pattern; when

@@ -2,7 +2,7 @@
 // `regexguard scan` (docs/regexguard.md, "Scanning source trees").
 //
 // ScanSources lists the source files (git's listing of a work tree, or the
-// staged files), extracts their regex literals (extract.h), analyses each
+// staged files), extracts their regex literals (extract.h), analyzes each
 // distinct (pattern, flags, dialect, anchored use) once, reusing the
 // persistent cache, classifies every literal into a severity and a rule,
 // and matches the findings against a baseline. What is printed, and how, is
@@ -39,7 +39,7 @@
 //   return report->failing ? 1 : 0;
 //
 // Cost: extraction is linear in the sources; each distinct pattern is
-// analysed at most once per run (bounded by its time budget, see
+// analyzed at most once per run (bounded by its time budget, see
 // analyzer.h), in `jobs` threads; a cached verdict costs one small file read.
 //
 // Thread safety: ScanSources may run concurrently with itself; it reads the
@@ -88,7 +88,7 @@ struct PatternVerdict {
 
 PatternVerdict VerdictOf(const AnalysisReport& report);
 
-// The severity, rule and wording of an analysed literal; severity kNone
+// The severity, rule and wording of an analyzed literal; severity kNone
 // (empty rule) for a safe one.
 struct Classification {
   Severity severity = Severity::kNone;
@@ -122,7 +122,7 @@ struct ScanOptions {
   std::optional<Severity> fail_level;           // default kError
   std::optional<Severity> polynomial_severity;  // default kWarning
   std::optional<double> timeout_seconds;        // default 1
-  unsigned jobs = 1;        // threads for reading and analysing
+  unsigned jobs = 1;        // threads for reading and analyzing
   bool show_info = false;   // report notes (Go/RE2 literals, unknowns)
   std::string config_file;  // empty: search .regexguard.toml upward
   bool no_config = false;

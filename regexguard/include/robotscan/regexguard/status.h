@@ -5,7 +5,7 @@
 // the pattern, when there is one) regexguard uses as follows:
 //   kInvalidInput     the pattern is not a valid regular expression in the
 //                     chosen dialect;
-//   kUnsupported      valid, but uses syntax regexguard cannot analyse
+//   kUnsupported      valid, but uses syntax regexguard cannot analyze
 //                     (recursion, conditionals, backtracking verbs, ...);
 //                     never "safe";
 //   kInvalidArgument  a caller-supplied option is out of range (unknown

@@ -1,4 +1,4 @@
-// The regex syntax tree regexguard analyses, and the parser that builds it.
+// The regex syntax tree regexguard analyzes, and the parser that builds it.
 //
 // ParsePattern() reads a pattern in one of the dialects of dialect.h and
 // returns a tree in which every node keeps the byte span of the source text
@@ -11,7 +11,7 @@
 //   if (!parsed) { /* parsed.status().code(), .message, .span */ }
 //   const Node& root = *parsed->root;
 //
-// Syntax the analyser cannot model (recursion, conditionals, backtracking
+// Syntax the analyzer cannot model (recursion, conditionals, backtracking
 // verbs, branch reset, \K, set operations in classes) is rejected with
 // StatusCode::kUnsupported and a "cannot analyse: ..." message; it is
 // never silently treated as harmless.
