@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -205,6 +206,33 @@ std::string ErrorName(storage::ErrorClass error) {
   return std::string(storage::ErrorClassName(error));
 }
 
+// A fetch as the event log writes it (its classes by their names).
+nlohmann::json FetchJson(const storage::FetchRecord& r) {
+  nlohmann::json hops = nlohmann::json::array();
+  for (const storage::FetchStep& step : r.steps) {
+    hops.push_back({{"url", step.url},
+                    {"status", step.http_status},
+                    {"error", ErrorName(step.error_class)}});
+  }
+  return {{"event", "fetch"},
+          {"domain", r.domain},
+          {"rank", r.rank},
+          {"url", r.url},
+          {"final_url", r.final_url},
+          {"http_status", r.http_status},
+          {"access", std::string(robots::AccessClassName(r.access))},
+          {"error", ErrorName(r.error_class)},
+          {"error_message", r.error_message},
+          {"redirects", r.redirects},
+          {"attempts", r.attempts},
+          {"bytes", r.body.size()},
+          {"truncated", r.truncated},
+          {"ip", r.ip},
+          {"total_ms", r.total_ms},
+          {"steps", hops},
+          {"fetched_at", r.fetched_at}};
+}
+
 nlohmann::json ProgressJson(const crawler::CrawlProgress& p) {
   return {{"total", p.total},
           {"done", p.done},
@@ -230,20 +258,21 @@ std::string DescribeHolder(const storage::CrawlHolder& h) {
   return text;
 }
 
+// A worker refused while a single-process crawl holds the database.
+void PrintWorkerLockedMessage(const std::string& db,
+                              const storage::CrawlHolder& h) {
+  std::fprintf(stderr,
+               "robotscan crawl: %s is being written by a single-process "
+               "crawl: %s.\n  Workers share a database only with other "
+               "workers: wait for it or stop it (kill %lld), then enqueue "
+               "the list (robotscan enqueue LIST --db URI).\n",
+               storage::RedactDatabaseUri(db).c_str(),
+               DescribeHolder(h).c_str(), static_cast<long long>(h.pid));
+}
+
 // A second crawl on one database would fetch every domain again; say who
 // holds it and what to do instead.
-void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h,
-                        bool worker) {
-  if (worker) {
-    std::fprintf(stderr,
-                 "robotscan crawl: %s is being written by a single-process "
-                 "crawl: %s.\n  Workers share a database only with other "
-                 "workers: wait for it or stop it (kill %lld), then enqueue "
-                 "the list (robotscan enqueue LIST --db URI).\n",
-                 storage::RedactDatabaseUri(db).c_str(),
-                 DescribeHolder(h).c_str(), static_cast<long long>(h.pid));
-    return;
-  }
+void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
   if (storage::IsPostgresUri(db)) {
     std::fprintf(stderr,
                  "robotscan crawl: %s is being written by another crawl or "
@@ -394,50 +423,14 @@ int PrintCrawlStatus(const CrawlFlags& flags) {
   return kExitOk;
 }
 
-int RunCrawlCommand(CrawlFlags& flags) {
+// The crawl options from the flags that need parsing (durations, the
+// scheme list), checked and made into the crawl's plan; nullopt after
+// saying why not (*exit_code). A worker has no list: a placeholder passes
+// the check.
+std::optional<crawler::CrawlPlan> PlanFromFlags(CrawlFlags& flags,
+                                                int* exit_code) {
   crawler::CrawlOptions& o = flags.options;
-  if (flags.status) {
-    if (flags.worker || !o.list_path.empty()) {
-      std::fprintf(stderr,
-                   "robotscan crawl: --status takes only --db (and --run)\n");
-      return kExitUsage;
-    }
-    return PrintCrawlStatus(flags);
-  }
-  if (flags.worker && !o.list_path.empty()) {
-    std::fprintf(stderr,
-                 "robotscan crawl: a worker takes no LIST: its crawl's list "
-                 "was enqueued (robotscan enqueue LIST --db URI)\n");
-    return kExitUsage;
-  }
-  if (!flags.worker && o.list_path.empty()) {
-    std::fprintf(stderr,
-                 "robotscan crawl: LIST is required (or --worker / --status "
-                 "with a PostgreSQL --db)\n");
-    return kExitUsage;
-  }
-  if (flags.worker && !storage::IsPostgresUri(o.db_path)) {
-    std::fprintf(stderr,
-                 "robotscan crawl: --worker needs a PostgreSQL --db "
-                 "(postgresql://...): an SQLite file has one writer\n");
-    return kExitUsage;
-  }
-  // The per-IP cap and the rate are the crawl's, for all its workers
-  // together (docs/scale-out.md): a worker's own would break the bound.
-  // Said, not refused, so that one set of fetch flags serves both kinds of
-  // crawl.
-  if (flags.worker) {
-    for (const CLI::Option* given :
-         {flags.per_ip_limit_option, flags.rate_option}) {
-      if (given != nullptr && given->count() > 0) {
-        std::fprintf(stderr,
-                     "robotscan crawl: %s ignored: a worker follows its "
-                     "crawl's setting, fixed by robotscan enqueue (crawl "
-                     "--status shows it)\n",
-                     given->get_name().c_str());
-      }
-    }
-  }
+  *exit_code = kExitUsage;
   struct DurationFlag {
     const char* name;
     const std::string* text;
@@ -455,7 +448,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
     if (!parsed) {
       std::fprintf(stderr, "robotscan crawl: %s: invalid duration '%s'\n",
                    d.name, d.text->c_str());
-      return kExitUsage;
+      return std::nullopt;
     }
     *d.target = *parsed;
   }
@@ -464,7 +457,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
   } else {
     std::fprintf(stderr,
                  "robotscan crawl: --low-speed-time: invalid duration\n");
-    return kExitUsage;
+    return std::nullopt;
   }
   if (!flags.recrawl_older_than.empty()) {
     const auto age = ParseDuration(flags.recrawl_older_than);
@@ -473,7 +466,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
                    "robotscan crawl: --recrawl-older-than: invalid duration "
                    "'%s'\n",
                    flags.recrawl_older_than.c_str());
-      return kExitUsage;
+      return std::nullopt;
     }
     o.recrawl_older_than =
         std::chrono::duration_cast<std::chrono::seconds>(*age);
@@ -490,24 +483,79 @@ int RunCrawlCommand(CrawlFlags& flags) {
   o.tool_version = ROBOTSCAN_VERSION_STRING;
   crawler::CrawlOptions checked = o;
   if (flags.worker) checked.list_path = "(enqueued)";
-  const Result<crawler::CrawlPlan> plan =
-      crawler::ValidateCrawlOptions(checked);
+  Result<crawler::CrawlPlan> plan = crawler::ValidateCrawlOptions(checked);
   if (!plan.ok()) {
     std::fprintf(stderr, "robotscan crawl: %s\n",
                  plan.status().message().c_str());
-    return ExitCodeFor(plan.status());
+    *exit_code = ExitCodeFor(plan.status());
+    return std::nullopt;
   }
+  *exit_code = kExitOk;
+  return std::move(plan).value();
+}
 
-  // The list named on the command line: unreadable is a usage error (2),
-  // told apart from a read failing mid-crawl (3). "-" is standard input.
-  if (!flags.worker &&
-      access(o.list_path == "-" ? "/dev/stdin" : o.list_path.c_str(), R_OK) !=
-          0) {
-    std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
-                 o.list_path.c_str(), std::strerror(errno));
-    return kExitUsage;
-  }
+// What tells a single-process crawl and a worker apart once planned: how
+// each runs, shows its progress and sums up, and what each says when it
+// cannot start or is stopped.
+struct CrawlMode {
+  bool worker = false;
+  std::function<Status(const crawler::CrawlPlan&,
+                       const crawler::CrawlCallbacks&, crawler::CrawlSummary*,
+                       crawler::CrawlHandle*)>
+      run;
+  void (*print_progress)(const crawler::CrawlProgress&) = nullptr;
+  void (*print_summary)(const crawler::CrawlSummary&) = nullptr;
+  void (*print_locked)(const std::string& db,
+                       const storage::CrawlHolder& holder) = nullptr;
+  // Said on any stopping signal but SIGINT (nullptr: the crawl's own
+  // words for SIGTERM).
+  const char* stopped_by_signal = nullptr;
+};
 
+void PrintCrawlSummary(const crawler::CrawlSummary& summary) {
+  const crawler::CrawlProgress& p = summary.progress;
+  const double rate = p.elapsed_seconds > 0
+                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
+                          : 0;
+  std::printf(
+      "crawl %lld: %lld of %lld domains done in %.1fs (%.0f/s): fetched %lld "
+      "(success %lld, unavailable %lld, unreachable %lld), already in the "
+      "database %lld, duplicates %lld, malformed lines %lld\n",
+      static_cast<long long>(summary.run_id), static_cast<long long>(p.done),
+      static_cast<long long>(p.total), p.elapsed_seconds, rate,
+      static_cast<long long>(p.fetched), static_cast<long long>(p.success),
+      static_cast<long long>(p.unavailable),
+      static_cast<long long>(p.unreachable),
+      static_cast<long long>(p.already_present),
+      static_cast<long long>(p.duplicates),
+      static_cast<long long>(p.malformed_lines));
+}
+
+void PrintWorkerSummary(const crawler::CrawlSummary& summary) {
+  const crawler::CrawlProgress& p = summary.progress;
+  const double rate = p.elapsed_seconds > 0
+                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
+                          : 0;
+  std::printf(
+      "worker of crawl %lld: fetched %lld in %.1fs (%.0f/s) (success %lld, "
+      "unavailable %lld, unreachable %lld), already present %lld; leased "
+      "%lld, taken over from expired leases %lld, records refused (lease "
+      "lost) %lld\n",
+      static_cast<long long>(summary.run_id), static_cast<long long>(p.fetched),
+      p.elapsed_seconds, rate, static_cast<long long>(p.success),
+      static_cast<long long>(p.unavailable),
+      static_cast<long long>(p.unreachable),
+      static_cast<long long>(p.already_present),
+      static_cast<long long>(p.leased), static_cast<long long>(p.taken_over),
+      static_cast<long long>(p.rejected));
+}
+
+// Runs a planned crawl in `mode`: network libraries, descriptors, the
+// event log, the progress line and warnings, signals; then the summary and
+// the exit code.
+int RunPlannedCrawl(const CrawlFlags& flags, const crawler::CrawlPlan& plan,
+                    const CrawlMode& mode) {
+  const crawler::CrawlOptions& o = flags.options;
   crawler::NetworkLibraries libraries;
   if (!libraries.ok()) {
     std::fprintf(stderr, "robotscan crawl: cannot initialize libcurl/c-ares\n");
@@ -526,16 +574,7 @@ int RunCrawlCommand(CrawlFlags& flags) {
   constexpr int kMaxMalformedShown = 10;
 
   crawler::CrawlCallbacks callbacks;
-  if (live) {
-    const bool worker = flags.worker;
-    callbacks.on_progress = [worker](const crawler::CrawlProgress& p) {
-      if (worker) {
-        PrintWorkerProgressLine(p);
-      } else {
-        PrintProgressLine(p);
-      }
-    };
-  }
+  if (live) callbacks.on_progress = mode.print_progress;
   callbacks.on_stale_lock = [&](const storage::CrawlHolder& h) {
     log.Write({{"event", "stale_lock"},
                {"pid", h.pid},
@@ -562,36 +601,14 @@ int RunCrawlCommand(CrawlFlags& flags) {
   };
   if (!flags.log_json.empty()) {
     callbacks.on_fetch = [&](const storage::FetchRecord& r) {
-      nlohmann::json hops = nlohmann::json::array();
-      for (const storage::FetchStep& step : r.steps) {
-        hops.push_back({{"url", step.url},
-                        {"status", step.http_status},
-                        {"error", ErrorName(step.error_class)}});
-      }
-      log.Write({{"event", "fetch"},
-                 {"domain", r.domain},
-                 {"rank", r.rank},
-                 {"url", r.url},
-                 {"final_url", r.final_url},
-                 {"http_status", r.http_status},
-                 {"access", std::string(robots::AccessClassName(r.access))},
-                 {"error", ErrorName(r.error_class)},
-                 {"error_message", r.error_message},
-                 {"redirects", r.redirects},
-                 {"attempts", r.attempts},
-                 {"bytes", r.body.size()},
-                 {"truncated", r.truncated},
-                 {"ip", r.ip},
-                 {"total_ms", r.total_ms},
-                 {"steps", hops},
-                 {"fetched_at", r.fetched_at}});
+      log.Write(FetchJson(r));
     };
   }
 
   log.Write({{"event", "start"},
              {"list", o.list_path},
              {"db", storage::RedactDatabaseUri(o.db_path)},
-             {"worker", flags.worker},
+             {"worker", mode.worker},
              {"version", ROBOTSCAN_VERSION_STRING}});
   crawler::CrawlSummary summary;
   crawler::CrawlHandle handle;
@@ -599,55 +616,21 @@ int RunCrawlCommand(CrawlFlags& flags) {
   int signal = 0;
   {
     StopOnSignals stop_on_signals(&handle);
-    status = flags.worker
-                 ? crawler::RunCrawlWorker(*plan, flags.run_id, callbacks,
-                                           &summary, &handle)
-                 : crawler::RunCrawl(*plan, callbacks, &summary, &handle);
+    status = mode.run(plan, callbacks, &summary, &handle);
     signal = stop_on_signals.received();
   }
   if (live) std::fprintf(stderr, "\r\033[K");
 
-  const crawler::CrawlProgress& p = summary.progress;
-  nlohmann::json end = ProgressJson(p);
+  nlohmann::json end = ProgressJson(summary.progress);
   end["event"] = "summary";
   end["run_id"] = summary.run_id;
   end["signal"] = signal;
   end["error"] = status.message();
   log.Write(end);
-  const double rate = p.elapsed_seconds > 0
-                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
-                          : 0;
-  if (flags.worker) {
-    std::printf(
-        "worker of crawl %lld: fetched %lld in %.1fs (%.0f/s) (success %lld, "
-        "unavailable %lld, unreachable %lld), already present %lld; leased "
-        "%lld, taken over from expired leases %lld, records refused (lease "
-        "lost) %lld\n",
-        static_cast<long long>(summary.run_id),
-        static_cast<long long>(p.fetched), p.elapsed_seconds, rate,
-        static_cast<long long>(p.success),
-        static_cast<long long>(p.unavailable),
-        static_cast<long long>(p.unreachable),
-        static_cast<long long>(p.already_present),
-        static_cast<long long>(p.leased), static_cast<long long>(p.taken_over),
-        static_cast<long long>(p.rejected));
-  } else {
-    std::printf(
-        "crawl %lld: %lld of %lld domains done in %.1fs (%.0f/s): fetched %lld "
-        "(success %lld, unavailable %lld, unreachable %lld), already in the "
-        "database %lld, duplicates %lld, malformed lines %lld\n",
-        static_cast<long long>(summary.run_id), static_cast<long long>(p.done),
-        static_cast<long long>(p.total), p.elapsed_seconds, rate,
-        static_cast<long long>(p.fetched), static_cast<long long>(p.success),
-        static_cast<long long>(p.unavailable),
-        static_cast<long long>(p.unreachable),
-        static_cast<long long>(p.already_present),
-        static_cast<long long>(p.duplicates),
-        static_cast<long long>(p.malformed_lines));
-  }
+  mode.print_summary(summary);
   std::fflush(stdout);
   if (status.code() == StatusCode::kLocked && summary.locked_by) {
-    PrintLockedMessage(o.db_path, *summary.locked_by, flags.worker);
+    mode.print_locked(o.db_path, *summary.locked_by);
     return ExitCodeFor(status);
   }
   // A signal that stopped the crawl before it began (waiting for its list
@@ -666,10 +649,8 @@ int RunCrawlCommand(CrawlFlags& flags) {
     std::fprintf(stderr, "robotscan crawl: interrupted; rerun to continue\n");
     return kExitSignalBase + SIGINT;
   }
-  if (signal != 0 && flags.worker) {
-    std::fprintf(stderr,
-                 "robotscan crawl: worker stopped after finishing its "
-                 "transfers; its unstarted domains went back to the crawl\n");
+  if (signal != 0 && mode.stopped_by_signal != nullptr) {
+    std::fprintf(stderr, "robotscan crawl: %s\n", mode.stopped_by_signal);
     return kExitSignalBase + signal;
   }
   if (signal == SIGTERM) {
@@ -677,6 +658,106 @@ int RunCrawlCommand(CrawlFlags& flags) {
     return kExitSignalBase + SIGTERM;
   }
   return kExitOk;
+}
+
+// `robotscan crawl LIST --db DB`: one process crawls the list.
+int RunSingleProcessCrawl(CrawlFlags& flags) {
+  const crawler::CrawlOptions& o = flags.options;
+  if (o.list_path.empty()) {
+    std::fprintf(stderr,
+                 "robotscan crawl: LIST is required (or --worker / --status "
+                 "with a PostgreSQL --db)\n");
+    return kExitUsage;
+  }
+  int exit_code = kExitOk;
+  const std::optional<crawler::CrawlPlan> plan =
+      PlanFromFlags(flags, &exit_code);
+  if (!plan) return exit_code;
+  // The list named on the command line: unreadable is a usage error (2),
+  // told apart from a read failing mid-crawl (3). "-" is standard input.
+  if (access(o.list_path == "-" ? "/dev/stdin" : o.list_path.c_str(), R_OK) !=
+      0) {
+    std::fprintf(stderr, "robotscan crawl: cannot read the list %s: %s\n",
+                 o.list_path.c_str(), std::strerror(errno));
+    return kExitUsage;
+  }
+  CrawlMode mode;
+  mode.run = [](const crawler::CrawlPlan& p,
+                const crawler::CrawlCallbacks& callbacks,
+                crawler::CrawlSummary* summary, crawler::CrawlHandle* handle) {
+    return crawler::RunCrawl(p, callbacks, summary, handle);
+  };
+  mode.print_progress = PrintProgressLine;
+  mode.print_summary = PrintCrawlSummary;
+  mode.print_locked = PrintLockedMessage;
+  return RunPlannedCrawl(flags, *plan, mode);
+}
+
+// `robotscan crawl --worker --db URI`: one worker of an enqueued crawl.
+int RunWorker(CrawlFlags& flags) {
+  const crawler::CrawlOptions& o = flags.options;
+  if (!o.list_path.empty()) {
+    std::fprintf(stderr,
+                 "robotscan crawl: a worker takes no LIST: its crawl's list "
+                 "was enqueued (robotscan enqueue LIST --db URI)\n");
+    return kExitUsage;
+  }
+  if (!storage::IsPostgresUri(o.db_path)) {
+    std::fprintf(stderr,
+                 "robotscan crawl: --worker needs a PostgreSQL --db "
+                 "(postgresql://...): an SQLite file has one writer\n");
+    return kExitUsage;
+  }
+  // The per-IP cap and the rate are the crawl's, for all its workers
+  // together (docs/scale-out.md): a worker's own would break the bound.
+  // Said, not refused, so that one set of fetch flags serves both kinds of
+  // crawl.
+  for (const CLI::Option* given :
+       {flags.per_ip_limit_option, flags.rate_option}) {
+    if (given != nullptr && given->count() > 0) {
+      std::fprintf(stderr,
+                   "robotscan crawl: %s ignored: a worker follows its "
+                   "crawl's setting, fixed by robotscan enqueue (crawl "
+                   "--status shows it)\n",
+                   given->get_name().c_str());
+    }
+  }
+  int exit_code = kExitOk;
+  const std::optional<crawler::CrawlPlan> plan =
+      PlanFromFlags(flags, &exit_code);
+  if (!plan) return exit_code;
+  CrawlMode mode;
+  mode.worker = true;
+  const std::int64_t run_id = flags.run_id;
+  mode.run = [run_id](const crawler::CrawlPlan& p,
+                      const crawler::CrawlCallbacks& callbacks,
+                      crawler::CrawlSummary* summary,
+                      crawler::CrawlHandle* handle) {
+    return crawler::RunCrawlWorker(p, run_id, callbacks, summary, handle);
+  };
+  mode.print_progress = PrintWorkerProgressLine;
+  mode.print_summary = PrintWorkerSummary;
+  mode.print_locked = PrintWorkerLockedMessage;
+  mode.stopped_by_signal =
+      "worker stopped after finishing its transfers; its unstarted domains "
+      "went back to the crawl";
+  return RunPlannedCrawl(flags, *plan, mode);
+}
+
+// `robotscan crawl --status --db URI`: the enqueued crawl's progress.
+int RunStatus(const CrawlFlags& flags) {
+  if (flags.worker || !flags.options.list_path.empty()) {
+    std::fprintf(stderr,
+                 "robotscan crawl: --status takes only --db (and --run)\n");
+    return kExitUsage;
+  }
+  return PrintCrawlStatus(flags);
+}
+
+int RunCrawlCommand(CrawlFlags& flags) {
+  if (flags.status) return RunStatus(flags);
+  if (flags.worker) return RunWorker(flags);
+  return RunSingleProcessCrawl(flags);
 }
 
 }  // namespace
