@@ -206,20 +206,13 @@ std::string RenderMarkdown(const Document& document) {
 }  // namespace
 
 bool ParseFormatName(std::string_view name, Format* format) {
-  if (name == "text") {
-    *format = Format::kText;
-  } else if (name == "markdown" || name == "md") {
-    *format = Format::kMarkdown;
-  } else if (name == "json") {
-    *format = Format::kJson;
-  } else if (name == "html") {
-    *format = Format::kHtml;
-  } else if (name == "csv") {
-    *format = Format::kCsv;
-  } else {
-    return false;
+  for (const FormatName& entry : kFormatNames) {
+    if (entry.name == name) {
+      *format = entry.format;
+      return true;
+    }
   }
-  return true;
+  return false;
 }
 
 std::string RenderReport(const Report& report, Format format) {

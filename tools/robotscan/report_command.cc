@@ -129,6 +129,15 @@ int RunReport(const ReportCommandOptions& options) {
   return kExitOk;
 }
 
+// --format's choices: the report library's names, in its order.
+std::vector<std::string> FormatChoices() {
+  std::vector<std::string> names;
+  for (const report::FormatName& entry : report::kFormatNames) {
+    names.emplace_back(entry.name);
+  }
+  return names;
+}
+
 }  // namespace
 
 void AddReportCommand(CLI::App& app, int* exit_code) {
@@ -145,7 +154,7 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   command
       ->add_option("--format", options->format,
                    "text, markdown, json, html or csv (default text)")
-      ->check(CLI::IsMember({"text", "markdown", "md", "json", "html", "csv"}));
+      ->check(CLI::IsMember(FormatChoices()));
   command->add_option("--table", options->table,
                       "With --format csv: the table to write ('list' prints "
                       "the table names)");

@@ -23,7 +23,19 @@ namespace robotscan::report {
 
 enum class Format : std::uint8_t { kText, kMarkdown, kJson, kHtml, kCsv };
 
-// "text", "markdown", "json", "html", "csv"; false for anything else.
+// The formats' names ("md" is short for "markdown"): the one table
+// ParseFormatName reads and `robotscan report --format` offers, in order.
+struct FormatName {
+  std::string_view name;
+  Format format;
+};
+inline constexpr FormatName kFormatNames[] = {
+    {"text", Format::kText},   {"markdown", Format::kMarkdown},
+    {"md", Format::kMarkdown}, {"json", Format::kJson},
+    {"html", Format::kHtml},   {"csv", Format::kCsv},
+};
+
+// The format named `name` in kFormatNames; false for anything else.
 bool ParseFormatName(std::string_view name, Format* format);
 
 // The report in `format`; for kCsv, the index of the tables RenderCsvTable
