@@ -229,7 +229,7 @@ EngineScore EvaluateForEngine(const std::vector<CorpusEntry>& corpus,
     if (!positive && predicted) out.false_positives.push_back(corpus[i].id);
     if (report.verdict == Verdict::kUnknown) {
       ++out.unknown;
-      if (report.unknown_reason.rfind("budget exceeded", 0) == 0) {
+      if (report.unknown_code == StatusCode::kBudgetExceeded) {
         ++out.over_budget;
       }
     }

@@ -296,11 +296,24 @@ class Dumper {
     for (const std::string& hint : r.fix_hints) line += " hint=" + Quote(hint);
     std::fprintf(out_, "%s\n", line.c_str());
     ++analyses_;
+    // The budget is decided by the code (issue 25); the reason's words must
+    // agree with it. Checked here, not dumped, so that dumps of older
+    // versions (without the code) compare.
+    const bool says_budget = r.verdict == rg::Verdict::kUnknown &&
+                             r.unknown_reason.rfind("budget exceeded", 0) == 0;
+    if (says_budget != (r.unknown_code == rg::StatusCode::kBudgetExceeded)) {
+      std::fprintf(stderr, "budget code disagrees with the reason: %zu\n",
+                   index);
+      ++budget_code_mismatches_;
+    }
+    if (r.unknown_code == rg::StatusCode::kBudgetExceeded) ++over_budget_;
   }
 
   std::size_t parse_results_ = 0;
   std::size_t static_results_ = 0;
   std::size_t analyses_ = 0;
+  std::size_t over_budget_ = 0;
+  std::size_t budget_code_mismatches_ = 0;
 
  private:
   std::FILE* out_;
@@ -454,5 +467,8 @@ int main(int argc, char** argv) {
   std::printf("# parse results %zu\n", dumper.parse_results_);
   std::printf("# static analyses %zu\n", dumper.static_results_);
   std::printf("# full analyses %zu\n", dumper.analyses_);
-  return 0;
+  std::fprintf(stderr,
+               "over budget (by code) %zu, code and reason disagree %zu\n",
+               dumper.over_budget_, dumper.budget_code_mismatches_);
+  return dumper.budget_code_mismatches_ == 0 ? 0 : 1;
 }

@@ -46,6 +46,7 @@ TEST_F(ScanPartsTest, CacheRoundTripsAndSkipsBrokenOrBudgetEntries) {
   // Running out of time depends on the machine: never stored.
   PatternVerdict ran_out;
   ran_out.reason = "budget exceeded: time ran out";
+  ran_out.reason_code = StatusCode::kBudgetExceeded;
   ASSERT_TRUE(ran_out.BudgetExceeded());
   cache.Store("key 3", ran_out);
   EXPECT_FALSE(cache.Lookup("key 3"));

@@ -271,6 +271,7 @@ TEST(AnalyzerTest, TimeBudgetIsRespected) {
   EXPECT_EQ(report.verdict, Verdict::kUnknown);
   EXPECT_EQ(report.unknown_reason.rfind("budget exceeded", 0), 0u)
       << report.unknown_reason;
+  EXPECT_EQ(report.unknown_code, StatusCode::kBudgetExceeded);
   // The budget is checked every few thousand steps; this bound leaves room
   // for sanitizer builds, whose work before the first check is slower.
   EXPECT_LT(cpu_seconds, 1.0);

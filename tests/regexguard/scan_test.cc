@@ -28,6 +28,7 @@ TEST(ClassifyVerdictTest, SeverityAndRulePerVerdict) {
   cubic_restart.cause = Cause::kSearchRestart;
   PatternVerdict ran_out;
   ran_out.reason = "budget exceeded: time ran out";
+  ran_out.reason_code = StatusCode::kBudgetExceeded;
   PatternVerdict naive_only;
   naive_only.naive_only_growth = "exponential";
   PatternVerdict unknown;

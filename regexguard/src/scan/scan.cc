@@ -274,7 +274,7 @@ std::optional<Severity> SeverityFromName(std::string_view name) {
 
 bool PatternVerdict::BudgetExceeded() const {
   return verdict == Verdict::kUnknown &&
-         reason.rfind("budget exceeded", 0) == 0;
+         reason_code == StatusCode::kBudgetExceeded;
 }
 
 PatternVerdict VerdictOf(const AnalysisReport& report) {
@@ -284,6 +284,7 @@ PatternVerdict VerdictOf(const AnalysisReport& report) {
   out.cause = report.cause;
   out.attack = report.attack;
   out.reason = report.unknown_reason;
+  out.reason_code = report.unknown_code;
   if (out.reason.empty() && report.error) out.reason = report.error->message();
   if (report.verdict == Verdict::kUnknown && report.dialect == Dialect::kPcre &&
       report.configs.size() == 3) {

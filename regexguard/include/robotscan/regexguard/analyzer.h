@@ -24,7 +24,7 @@
 // Determinism: verdicts, degrees and attacks depend only on counted steps
 // and fixed budgets, never on wall-clock time, except that running out of
 // `time_budget_seconds` (CPU time of the calling thread, so a busy machine
-// does not change it) yields kUnknown ("budget exceeded").
+// does not change it) yields kUnknown with unknown_code kBudgetExceeded.
 //
 // Thread safety: AnalyzePattern is reentrant and keeps no global state; call
 // it from as many threads as you like.
@@ -162,7 +162,13 @@ struct AnalysisReport {
   std::string explanation;             // why it explodes, in words
   std::vector<std::string> fix_hints;  // mechanical fixes, if any
   std::string unknown_reason;          // for kUnknown
-  std::optional<Status> error;         // invalid or unsupported pattern
+  // For kUnknown, why, as a code: kBudgetExceeded when a state, edge,
+  // ambiguity or time budget ran out (unknown_reason then starts "budget
+  // exceeded"); the error's code when `error` is set; kUnsupported when the
+  // automaton cannot model the pattern's work; kOk when the pattern is
+  // ambiguous but no attack was confirmed.
+  StatusCode unknown_code = StatusCode::kOk;
+  std::optional<Status> error;  // invalid or unsupported pattern
   std::size_t nfa_states = 0;
   std::size_t candidates_tried = 0;
 };

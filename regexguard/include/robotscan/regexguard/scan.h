@@ -76,13 +76,17 @@ struct PatternVerdict {
   Cause cause = Cause::kNone;
   std::optional<Attack> attack;
   std::string reason;  // why unknown (unknown_reason or the error message)
+  // AnalysisReport::unknown_code. Not kept by the analysis cache, which
+  // never stores a verdict whose budget ran out.
+  StatusCode reason_code = StatusCode::kOk;
   // A PCRE pattern PCRE2 as shipped (interpreter and JIT, both searches
   // exhausted) survives but a naive backtracker does not: the growth there
   // ("exponential", "polynomial degree 2") and its attack.
   std::string naive_only_growth;
   std::optional<Attack> naive_only_attack;
 
-  // True when the analysis ran out of its budget (reason "budget exceeded").
+  // True when the analysis ran out of its budget (reason_code
+  // kBudgetExceeded; the reason then starts "budget exceeded").
   bool BudgetExceeded() const;
 };
 
