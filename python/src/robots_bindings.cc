@@ -24,6 +24,7 @@
 #include "robotscan/robots/lint.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/url.h"
+#include "robotscan/storage/fetch_classes.h"
 
 namespace robotscan::python {
 namespace {
@@ -741,9 +742,13 @@ void BindFunctions(py::module_& m) {
         robots::AccessPolicyOptions options;
         options.parse.compat = CompatFromName(compat);
         options.parse.max_body_bytes = ParseLimitOf(max_body_bytes);
-        if (too_many_requests == "unavailable") {
+        // Which access class a 429 gets, by its name (the crawl database's
+        // table, fetch_classes.h).
+        const std::optional<robots::AccessClass> as_class =
+            storage::ParseAccessClass(too_many_requests);
+        if (as_class == robots::AccessClass::kUnavailable) {
           options.too_many_requests = robots::TooManyRequests::kAsUnavailable;
-        } else if (too_many_requests == "unreachable") {
+        } else if (as_class == robots::AccessClass::kUnreachable) {
           options.too_many_requests = robots::TooManyRequests::kAsUnreachable;
         } else {
           throw py::value_error(
