@@ -1,17 +1,23 @@
-#include "scan_command.h"
-
+// `regexguard scan [PATH...]`: flags in, robotscan::regexguard::ScanSources
+// out, printed as compiler-style text, JSON Lines or SARIF (output.h), with
+// the exit status (commands.h). Severities, rules and the scan itself:
+// scan.h.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
 
+#include "commands.h"
 #include "output.h"
 #include "robotscan/base/exit_codes.h"
-#include "robotscan/regexguard/pre_commit_hook.h"
+#include "robotscan/regexguard/scan.h"
 
 namespace robotscan::regexguard::cli {
 namespace {
@@ -19,6 +25,15 @@ namespace {
 using robotscan::kExitFindings;
 using robotscan::kExitOk;
 using robotscan::kExitUsage;
+
+struct ScanFlags {
+  ScanOptions options;
+  std::string format = "text";  // text | json (JSON Lines) | sarif
+  bool stats = false;           // one summary line on standard error
+  // --fail-level and --polynomial-severity as given (CLI11 checks them).
+  std::optional<std::string> fail_level_name;
+  std::optional<std::string> polynomial_severity_name;
+};
 
 // Compiler-style: "PATH:LINE:COLUMN: severity: message [rule]", then the
 // attack as a note on the same location.
@@ -31,8 +46,6 @@ void PrintText(const Finding& finding) {
   const std::string attack = DescribeAttack(finding);
   if (!attack.empty()) std::cout << location << ": note: " << attack << "\n";
 }
-
-}  // namespace
 
 int RunScan(const ScanFlags& flags) {
   const auto started = std::chrono::steady_clock::now();
@@ -85,20 +98,77 @@ int RunScan(const ScanFlags& flags) {
   return report.failing ? kExitFindings : kExitOk;
 }
 
-int RunInstallHook(bool force) {
-  HookOptions options;
-  options.force = force;
-  std::error_code error;
-  options.regexguard_binary =
-      std::filesystem::read_symlink("/proc/self/exe", error);
-  const Result<std::filesystem::path> hook = InstallPreCommitHook(options);
-  if (!hook) {
-    std::fprintf(stderr, "regexguard: install-hook: %s\n",
-                 hook.status().message().c_str());
-    return kExitUsage;
-  }
-  std::printf("regexguard: installed %s\n", hook->c_str());
-  return kExitOk;
+}  // namespace
+
+void AddScanCommand(CLI::App& app, int* exit_code) {
+  auto scan_flags = std::make_shared<ScanFlags>();
+  CLI::App* scan = app.add_subcommand(
+      "scan",
+      "Find regex literals in source files (Python, JavaScript, "
+      "TypeScript, Go, C/C++, Java, Kotlin, Ruby, PHP, Rust, C#) and report "
+      "the dangerous ones");
+  scan->add_option("paths", scan_flags->options.paths,
+                   "Files or directories (default: .); in a git work tree "
+                   "directories are listed by git (honouring .gitignore); "
+                   "node_modules, vendor, third_party and hidden folders are "
+                   "skipped");
+  scan->add_option("--format", scan_flags->format,
+                   "text (default), json (JSON Lines), sarif (SARIF 2.1.0)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  scan->add_option("--fail-level", scan_flags->fail_level_name,
+                   "Lowest severity that makes the exit status 1: error "
+                   "(default), warning or note")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  scan->add_option("--polynomial-severity",
+                   scan_flags->polynomial_severity_name,
+                   "Severity of polynomial backtracking inside one match: "
+                   "warning (default) or error")
+      ->check(CLI::IsMember({"error", "warning"}));
+  scan->add_option("--timeout-per-regex", scan_flags->options.timeout_seconds,
+                   "Analysis budget per distinct pattern in seconds "
+                   "(default 1); running out is reported as budget exceeded")
+      ->check(CLI::PositiveNumber);
+  scan->add_option("--jobs,-j", scan_flags->options.jobs,
+                   "Files read and patterns analysed in parallel")
+      ->check(CLI::Range(1u, 256u));
+  scan->add_flag("--show-info", scan_flags->options.show_info,
+                 "Also print notes: literals of linear-time engines (Go, "
+                 "RE2) and patterns that could not be analysed");
+  scan->add_flag("--staged", scan_flags->options.staged,
+                 "Scan the staged content of the files added, copied or "
+                 "modified in the git index (PATHs limit them)");
+  scan->add_flag("!--no-git", scan_flags->options.use_git,
+                 "Walk directories without asking git (ignores .gitignore)");
+  scan->add_option("--config", scan_flags->options.config_file,
+                   "Configuration file (default: the nearest "
+                   ".regexguard.toml up to the git root)");
+  scan->add_flag("--no-config", scan_flags->options.no_config,
+                 "Use no configuration file");
+  scan->add_option("--baseline", scan_flags->options.baseline,
+                   "Report only findings that are not in this baseline file "
+                   "(default: `baseline` of the configuration file)");
+  scan->add_option("--write-baseline", scan_flags->options.write_baseline,
+                   "Record the current findings in this file and exit 0");
+  scan->add_option("--cache-dir", scan_flags->options.cache_dir,
+                   "Analysis cache folder (default "
+                   "$XDG_CACHE_HOME/regexguard or ~/.cache/regexguard)");
+  scan->add_flag("--no-cache", scan_flags->options.no_cache,
+                 "Neither read nor write the analysis cache");
+  scan->add_flag("--stats", scan_flags->stats,
+                 "Print one summary line (files, regexes, cache hits, "
+                 "findings, seconds) on standard error");
+  scan->callback([scan_flags, exit_code] {
+    // CLI11 checked the names.
+    if (scan_flags->fail_level_name) {
+      scan_flags->options.fail_level =
+          SeverityFromName(*scan_flags->fail_level_name);
+    }
+    if (scan_flags->polynomial_severity_name) {
+      scan_flags->options.polynomial_severity =
+          SeverityFromName(*scan_flags->polynomial_severity_name);
+    }
+    *exit_code = RunScan(*scan_flags);
+  });
 }
 
 }  // namespace robotscan::regexguard::cli
