@@ -135,10 +135,15 @@ std::string WaitingRetries(const crawler::CrawlProgress& p) {
   return text;
 }
 
+// Domains fetched per second so far.
+double FetchRate(const crawler::CrawlProgress& p) {
+  return p.elapsed_seconds > 0
+             ? static_cast<double>(p.fetched) / p.elapsed_seconds
+             : 0;
+}
+
 void PrintProgressLine(const crawler::CrawlProgress& p) {
-  const double rate = p.elapsed_seconds > 0
-                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
-                          : 0;
+  const double rate = FetchRate(p);
   const double remaining = static_cast<double>(p.total - p.done);
   const double eta = rate > 0 ? remaining / rate : -1;
   std::fprintf(
@@ -158,9 +163,7 @@ void PrintProgressLine(const crawler::CrawlProgress& p) {
 
 // A worker's share of a crawl: the crawl-wide figures are `crawl --status`.
 void PrintWorkerProgressLine(const crawler::CrawlProgress& p) {
-  const double rate = p.elapsed_seconds > 0
-                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
-                          : 0;
+  const double rate = FetchRate(p);
   std::fprintf(
       stderr,
       "\r\033[Kworker: fetched %lld %.0f/s | success %lld "
@@ -514,9 +517,7 @@ struct CrawlMode {
 
 void PrintCrawlSummary(const crawler::CrawlSummary& summary) {
   const crawler::CrawlProgress& p = summary.progress;
-  const double rate = p.elapsed_seconds > 0
-                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
-                          : 0;
+  const double rate = FetchRate(p);
   std::printf(
       "crawl %lld: %lld of %lld domains done in %.1fs (%.0f/s): fetched %lld "
       "(success %lld, unavailable %lld, unreachable %lld), already in the "
@@ -533,9 +534,7 @@ void PrintCrawlSummary(const crawler::CrawlSummary& summary) {
 
 void PrintWorkerSummary(const crawler::CrawlSummary& summary) {
   const crawler::CrawlProgress& p = summary.progress;
-  const double rate = p.elapsed_seconds > 0
-                          ? static_cast<double>(p.fetched) / p.elapsed_seconds
-                          : 0;
+  const double rate = FetchRate(p);
   std::printf(
       "worker of crawl %lld: fetched %lld in %.1fs (%.0f/s) (success %lld, "
       "unavailable %lld, unreachable %lld), already present %lld; leased "
