@@ -1,8 +1,11 @@
 #include "body_analysis.h"
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
 #include <unordered_set>
+#include <utility>
 
 #include "robotscan/base/ascii.h"
 #include "robotscan/base/utf8.h"
@@ -351,18 +354,43 @@ bool ReadsAsJobAdvert(std::string_view block) {
 BodyAnalysis AnalyzeBody(std::string_view body,
                          const AnalysisSettings& settings) {
   BodyAnalysis analysis;
-  FactsListener facts(&analysis);
-  robots::TokenizeRobotsTxt(body, facts);
   analysis.not_utf8 = !IsValidUtf8(body);
 
-  // File facts come from the tokenizer's grouping (the rfc and google
-  // readings share it), also when the report reads as CPython does.
+  // One tokenizer pass feeds the file facts, every reading asked for and the
+  // lint (tokenizer.h's promise). File facts come from the tokenizer's
+  // grouping (the rfc and google readings share it), also when the report
+  // reads as CPython does; urllib's builder reads the body itself.
   const std::size_t primary = ReadingIndex(settings.compat);
   robots::ParseOptions parse;
   parse.compat = settings.compat == robots::Compat::kUrllib
                      ? robots::Compat::kRfc9309
                      : settings.compat;
-  const robots::RobotsTxt robots = robots::RobotsTxt::Parse(body, parse);
+  FactsListener facts(&analysis);
+  robots::RobotsTxtBuilder main_reading(body, parse);
+  std::array<std::optional<robots::RobotsTxtBuilder>, kReadingCount> others;
+  robots::RobotsTxtLinter linter(body);
+  robots::LineFanOut listeners({&facts, &main_reading, &linter});
+  for (std::size_t r = 0; r < kReadingCount; ++r) {
+    if (r != primary && !settings.all_readings) continue;
+    if (kReadings[r] == parse.compat) continue;
+    robots::ParseOptions other;
+    other.compat = kReadings[r];
+    others[r].emplace(body, other);
+    listeners.Add(&*others[r]);
+  }
+  if (main_reading.parsed_body().size() == body.size()) {
+    robots::TokenizeRobotsTxt(body, listeners);
+  } else {
+    // Past the parse limit (rare: 500 KiB) the readings and the lint stop
+    // at the limit's line end while the facts read on: separate passes.
+    robots::TokenizeRobotsTxt(body, facts);
+    robots::TokenizeRobotsTxt(main_reading.parsed_body(), main_reading);
+    robots::TokenizeRobotsTxt(linter.parsed_body(), linter);
+    for (auto& reading : others) {
+      if (reading) robots::TokenizeRobotsTxt(reading->parsed_body(), *reading);
+    }
+  }
+  const robots::RobotsTxt robots = std::move(main_reading).Finish();
 
   std::unordered_set<std::string> unknown_keys;
   for (const robots::Group& group : robots.groups()) {
@@ -410,15 +438,13 @@ BodyAnalysis AnalyzeBody(std::string_view body,
       if (r == primary) analysis.has_rules = HasRules(robots);
       continue;
     }
-    robots::ParseOptions other;
-    other.compat = kReadings[r];
-    const robots::RobotsTxt reading = robots::RobotsTxt::Parse(body, other);
+    const robots::RobotsTxt reading = std::move(*others[r]).Finish();
     analysis.readings[r] = VerdictsOf(reading, settings);
     if (r == primary) analysis.has_rules = HasRules(reading);
   }
 
   std::unordered_set<std::string> codes;
-  for (const robots::Diagnostic& diagnostic : robots::LintRobotsTxt(body)) {
+  for (const robots::Diagnostic& diagnostic : std::move(linter).Finish()) {
     codes.insert(diagnostic.code);
     if (diagnostic.severity == robots::Severity::kError) {
       analysis.lint_error = true;

@@ -49,9 +49,9 @@ std::string Quote(std::string_view s) {
   return out;
 }
 
-class Linter : public LineListener {
+class LineLinter : public LineListener {
  public:
-  explicit Linter(std::vector<Diagnostic>* out) : out_(out) {}
+  explicit LineLinter(std::vector<Diagnostic>* out) : out_(out) {}
 
   void OnLine(const Line& line) override {
     const int n = line.number;
@@ -244,15 +244,20 @@ std::string_view SeverityName(Severity severity) {
   return "error";
 }
 
-std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
-                                      const LintOptions& options) {
-  std::vector<Diagnostic> out;
+class RobotsTxtLinter::Linter : public LineLinter {
+ public:
+  using LineLinter::LineLinter;
+};
+
+RobotsTxtLinter::RobotsTxtLinter(std::string_view body,
+                                 const LintOptions& options) {
+  std::vector<Diagnostic>& out = diagnostics_;
   const std::size_t limit =
       std::max(options.max_body_bytes, kMinParseLimitBytes);
-  std::string_view parsed = body;
+  parsed_ = body;
   if (body.size() > limit) {
     const std::size_t last_eol = body.substr(0, limit).find_last_of("\r\n");
-    parsed =
+    parsed_ =
         body.substr(0, last_eol == std::string_view::npos ? 0 : last_eol + 1);
     const std::uint64_t input_bytes = std::max<std::uint64_t>(
         options.input_bytes.value_or(body.size()), body.size());
@@ -262,11 +267,11 @@ std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
             ? "input is longer than the parse limit of " +
                   std::to_string(limit) +
                   " bytes: it was read no further, and only its first " +
-                  std::to_string(parsed.size()) +
+                  std::to_string(parsed_.size()) +
                   " bytes (up to the last line end before the limit) are "
                   "parsed (RFC 9309 §2.5)"
             : "file is " + std::to_string(input_bytes) + " bytes; the " +
-                  std::to_string(input_bytes - parsed.size()) +
+                  std::to_string(input_bytes - parsed_.size()) +
                   " bytes past the parse limit of " + std::to_string(limit) +
                   " bytes are ignored (RFC 9309 §2.5)"});
   }
@@ -275,12 +280,29 @@ std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
                              "body looks like an HTML page, not a robots.txt "
                              "(a soft 404?)"});
   }
-  Linter linter(&out);
-  TokenizeRobotsTxt(parsed, linter);
+  linter_ = std::make_unique<Linter>(&diagnostics_);
+}
+
+RobotsTxtLinter::~RobotsTxtLinter() = default;
+
+void RobotsTxtLinter::OnLine(const Line& line) { linter_->OnLine(line); }
+
+void RobotsTxtLinter::OnEnd(const BodySummary& summary) {
+  linter_->OnEnd(summary);
+}
+
+std::vector<Diagnostic> RobotsTxtLinter::Finish() && {
   std::stable_sort(
-      out.begin(), out.end(),
+      diagnostics_.begin(), diagnostics_.end(),
       [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
-  return out;
+  return std::move(diagnostics_);
+}
+
+std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
+                                      const LintOptions& options) {
+  RobotsTxtLinter linter(body, options);
+  TokenizeRobotsTxt(linter.parsed_body(), linter);
+  return std::move(linter).Finish();
 }
 
 bool HasErrors(const std::vector<Diagnostic>& diagnostics) {

@@ -432,21 +432,59 @@ RobotsTxt::RobotsTxt() : impl_(std::make_shared<const Impl>()) {}
 RobotsTxt::RobotsTxt(std::shared_ptr<const Impl> impl)
     : impl_(std::move(impl)) {}
 
-RobotsTxt RobotsTxt::Parse(std::string_view body, const ParseOptions& options) {
-  auto impl = std::make_shared<Impl>();
-  impl->compat = options.compat;
-  impl->body_bytes = body.size();
-  if (options.compat == Compat::kUrllib) {
-    impl->urllib = urllib::Read(body);
+struct RobotsTxtBuilder::State {
+  State(std::string_view whole_body, std::shared_ptr<RobotsTxt::Impl> parsed)
+      : body(whole_body), impl(std::move(parsed)), builder(impl.get()) {}
+  std::string_view body;  // For kUrllib, read in Finish.
+  std::shared_ptr<RobotsTxt::Impl> impl;
+  GroupBuilder builder;
+};
+
+RobotsTxtBuilder::RobotsTxtBuilder(std::string_view body,
+                                   const ParseOptions& options)
+    : parsed_(options.compat == Compat::kUrllib
+                  ? body
+                  : LimitBody(body, options.max_body_bytes)),
+      state_(
+          std::make_unique<State>(body, std::make_shared<RobotsTxt::Impl>())) {
+  RobotsTxt::Impl& impl = *state_->impl;
+  impl.compat = options.compat;
+  impl.body_bytes = body.size();
+  if (options.compat != Compat::kUrllib) {
+    impl.ignored_bytes = body.size() - parsed_.size();
+  }
+}
+
+RobotsTxtBuilder::~RobotsTxtBuilder() = default;
+
+void RobotsTxtBuilder::OnLine(const Line& line) {
+  state_->builder.OnLine(line);
+}
+
+void RobotsTxtBuilder::OnEnd(const BodySummary& summary) {
+  state_->builder.OnEnd(summary);
+}
+
+RobotsTxt RobotsTxtBuilder::Finish() && {
+  std::shared_ptr<RobotsTxt::Impl> impl = std::move(state_->impl);
+  if (impl->compat == Compat::kUrllib) {
+    // CPython splits lines its own way (str.splitlines): the tokenizer's
+    // events are not its reading. What they built is dropped.
+    static_cast<internal::ParsedFile&>(*impl) = internal::ParsedFile();
+    impl->compat = Compat::kUrllib;
+    impl->urllib = urllib::Read(state_->body);
     return RobotsTxt(std::move(impl));
   }
-  const std::string_view parsed = LimitBody(body, options.max_body_bytes);
-  impl->ignored_bytes = body.size() - parsed.size();
-  GroupBuilder builder(impl.get());
-  TokenizeRobotsTxt(parsed, builder);
   impl->groups.shrink_to_fit();
   impl->BuildMatchers();
   return RobotsTxt(std::move(impl));
+}
+
+RobotsTxt RobotsTxt::Parse(std::string_view body, const ParseOptions& options) {
+  RobotsTxtBuilder builder(body, options);
+  if (options.compat == Compat::kUrllib) return std::move(builder).Finish();
+  TokenizeRobotsTxt(builder.parsed_body(), builder);
+  return std::move(builder).Finish();
 }
 
 RobotsTxt RobotsTxt::AllowAll(Compat compat) {

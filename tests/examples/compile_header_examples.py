@@ -40,6 +40,10 @@ CONTEXTS = {
         "includes": ["<cstdio>"],
         "prelude": 'std::string_view body = "User-agent: *\\nDisallow: /x\\n";',
     },
+    "robots/include/robotscan/robots/lint.h": {
+        "prelude": 'std::string_view body = "User-agent: *\\nDisallow: /x\\n";',
+        "epilogue": "(void)diagnostics;",
+    },
     "robots/include/robotscan/robots/tokenizer.h": {
         "prelude": 'std::string_view body = "User-agent: *\\nDisallow: /x\\n";',
     },

@@ -16,12 +16,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "robotscan/robots/robots.h"
+#include "robotscan/robots/tokenizer.h"
 
 namespace robotscan::robots {
 
@@ -56,6 +58,43 @@ struct LintOptions {
 // Every diagnostic, ordered by line (file-wide ones first).
 std::vector<Diagnostic> LintRobotsTxt(std::string_view body,
                                       const LintOptions& options = {});
+
+// LintRobotsTxt as a tokenizer listener, for a caller that feeds one
+// tokenizer pass to several listeners (LineFanOut, tokenizer.h): tokenize
+// exactly parsed_body() into it, then Finish(). The result equals
+// LintRobotsTxt(body, options).
+//
+// Usage:
+//   RobotsTxtLinter linter(body);
+//   TokenizeRobotsTxt(linter.parsed_body(), linter);
+//   std::vector<Diagnostic> diagnostics = std::move(linter).Finish();
+//
+// Thread-safety: one thread at a time.
+class RobotsTxtLinter : public LineListener {
+ public:
+  explicit RobotsTxtLinter(std::string_view body,
+                           const LintOptions& options = {});
+  ~RobotsTxtLinter() override;
+  RobotsTxtLinter(const RobotsTxtLinter&) = delete;
+  RobotsTxtLinter& operator=(const RobotsTxtLinter&) = delete;
+
+  // The part of the body read: all of it, or up to the last line end before
+  // the parse limit.
+  std::string_view parsed_body() const { return parsed_; }
+
+  void OnLine(const Line& line) override;
+  void OnEnd(const BodySummary& summary) override;
+
+  // Every diagnostic, ordered by line (file-wide ones first); the linter is
+  // spent.
+  std::vector<Diagnostic> Finish() &&;
+
+ private:
+  class Linter;
+  std::string_view parsed_;
+  std::vector<Diagnostic> diagnostics_;
+  std::unique_ptr<Linter> linter_;
+};
 
 // True if any diagnostic is an error.
 bool HasErrors(const std::vector<Diagnostic>& diagnostics);

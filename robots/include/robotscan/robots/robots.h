@@ -70,6 +70,8 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/robots/tokenizer.h"
+
 namespace robotscan::robots {
 
 // RFC 9309 §2.5: crawlers MUST parse at least the first 500 KiB.
@@ -250,6 +252,8 @@ class AgentMatcher {
   std::shared_ptr<const Impl> impl_;
 };
 
+class RobotsTxtBuilder;
+
 class RobotsTxt {
  public:
   // An empty robots.txt: everything allowed.
@@ -324,9 +328,45 @@ class RobotsTxt {
 
  private:
   friend class AgentMatcher;
+  friend class RobotsTxtBuilder;
   struct Impl;
   explicit RobotsTxt(std::shared_ptr<const Impl> impl);
   std::shared_ptr<const Impl> impl_;
+};
+
+// RobotsTxt::Parse as a tokenizer listener, for a caller that feeds one
+// tokenizer pass to several listeners (LineFanOut, tokenizer.h): tokenize
+// exactly parsed_body() into it, then Finish(). The result equals
+// Parse(body, options). Not for Compat::kUrllib, which splits lines as
+// CPython does and has no tokenizer events (Parse only).
+//
+// Usage:
+//   RobotsTxtBuilder rfc(body, {});
+//   TokenizeRobotsTxt(rfc.parsed_body(), rfc);
+//   RobotsTxt robots = std::move(rfc).Finish();
+//
+// Thread-safety: one thread at a time.
+class RobotsTxtBuilder : public LineListener {
+ public:
+  RobotsTxtBuilder(std::string_view body, const ParseOptions& options);
+  ~RobotsTxtBuilder() override;
+  RobotsTxtBuilder(const RobotsTxtBuilder&) = delete;
+  RobotsTxtBuilder& operator=(const RobotsTxtBuilder&) = delete;
+
+  // The part of the body read: all of it, or up to the last line end before
+  // options.max_body_bytes.
+  std::string_view parsed_body() const { return parsed_; }
+
+  void OnLine(const Line& line) override;
+  void OnEnd(const BodySummary& summary) override;
+
+  // The parsed file; the builder is spent.
+  RobotsTxt Finish() &&;
+
+ private:
+  struct State;
+  std::string_view parsed_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace robotscan::robots

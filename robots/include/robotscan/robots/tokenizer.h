@@ -38,7 +38,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
+#include <vector>
 
 namespace robotscan::robots {
 
@@ -110,6 +112,28 @@ class LineListener {
   virtual ~LineListener() = default;
   virtual void OnLine(const Line& line) = 0;
   virtual void OnEnd(const BodySummary& /*summary*/) {}
+};
+
+// Forwards every event to several listeners, in the order given: one
+// tokenizer pass feeds them all, so a body that several readers need (the
+// report's readings, its lint and its file facts) is read once. The
+// listeners must want the same bytes (see RobotsTxtBuilder::parsed_body and
+// RobotsTxtLinter::parsed_body) and outlive the fan-out.
+class LineFanOut : public LineListener {
+ public:
+  explicit LineFanOut(std::initializer_list<LineListener*> listeners)
+      : listeners_(listeners) {}
+  void Add(LineListener* listener) { listeners_.push_back(listener); }
+
+  void OnLine(const Line& line) override {
+    for (LineListener* listener : listeners_) listener->OnLine(line);
+  }
+  void OnEnd(const BodySummary& summary) override {
+    for (LineListener* listener : listeners_) listener->OnEnd(summary);
+  }
+
+ private:
+  std::vector<LineListener*> listeners_;
 };
 
 // Tokenizes `body` and reports every line, including empty ones, to
