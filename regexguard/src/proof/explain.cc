@@ -50,7 +50,9 @@ std::string QuoteText(const std::string& text) {
 }
 
 // The loop responsible for a group of states: the innermost repetition that
-// encloses most of them.
+// encloses most of them; of loops with as many votes, the first in the
+// pattern. (Ties were once broken by the nodes' heap addresses, so the
+// culprit named could differ between two runs.)
 const Node* LoopOf(const Nfa& nfa, const std::vector<int>& states) {
   std::map<const Node*, int> votes;
   for (const int s : states) {
@@ -61,7 +63,11 @@ const Node* LoopOf(const Nfa& nfa, const std::vector<int>& states) {
   const Node* best = nullptr;
   int best_votes = 0;
   for (const auto& [node, count] : votes) {
-    if (count > best_votes) {
+    const bool earlier =
+        best != nullptr && (node->span.begin < best->span.begin ||
+                            (node->span.begin == best->span.begin &&
+                             node->span.end < best->span.end));
+    if (count > best_votes || (count == best_votes && earlier)) {
       best = node;
       best_votes = count;
     }
