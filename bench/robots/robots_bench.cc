@@ -16,9 +16,11 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "reference_matcher.h"
+#include "robotscan/robots/lint.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/tokenizer.h"
 
@@ -98,6 +100,59 @@ void BM_ParseRealistic(benchmark::State& state) {
   state.SetLabel(options.compat == Compat::kGoogle ? "google" : "rfc");
 }
 BENCHMARK(BM_ParseRealistic)->Arg(0)->Arg(1);
+
+// What the crawl report needs of each distinct body (report/src/
+// body_analysis.cc): its file facts (a listener of its own, here one that
+// counts lines), the rfc and google readings and the lint. Arg 0: four
+// tokenizer passes, as before issue 25; arg 1: one pass through a
+// LineFanOut feeding them all.
+void BM_ReportReadingsRealistic(benchmark::State& state) {
+  using robotscan::robots::BodySummary;
+  using robotscan::robots::Line;
+  using robotscan::robots::LineListener;
+  using robotscan::robots::RobotsTxtBuilder;
+  using robotscan::robots::RobotsTxtLinter;
+  class CountLines : public LineListener {
+   public:
+    void OnLine(const Line& line) override { lines += line.is_empty ? 0 : 1; }
+    void OnEnd(const BodySummary&) override {}
+    int lines = 0;
+  };
+  const std::string& body = RealisticBody();
+  ParseOptions google;
+  google.compat = Compat::kGoogle;
+  const bool one_pass = state.range(0) == 1;
+  for (auto _ : state) {
+    CountLines facts;
+    if (one_pass) {
+      RobotsTxtBuilder rfc_reading(body, {});
+      RobotsTxtBuilder google_reading(body, google);
+      RobotsTxtLinter linter(body);
+      robotscan::robots::LineFanOut all(
+          {&facts, &rfc_reading, &google_reading, &linter});
+      robotscan::robots::TokenizeRobotsTxt(body, all);
+      RobotsTxt rfc = std::move(rfc_reading).Finish();
+      RobotsTxt other = std::move(google_reading).Finish();
+      auto diagnostics = std::move(linter).Finish();
+      benchmark::DoNotOptimize(rfc);
+      benchmark::DoNotOptimize(other);
+      benchmark::DoNotOptimize(diagnostics);
+    } else {
+      robotscan::robots::TokenizeRobotsTxt(body, facts);
+      RobotsTxt rfc = RobotsTxt::Parse(body);
+      RobotsTxt other = RobotsTxt::Parse(body, google);
+      auto diagnostics = robotscan::robots::LintRobotsTxt(body);
+      benchmark::DoNotOptimize(rfc);
+      benchmark::DoNotOptimize(other);
+      benchmark::DoNotOptimize(diagnostics);
+    }
+    benchmark::DoNotOptimize(facts.lines);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(body.size()));
+  state.SetLabel(one_pass ? "one pass" : "four passes");
+}
+BENCHMARK(BM_ReportReadingsRealistic)->Arg(0)->Arg(1);
 
 // Times `is_allowed(url)` over the realistic URLs, round robin, and reports
 // checks per second and the share disallowed, labelled "mode/agent" +
