@@ -13,8 +13,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
-#include <cmath>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -27,9 +25,7 @@
 #include "crawl_loop.h"
 #include "crawl_parts.h"
 #include "domain_admission.h"
-#include "endpoint_rules.h"
 #include "list_staging.h"
-#include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/crawler/top_list_download.h"
 #include "time_format.h"
