@@ -88,9 +88,23 @@ def _dist_info_name():
     return f"{NAME}-{_version()}.dist-info"
 
 
+# The repository's licence texts, if it has any: the project has not chosen
+# a licence yet (no such file), and a wheel then declares none rather than
+# guessing. Once one is added, the wheel carries it and names it.
+LICENSE_NAMES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "COPYING", "NOTICE")
+
+
+def _license_files(repo):
+    """{file name: bytes} of the licence files at the repository's root."""
+    return {name: (repo / name).read_bytes() for name in LICENSE_NAMES
+            if (repo / name).is_file()}
+
+
 def _metadata():
     template = (PACKAGE_DIR / "dist-info" / "METADATA.in").read_text(encoding="utf-8")
     text = template.replace("@PROJECT_VERSION@", _version())
+    for name in _license_files(REPO):
+        text += f"License-File: {name}\n"
     readme = PACKAGE_DIR / "README.md"
     if readme.exists():
         text += "Description-Content-Type: text/markdown\n\n" + readme.read_text(
@@ -110,11 +124,13 @@ def _wheel_file():
 
 def _dist_info_files():
     """The dist-info directory's files but RECORD, by name."""
-    return {
+    files = {
         "METADATA": _metadata().encode(),
         "WHEEL": _wheel_file().encode(),
         "entry_points.txt": (PACKAGE_DIR / "dist-info" / "entry_points.txt").read_bytes(),
     }
+    files.update(_license_files(REPO))
+    return files
 
 
 def _interpreter():
