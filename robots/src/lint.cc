@@ -9,6 +9,7 @@
 #include "robotscan/base/utf8.h"
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"
+#include "usage_preferences.h"
 
 namespace robotscan::robots {
 namespace {
@@ -149,10 +150,28 @@ class LineLinter : public LineListener {
         Add(n, Severity::kWarning, "unknown-directive",
             "unknown directive " + Quote(line.key) + " is ignored");
         break;
+      case Directive::kContentUsage:
+        CheckContentUsage(line);
+        break;
+      case Directive::kContentSignal:
+        CheckContentSignal(line);
+        break;
+      case Directive::kLicense:
+        if (!IsAbsoluteHttpUrl(line.value)) {
+          Add(n, Severity::kWarning, "relative-license",
+              "license " + Quote(line.value) +
+                  " is not an absolute http(s) URL (RSL names a license "
+                  "document by its URL)");
+        }
+        break;
       case Directive::kNone:
         break;
     }
   }
+
+  // True once a Content-Usage line was seen inside a group: only then is
+  // the file parsed again to find preferences on disallowed paths.
+  bool saw_grouped_content_usage() const { return saw_grouped_content_usage_; }
 
   void OnEnd(const BodySummary& summary) override {
     if (summary.bom_bytes == 3) {
@@ -201,6 +220,70 @@ class LineLinter : public LineListener {
     }
   }
 
+  // draft-ietf-aipref-attach-05 §3 and draft-ietf-aipref-vocab-08
+  // (preferences.h).
+  void CheckContentUsage(const Line& line) {
+    const int n = line.number;
+    if (!in_group_) {
+      Add(n, Severity::kWarning, "content-usage-outside-group",
+          "content-usage before any user-agent line applies to no crawler "
+          "(it is a rule of a group, " +
+              std::string(kAiprefAttachDraft) + ")");
+    } else {
+      saw_grouped_content_usage_ = true;
+    }
+    const ContentUsage usage =
+        internal::ParseContentUsage(line.value, n, Compat::kRfc9309);
+    if (!usage.is_dictionary) {
+      Add(n, Severity::kWarning, "invalid-content-usage",
+          "statement " + Quote(usage.statement) +
+              " is not an RFC 9651 dictionary (lower-case keys, entries "
+              "separated by commas); it expresses no preference");
+      return;
+    }
+    if (usage.preferences.empty() && usage.malformed_keys.empty()) {
+      Add(n, Severity::kWarning, "invalid-content-usage",
+          "content-usage without a statement of preference");
+    }
+    for (const std::string& key : usage.malformed_keys) {
+      Add(n, Severity::kWarning, "invalid-preference-value",
+          "the value of " + Quote(key) +
+              " is not the token y or n; it expresses no preference for it");
+    }
+    auto check_label = [&](const std::string& key) {
+      if (AiprefLabelStatus(key) == LabelStatus::kObsolete) {
+        Add(n, Severity::kWarning, "obsolete-aipref-vocabulary",
+            "label " + Quote(key) +
+                " is from an earlier draft of the aipref vocabulary; " +
+                std::string(kAiprefVocabulary) +
+                " defines 'train-ai' and 'search'");
+      }
+    };
+    for (const UsagePreference& pref : usage.preferences) check_label(pref.key);
+    for (const std::string& key : usage.malformed_keys) check_label(key);
+  }
+
+  // contentsignals.org; read as a line of a group (preferences.h).
+  void CheckContentSignal(const Line& line) {
+    const int n = line.number;
+    if (!in_group_) {
+      Add(n, Severity::kWarning, "content-signal-outside-group",
+          "content-signal before any user-agent line applies to no crawler "
+          "here: it is read as a line of a group, as contentsignals.org "
+          "writes it under 'User-Agent: *'");
+    }
+    const ContentSignal signal = internal::ParseContentSignal(line.value, n);
+    for (const std::string& entry : signal.malformed_entries) {
+      Add(n, Severity::kWarning, "invalid-content-signal",
+          "content-signal entry " + Quote(entry) +
+              " is not key=yes or key=no; it is ignored");
+    }
+    if (signal.signals.empty() && signal.malformed_entries.empty()) {
+      Add(n, Severity::kWarning, "invalid-content-signal",
+          "content-signal without a value");
+    }
+  }
+
   void CheckRule(const Line& line) {
     if (!in_group_) {
       Add(line.number, Severity::kError, "rule-outside-group",
@@ -228,7 +311,64 @@ class LineLinter : public LineListener {
   bool in_group_ = false;
   bool group_has_rules_ = false;
   bool saw_cr_only_ = false;
+  bool saw_grouped_content_usage_ = false;
 };
+
+// May `token` crawl some URL whose path starts with `path`? True when
+// `path` itself is allowed, or an allow rule might open something under
+// it (a longer literal, or any wildcard: not worked out, so assumed).
+bool MayCrawlUnder(const RobotsTxt& robots, std::string_view token,
+                   std::string_view path) {
+  if (robots.CheckPath(token, path).allowed) return true;
+  const std::string prefix =
+      NormalizedForMatching(path, PathRole::kRulePattern);
+  for (const Rule* rule : robots.RulesFor(token)) {
+    if (rule->kind != RuleKind::kAllow || rule->match_pattern.empty()) continue;
+    if (rule->match_pattern.find('*') != std::string::npos) return true;
+    if (std::string_view(rule->match_pattern).substr(0, prefix.size()) ==
+        prefix) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Content-Usage lines no crawler of their group may use: every path they
+// cover is disallowed for every agent the group names, so by
+// draft-ietf-aipref-attach-05 §3.1 they never apply. A path with `*` or
+// `$` is not checked.
+void LintPreferencesOnDisallowedPaths(std::string_view body,
+                                      std::vector<Diagnostic>* out) {
+  ParseOptions options;
+  options.max_body_bytes = kNoParseLimit;  // `body` is already cut.
+  const RobotsTxt robots = RobotsTxt::Parse(body, options);
+  for (const Group& group : robots.groups()) {
+    for (const ContentUsage& usage : group.content_usages) {
+      const std::string_view path =
+          usage.path.empty() ? std::string_view("/") : usage.path;
+      if (path.find_first_of("*$") != std::string_view::npos) continue;
+      bool names_an_agent = false;
+      bool may_crawl = false;
+      for (const std::string& token : group.tokens) {
+        if (token.empty()) continue;
+        names_an_agent = true;
+        if (MayCrawlUnder(robots, token, path)) {
+          may_crawl = true;
+          break;
+        }
+      }
+      if (names_an_agent && !may_crawl) {
+        out->push_back(Diagnostic{
+            usage.line, Severity::kInfo, "preference-on-disallowed-path",
+            "content-usage for " +
+                (usage.path.empty() ? std::string("every path")
+                                    : "path " + Quote(usage.path)) +
+                " never applies: its group's crawlers may not crawl there, "
+                "and preferences apply only to paths that may be crawled"});
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -292,6 +432,9 @@ void RobotsTxtLinter::OnEnd(const BodySummary& summary) {
 }
 
 std::vector<Diagnostic> RobotsTxtLinter::Finish() && {
+  if (linter_->saw_grouped_content_usage()) {
+    LintPreferencesOnDisallowedPaths(parsed_, &diagnostics_);
+  }
   std::stable_sort(
       diagnostics_.begin(), diagnostics_.end(),
       [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });

@@ -14,6 +14,7 @@
 #include "robotscan/robots/tokenizer.h"
 #include "robotscan/robots/url.h"
 #include "urllib/reading.h"
+#include "usage_preferences.h"
 
 namespace robotscan::robots {
 
@@ -57,6 +58,9 @@ struct ParsedFile {
   std::vector<std::string> hosts;
   std::vector<UnknownDirective> unknown;
   std::vector<Rule> orphan_rules;
+  std::vector<LicenseLine> licenses;
+  std::vector<ContentUsage> orphan_content_usages;
+  std::vector<ContentSignal> orphan_content_signals;
   std::optional<double> file_crawl_delay;  // Crawl-delay before any group.
   int line_count = 0;
 };
@@ -229,13 +233,31 @@ class GroupBuilder : public LineListener {
       case Directive::kNoindex:
       case Directive::kNofollow:
       case Directive::kNoarchive:
-      case Directive::kUnknown: {
-        UnknownDirective unknown{std::string(line.key), std::string(line.value),
-                                 line.number};
-        if (in_group()) group().unknown.push_back(unknown);
-        impl_->unknown.push_back(std::move(unknown));
+      case Directive::kUnknown:
+        AddUnknown(line);
         break;
-      }
+      // Usage preferences (preferences.h): also kept as unknown directives,
+      // as before the library read them. Content-Usage and Content-Signal
+      // stay with the group they are written in, as extension lines do,
+      // without changing which rules apply to whom.
+      case Directive::kContentUsage:
+        AddUnknown(line);
+        current_has_extensions_ = in_group();
+        (in_group() ? group().content_usages : impl_->orphan_content_usages)
+            .push_back(internal::ParseContentUsage(line.value, line.number,
+                                                   impl_->compat));
+        break;
+      case Directive::kContentSignal:
+        AddUnknown(line);
+        current_has_extensions_ = in_group();
+        (in_group() ? group().content_signals : impl_->orphan_content_signals)
+            .push_back(internal::ParseContentSignal(line.value, line.number));
+        break;
+      case Directive::kLicense:
+        AddUnknown(line);
+        impl_->licenses.push_back(
+            LicenseLine{std::string(line.value), line.number});
+        break;
       case Directive::kNone:
         break;
     }
@@ -248,6 +270,12 @@ class GroupBuilder : public LineListener {
  private:
   static constexpr std::size_t kNoGroup = static_cast<std::size_t>(-1);
   bool in_group() const { return current_ != kNoGroup; }
+  void AddUnknown(const Line& line) {
+    UnknownDirective unknown{std::string(line.key), std::string(line.value),
+                             line.number};
+    if (in_group()) group().unknown.push_back(unknown);
+    impl_->unknown.push_back(std::move(unknown));
+  }
   Group& group() { return impl_->groups[current_]; }
 
   internal::ParsedFile* impl_;
@@ -753,6 +781,101 @@ AgentExtensions RobotsTxt::ExtensionsFor(std::string_view user_agent) const {
   return ext;
 }
 
+Preferences RobotsTxt::PreferencesFor(std::string_view user_agent,
+                                      std::string_view url) const {
+  Preferences result;
+  result.crawl = Check(user_agent, url);
+  const Impl& impl = *impl_;
+  if (!impl.licenses.empty()) {
+    result.license = impl.licenses.front().url;
+    result.license_line = impl.licenses.front().line;
+  }
+  // attach-05 §3.1: "no preferences are implied for resources that are
+  // disallowed". The policies (4xx, 5xx) have no groups, kUrllib no lines.
+  if (!result.crawl.allowed || impl.compat == Compat::kUrllib ||
+      impl.policy != Policy::kParsed) {
+    return result;
+  }
+  // The groups Check used: those naming the agent, or `*`.
+  const std::vector<std::uint32_t>* ids = impl.GroupIdsFor(user_agent);
+  if (ids == nullptr) ids = &impl.global_group_ids;
+
+  // The URL's path in the form rules are matched against.
+  std::string scratch;
+  std::string_view path = ExtractPathParamsQuery(url, scratch);
+  std::string normalized;
+  if (impl.compat != Compat::kGoogle) {
+    normalized = NormalizedForMatching(path, PathRole::kUrlPath);
+    path = normalized;
+  }
+
+  // Each label: its value and deciding line; `n` wins, then the first line.
+  auto combine = [](std::vector<AppliedPreference>& into, std::string_view key,
+                    bool allowed, int line) {
+    for (AppliedPreference& existing : into) {
+      if (existing.key != key) continue;
+      if (existing.allowed && !allowed) {
+        existing.allowed = false;
+        existing.line = line;
+      }
+      return;
+    }
+    into.push_back(AppliedPreference{key, allowed, line});
+  };
+  auto by_key = [](const AppliedPreference& a, const AppliedPreference& b) {
+    return a.key < b.key;
+  };
+
+  // Content-Usage: the longest matching path; same-length matches combine.
+  std::vector<const ContentUsage*> chosen;
+  std::size_t best_length = 0;
+  for (std::uint32_t g : *ids) {
+    for (const ContentUsage& usage : impl.groups[g].content_usages) {
+      if (!internal::PatternMatches(internal::CompilePattern(usage.match_path),
+                                    path)) {
+        continue;
+      }
+      const std::size_t length = usage.match_path.size();
+      if (chosen.empty() || length > best_length) {
+        chosen.assign(1, &usage);
+        best_length = length;
+      } else if (length == best_length) {
+        chosen.push_back(&usage);
+      }
+    }
+  }
+  std::sort(chosen.begin(), chosen.end(),
+            [](const ContentUsage* a, const ContentUsage* b) {
+              return a->line < b->line;
+            });
+  for (const ContentUsage* usage : chosen) {
+    result.content_usage_lines.push_back(usage->line);
+    for (const UsagePreference& pref : usage->preferences) {
+      combine(result.content_usage, pref.key, pref.allowed, usage->line);
+    }
+  }
+  std::sort(result.content_usage.begin(), result.content_usage.end(), by_key);
+
+  // Content-Signal: every line of the groups (it has no path).
+  std::vector<const ContentSignal*> signals;
+  for (std::uint32_t g : *ids) {
+    for (const ContentSignal& signal : impl.groups[g].content_signals) {
+      signals.push_back(&signal);
+    }
+  }
+  std::sort(signals.begin(), signals.end(),
+            [](const ContentSignal* a, const ContentSignal* b) {
+              return a->line < b->line;
+            });
+  for (const ContentSignal* signal : signals) {
+    for (const UsagePreference& pref : signal->signals) {
+      combine(result.content_signal, pref.key, pref.allowed, signal->line);
+    }
+  }
+  std::sort(result.content_signal.begin(), result.content_signal.end(), by_key);
+  return result;
+}
+
 Compat RobotsTxt::compat() const { return impl_->compat; }
 const std::vector<Group>& RobotsTxt::groups() const {
   return impl_->compat == Compat::kUrllib ? impl_->urllib.groups
@@ -771,6 +894,17 @@ const std::vector<UnknownDirective>& RobotsTxt::unknown_directives() const {
 const std::vector<Rule>& RobotsTxt::rules_outside_groups() const {
   return impl_->compat == Compat::kUrllib ? impl_->urllib.ignored_rules
                                           : impl_->orphan_rules;
+}
+const std::vector<LicenseLine>& RobotsTxt::licenses() const {
+  return impl_->licenses;
+}
+const std::vector<ContentUsage>& RobotsTxt::content_usages_outside_groups()
+    const {
+  return impl_->orphan_content_usages;
+}
+const std::vector<ContentSignal>& RobotsTxt::content_signals_outside_groups()
+    const {
+  return impl_->orphan_content_signals;
 }
 std::size_t RobotsTxt::body_bytes() const { return impl_->body_bytes; }
 std::size_t RobotsTxt::ignored_bytes() const { return impl_->ignored_bytes; }

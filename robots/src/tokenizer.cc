@@ -45,6 +45,9 @@ constexpr KeyName kExactKeys[] = {
     {"noindex", Directive::kNoindex, false},
     {"nofollow", Directive::kNofollow, false},
     {"noarchive", Directive::kNoarchive, false},
+    {"content-usage", Directive::kContentUsage, false},
+    {"content-signal", Directive::kContentSignal, false},
+    {"license", Directive::kLicense, false},
 };
 
 // Splits a line into key, value and comment exactly as Google's
@@ -121,6 +124,12 @@ std::string_view DirectiveName(Directive directive) {
       return "noarchive";
     case Directive::kUnknown:
       return "unknown";
+    case Directive::kContentUsage:
+      return "content-usage";
+    case Directive::kContentSignal:
+      return "content-signal";
+    case Directive::kLicense:
+      return "license";
   }
   return "unknown";
 }

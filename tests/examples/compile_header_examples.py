@@ -44,6 +44,11 @@ CONTEXTS = {
         "prelude": 'std::string_view body = "User-agent: *\\nDisallow: /x\\n";',
         "epilogue": "(void)diagnostics;",
     },
+    "robots/include/robotscan/robots/preferences.h": {
+        "includes": ["<cstdio>", '"robotscan/robots/robots.h"'],
+        "prelude": "const RobotsTxt robots = RobotsTxt::Parse(\n"
+                   '    "User-agent: *\\nContent-Usage: train-ai=n\\n");',
+    },
     "robots/include/robotscan/robots/tokenizer.h": {
         "prelude": 'std::string_view body = "User-agent: *\\nDisallow: /x\\n";',
     },

@@ -70,6 +70,7 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/robots/preferences.h"
 #include "robotscan/robots/tokenizer.h"
 
 namespace robotscan::robots {
@@ -147,6 +148,9 @@ struct CleanParam {
 };
 
 // A directive the library does not interpret (kept for reports and linting).
+// Content-Usage, Content-Signal and License lines, which it reads
+// (preferences.h), are kept here too, as they were before it read them, so
+// that counts of unknown keys stay comparable across versions.
 struct UnknownDirective {
   std::string key;
   std::string value;
@@ -168,12 +172,15 @@ struct Group {
   std::vector<CleanParam> clean_params;
   std::vector<std::string> hosts;
   std::vector<UnknownDirective> unknown;
+  // Usage preferences (preferences.h), in file order.
+  std::vector<ContentUsage> content_usages;
+  std::vector<ContentSignal> content_signals;
   // True when only extension lines (crawl-delay, request-rate, visit-time,
-  // clean-param) separate this group from the next. Extensions are then
-  // attributed per group, as their authors mean ("User-agent: a /
-  // Crawl-delay: 1 / User-agent: b / Crawl-delay: 2"), while for matching
-  // the next group's rules also apply to this group's agents, as in Google's
-  // parser, where only allow/disallow lines end a group.
+  // clean-param, content-usage, content-signal) separate this group from the
+  // next. Extensions are then attributed per group, as their authors mean
+  // ("User-agent: a / Crawl-delay: 1 / User-agent: b / Crawl-delay: 2"), while
+  // for matching the next group's rules also apply to this group's agents, as
+  // in Google's parser, where only allow/disallow lines end a group.
   bool shares_rules_with_next = false;
 };
 
@@ -214,6 +221,27 @@ struct AgentExtensions {
   std::optional<RequestRate> request_rate;
   std::optional<VisitTime> visit_time;
   std::vector<CleanParam> clean_params;
+};
+
+// The usage preferences in effect for one agent and URL
+// (RobotsTxt::PreferencesFor; the rules are in preferences.h).
+struct Preferences {
+  // May the agent crawl the URL? Preferences apply only when it may
+  // (draft-ietf-aipref-attach-05 §3.1): for a disallowed URL,
+  // content_usage and content_signal are empty.
+  MatchResult crawl;
+  // Content-Usage: each label with a `y` or `n`, sorted by label, unknown
+  // labels included.
+  std::vector<AppliedPreference> content_usage;
+  // The Content-Usage lines that applied (the longest matching path; more
+  // than one when paths of the same length tie), in file order.
+  std::vector<int> content_usage_lines;
+  // Content-Signal: each key with `yes` (allowed) or `no`, sorted by key.
+  std::vector<AppliedPreference> content_signal;
+  // The file's first License line (RSL), whatever the URL: empty url and
+  // line 0 when there is none. Stays valid as AppliedPreference::key does.
+  std::string_view license;
+  int license_line = 0;
 };
 
 class RobotsTxt;
@@ -312,6 +340,15 @@ class RobotsTxt {
   [[nodiscard]] AgentExtensions ExtensionsFor(
       std::string_view user_agent) const;
 
+  // The usage preferences (preferences.h) that apply when `user_agent`
+  // fetches `url`: the agent's groups are those Check uses for it (own
+  // groups, or `*`), each Content-Usage line is chosen by the longest path
+  // match, `n`/`no` wins over `y`/`yes`, and nothing applies to a URL the
+  // agent may not crawl. kUrllib: CPython reads none of these lines, so
+  // only `crawl` is set. Allocates; not for a hot path.
+  [[nodiscard]] Preferences PreferencesFor(std::string_view user_agent,
+                                           std::string_view url) const;
+
   Compat compat() const;
   const std::vector<Group>& groups() const;       // In file order.
   const std::vector<Sitemap>& sitemaps() const;   // File-wide, in order.
@@ -319,6 +356,12 @@ class RobotsTxt {
   const std::vector<UnknownDirective>& unknown_directives() const;
   // Rules that appeared before any user-agent line (ignored for matching).
   const std::vector<Rule>& rules_outside_groups() const;
+  // License lines (RSL), file-wide, in order. Empty in kUrllib.
+  const std::vector<LicenseLine>& licenses() const;
+  // Content-Usage and Content-Signal lines before any user-agent line: they
+  // apply to no agent (see preferences.h). Empty in kUrllib.
+  const std::vector<ContentUsage>& content_usages_outside_groups() const;
+  const std::vector<ContentSignal>& content_signals_outside_groups() const;
   std::size_t body_bytes() const;     // Size of the body given to Parse.
   std::size_t ignored_bytes() const;  // Bytes past the parse limit.
   int line_count() const;

@@ -50,6 +50,8 @@ inline constexpr std::size_t kMaxLineBytes = 2083 * 8 - 1;
 
 // What a line's key was recognised as. The first four are the directives of
 // RFC 9309; the rest are widely used extensions that do not affect matching.
+// Extension keys, these included, are recognised by whole key,
+// case-insensitively.
 enum class Directive : std::uint8_t {
   kNone,         // Empty line, comment, or no key/value separator found.
   kUserAgent,    // RFC 9309 §2.2.1
@@ -65,6 +67,11 @@ enum class Directive : std::uint8_t {
   kNofollow,
   kNoarchive,
   kUnknown,  // Any other `key: value` line.
+  // Usage preferences (preferences.h). After kUnknown so that the values
+  // above keep their numbers.
+  kContentUsage,   // draft-ietf-aipref-attach: "[path] train-ai=n".
+  kContentSignal,  // Cloudflare: "search=yes, ai-train=no".
+  kLicense,        // RSL: license URL, file-wide.
 };
 
 // Returns a stable lower-case name ("user-agent", "crawl-delay", "unknown"...).
