@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -76,9 +77,15 @@ CheckResult ToCheckResult(const robots::MatchResult& match) {
 Compat CompatFromName(std::string_view name) {
   Compat compat = Compat::kRfc9309;
   if (!robots::ParseCompatName(name, &compat)) {
-    throw py::value_error(
-        "compat must be 'rfc', 'rfc9309', 'google' or 'urllib', not '" +
-        std::string(name) + "'");
+    // The names of robots::kCompatNames: "'rfc', 'rfc9309', ... or 'urllib'".
+    std::string names;
+    const std::size_t count = std::size(robots::kCompatNames);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i > 0) names += i + 1 == count ? " or " : ", ";
+      names += "'" + std::string(robots::kCompatNames[i].name) + "'";
+    }
+    throw py::value_error("compat must be " + names + ", not '" +
+                          std::string(name) + "'");
   }
   return compat;
 }

@@ -927,17 +927,11 @@ std::string_view CompatName(Compat compat) {
 }
 
 bool ParseCompatName(std::string_view name, Compat* compat) {
-  if (name == "rfc" || name == "rfc9309") {
-    *compat = Compat::kRfc9309;
-    return true;
-  }
-  if (name == "google") {
-    *compat = Compat::kGoogle;
-    return true;
-  }
-  if (name == "urllib") {
-    *compat = Compat::kUrllib;
-    return true;
+  for (const CompatNameEntry& entry : kCompatNames) {
+    if (entry.name == name) {
+      *compat = entry.compat;
+      return true;
+    }
   }
   return false;
 }

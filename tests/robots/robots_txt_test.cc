@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -529,6 +530,31 @@ TEST(RobotsTxt, HostileBodiesNeverBreakIt) {
   for (int i = 0; i < 15000; ++i) many += "User-agent: a\nDisallow: /x\n";
   EXPECT_FALSE(RobotsTxt::Parse(many).IsAllowedFor("a", "/x"));
   EXPECT_EQ(RobotsTxt::Parse(many).groups().size(), 15000u);
+}
+
+// kCompatNames is the one table of the modes' names: each entry parses to
+// its mode, each mode's canonical name is in it, and nothing else parses.
+TEST(CompatNamesTest, TheTableIsWhatParseCompatNameReads) {
+  std::set<Compat> named;
+  for (const CompatNameEntry& entry : kCompatNames) {
+    Compat compat = Compat::kGoogle;
+    ASSERT_TRUE(ParseCompatName(entry.name, &compat)) << entry.name;
+    EXPECT_EQ(compat, entry.compat) << entry.name;
+    named.insert(entry.compat);
+  }
+  for (const Compat compat :
+       {Compat::kRfc9309, Compat::kGoogle, Compat::kUrllib}) {
+    EXPECT_TRUE(named.count(compat)) << CompatName(compat);
+    Compat parsed = Compat::kGoogle;
+    ASSERT_TRUE(ParseCompatName(CompatName(compat), &parsed));
+    EXPECT_EQ(parsed, compat);
+  }
+  EXPECT_EQ(named.size(), 3u);
+  Compat untouched = Compat::kUrllib;
+  for (const char* name : {"", "RFC", "rfc ", "googlebot", "python"}) {
+    EXPECT_FALSE(ParseCompatName(name, &untouched)) << name;
+  }
+  EXPECT_EQ(untouched, Compat::kUrllib);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "choices.h"
 #include "commands.h"
 #include "input.h"
 #include "robotscan/base/terminal_text.h"
@@ -230,7 +231,7 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                   "matching rules: 'rfc' (RFC 9309, default), 'google' "
                   "(exactly Google's open-source parser) or 'urllib' "
                   "(exactly CPython 3.11's urllib.robotparser)")
-      ->check(CLI::IsMember({"rfc", "rfc9309", "google", "urllib"}));
+      ->check(CLI::IsMember(CompatChoices()));
   cmd->add_option("--urls-file", options->urls_file,
                   "file with one URL per line ('-' for standard input)");
   cmd->add_flag("--json", options->json,

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "choices.h"
 #include "commands.h"
 #include "robotscan/report/render.h"
 #include "robotscan/report/report.h"
@@ -170,7 +171,7 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
       ->add_option("--compat", options->compat,
                    "Matching semantics: rfc (default), google or urllib "
                    "(CPython's urllib.robotparser)")
-      ->check(CLI::IsMember({"rfc", "rfc9309", "google", "urllib"}));
+      ->check(CLI::IsMember(CompatChoices()));
   command->add_flag("--no-sensitivity", options->no_sensitivity,
                     "Skip part 7 (the findings under all three readings)");
   command->add_option("--compare", options->compare,

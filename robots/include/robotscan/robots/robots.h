@@ -93,10 +93,23 @@ enum class Compat : std::uint8_t {
   kUrllib,   // Exactly what CPython 3.11's urllib.robotparser answers.
 };
 
+// Every name a compat mode is given on a command line, a Python call or a
+// configuration: the one table that ParseCompatName reads and that callers
+// offer as choices ("rfc9309" is another name of kRfc9309).
+struct CompatNameEntry {
+  std::string_view name;
+  Compat compat;
+};
+inline constexpr CompatNameEntry kCompatNames[] = {
+    {"rfc", Compat::kRfc9309},
+    {"rfc9309", Compat::kRfc9309},
+    {"google", Compat::kGoogle},
+    {"urllib", Compat::kUrllib},
+};
+
 // "rfc" / "google" / "urllib".
 std::string_view CompatName(Compat compat);
-// Parses "rfc" (or "rfc9309"), "google" and "urllib"; false on anything
-// else.
+// The mode named `name` in kCompatNames; false on anything else.
 bool ParseCompatName(std::string_view name, Compat* compat);
 
 struct ParseOptions {
