@@ -113,6 +113,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   }
   (void)rfc.ExtensionsFor(agent);
   (void)robotscan::robots::LintRobotsTxt(body);
+  // Preference lines (Content-Usage, Content-Signal, License): the crawl
+  // verdict is Check's, and a URL that may not be crawled has none.
+  for (const RobotsTxt* parsed : {&robots, &rfc}) {
+    const robotscan::robots::Preferences preferences =
+        parsed->PreferencesFor(agent, url);
+    const robotscan::robots::MatchResult checked = parsed->Check(agent, url);
+    if (preferences.crawl.allowed != checked.allowed ||
+        preferences.crawl.line != checked.line) {
+      std::fprintf(stderr, "PreferencesFor and Check disagree\n");
+      std::abort();
+    }
+    if (!checked.allowed && (!preferences.content_usage.empty() ||
+                             !preferences.content_signal.empty())) {
+      std::fprintf(stderr, "preferences for a disallowed URL\n");
+      std::abort();
+    }
+  }
   // The urllib reading (CPython's): its own line splitter, decoder and URL
   // parser, on the body and on the URL.
   ParseOptions urllib;
