@@ -97,10 +97,7 @@ std::string ReportJson(const std::string& path, std::size_t top,
   report::ReportOptions options;
   options.top = top;
   if (!agents.empty()) options.crawlers = agents;
-  if (!robots::ParseCompatName(compat, &options.compat)) {
-    throw py::value_error("compat must be 'rfc' or 'google', not '" + compat +
-                          "'");
-  }
+  options.compat = CompatFromName(compat);
   report::Report result;
   storage::Status status;
   std::string json;

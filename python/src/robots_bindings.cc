@@ -28,6 +28,23 @@
 #include "robotscan/storage/fetch_classes.h"
 
 namespace robotscan::python {
+
+robots::Compat CompatFromName(std::string_view name) {
+  robots::Compat compat = robots::Compat::kRfc9309;
+  if (!robots::ParseCompatName(name, &compat)) {
+    // The names of robots::kCompatNames: "'rfc', 'rfc9309', ... or 'urllib'".
+    std::string names;
+    const std::size_t count = std::size(robots::kCompatNames);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (i > 0) names += i + 1 == count ? " or " : ", ";
+      names += "'" + std::string(robots::kCompatNames[i].name) + "'";
+    }
+    throw pybind11::value_error("compat must be " + names + ", not '" +
+                                std::string(name) + "'");
+  }
+  return compat;
+}
+
 namespace {
 
 namespace py = pybind11;
@@ -72,22 +89,6 @@ CheckResult ToCheckResult(const robots::MatchResult& match) {
     result.pattern = std::string(match.pattern);
   }
   return result;
-}
-
-Compat CompatFromName(std::string_view name) {
-  Compat compat = Compat::kRfc9309;
-  if (!robots::ParseCompatName(name, &compat)) {
-    // The names of robots::kCompatNames: "'rfc', 'rfc9309', ... or 'urllib'".
-    std::string names;
-    const std::size_t count = std::size(robots::kCompatNames);
-    for (std::size_t i = 0; i < count; ++i) {
-      if (i > 0) names += i + 1 == count ? " or " : ", ";
-      names += "'" + std::string(robots::kCompatNames[i].name) + "'";
-    }
-    throw py::value_error("compat must be " + names + ", not '" +
-                          std::string(name) + "'");
-  }
-  return compat;
 }
 
 // max_body_bytes as `robotscan check --max-bytes` reads it: 0 is no limit

@@ -195,7 +195,7 @@ def test_paths_uris_and_bad_databases(crawls, tmp_path):
         database.report(top=-1)
     with pytest.raises(TypeError, match="agents must be a sequence"):
         database.report(agents="GPTBot")
-    with pytest.raises(ValueError, match="compat must be 'rfc' or 'google'"):
+    with pytest.raises(ValueError, match="compat must be 'rfc', 'rfc9309', 'google' or 'urllib', not 'bing'"):
         database.report(compat="bing")
     assert repr(database) == f"CrawlDatabase({str(plain)!r})"
 
