@@ -76,6 +76,56 @@ class CheckTest(unittest.TestCase):
         self.assertEqual(objects[1]["decision"], "no-matching-rule")
         self.assertIsNone(objects[1]["rule"])
 
+    def test_json_names_preferences_crawl_delay_and_sitemaps(self):
+        """Issue 29's contract: content_usage (label -> "y"/"n"), content_signal
+        (key -> "yes"/"no"), license (a string), crawl_delay (seconds) and
+        sitemaps (URL strings); null when a field has nothing to say, and no
+        preferences for a URL the agent may not crawl."""
+        body = os.path.join(self.tmp.name, "preferences.txt")
+        with open(body, "wb") as f:
+            f.write(b"User-agent: *\n"
+                    b"Content-Usage: train-ai=n, search=y\n"
+                    b"Content-Signal: search=yes, ai-train=no\n"
+                    b"Crawl-delay: 2.5\n"
+                    b"Disallow: /private\n"
+                    b"\n"
+                    b"User-agent: OtherBot\n"
+                    b"Content-Usage: /docs/ train-ai=y\n"
+                    b"Disallow: /x\n"
+                    b"License: https://example.com/license.xml\n"
+                    b"Sitemap: https://example.com/a.xml\n"
+                    b"Sitemap: https://example.com/b.xml\n")
+        rc, out, _ = run("check", "--robots-file", body, "--user-agent", "GPTBot",
+                         "--json", "/article", "/private/x")
+        self.assertEqual(rc, 1)
+        allowed, disallowed = [json.loads(l) for l in out.splitlines()]
+        self.assertEqual(allowed["content_usage"], {"train-ai": "n", "search": "y"})
+        self.assertEqual(allowed["content_signal"], {"search": "yes", "ai-train": "no"})
+        self.assertEqual(allowed["license"], "https://example.com/license.xml")
+        self.assertEqual(allowed["crawl_delay"], 2.5)
+        self.assertEqual(allowed["sitemaps"], ["https://example.com/a.xml",
+                                               "https://example.com/b.xml"])
+        self.assertFalse(disallowed["allowed"])
+        self.assertIsNone(disallowed["content_usage"])
+        self.assertIsNone(disallowed["content_signal"])
+        self.assertEqual(disallowed["crawl_delay"], 2.5)
+        # Another agent's group: its own path-scoped line, no signal, no delay.
+        rc, out, _ = run("check", "--robots-file", body, "--user-agent", "OtherBot",
+                         "--json", "/docs/a", "/elsewhere")
+        docs, elsewhere = [json.loads(l) for l in out.splitlines()]
+        self.assertEqual(docs["content_usage"], {"train-ai": "y"})
+        self.assertIsNone(elsewhere["content_usage"])
+        self.assertIsNone(docs["content_signal"])
+        self.assertIsNone(docs["crawl_delay"])
+        # A file without any of them: every field null.
+        rc, out, _ = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
+                         "--json", "/a")
+        plain = json.loads(out)
+        for field in ("content_usage", "content_signal", "license", "crawl_delay",
+                      "sitemaps"):
+            self.assertIn(field, plain)
+            self.assertIsNone(plain[field], field)
+
     def test_bad_url_is_an_input_error_for_that_url_only(self):
         rc, out, err = run("check", "--robots-file", self.robots, "--user-agent", "Bot",
                            "/ok", "/has space", "/private/z")

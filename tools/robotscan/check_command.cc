@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "commands.h"
 #include "input.h"
 #include "robotscan/base/terminal_text.h"
+#include "robotscan/robots/preferences.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/robots/url.h"
 
@@ -158,6 +160,19 @@ int RunCheck(const CheckOptions& options) {
       robots.MatcherFor(options.user_agent, urls.size());
   bool any_disallowed = false;
   bool any_error = false;
+  // What --json says of the file and the agent beside each verdict: the
+  // agent's crawl-delay and the file's sitemaps (null when there are none).
+  nlohmann::json crawl_delay = nullptr;
+  nlohmann::json sitemaps = nullptr;
+  if (options.json) {
+    if (const std::optional<double> delay =
+            robots.ExtensionsFor(options.user_agent).crawl_delay) {
+      crawl_delay = *delay;
+    }
+    for (const robots::Sitemap& sitemap : robots.sitemaps()) {
+      sitemaps.push_back(sitemap.url);
+    }
+  }
   for (const std::string& url : urls) {
     std::optional<std::string> problem;
     if (!urllib) problem = robots::UrlSyntaxError(url);
@@ -195,6 +210,26 @@ int RunCheck(const CheckOptions& options) {
              result.kind == robots::RuleKind::kAllow ? "allow" : "disallow"},
             {"pattern", std::string(result.pattern)}};
       }
+      // The preference lines for this URL and agent (robots/preferences.h):
+      // none for a URL the agent may not crawl; null when nothing applies.
+      const robots::Preferences preferences =
+          robots.PreferencesFor(options.user_agent, url);
+      out["content_usage"] = nullptr;
+      for (const robots::AppliedPreference& usage : preferences.content_usage) {
+        out["content_usage"][std::string(usage.key)] =
+            usage.allowed ? "y" : "n";
+      }
+      out["content_signal"] = nullptr;
+      for (const robots::AppliedPreference& signal :
+           preferences.content_signal) {
+        out["content_signal"][std::string(signal.key)] =
+            signal.allowed ? "yes" : "no";
+      }
+      out["license"] = preferences.license.empty()
+                           ? nlohmann::json(nullptr)
+                           : nlohmann::json(std::string(preferences.license));
+      out["crawl_delay"] = crawl_delay;
+      out["sitemaps"] = sitemaps;
       std::printf("%s\n", out.dump(-1, ' ', false,
                                    nlohmann::json::error_handler_t::replace)
                               .c_str());
