@@ -106,12 +106,8 @@ class PgLatestFetchReader final : public LatestFetchReader {
       if (PQntuples(page_.get()) < kRowsPerFetch) finished_ = true;
       if (PQntuples(page_.get()) == 0) return false;
     }
-    if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
-            PgCells(page_.get(), next_++), row);
-        !s.ok()) {
-      return s;
-    }
-    return true;
+    return latest_fetch_columns::DecodeNextRow(PgCells(page_.get(), next_++),
+                                               row);
   }
 
   Result<std::vector<SharedBody>> FindSharedBodies(

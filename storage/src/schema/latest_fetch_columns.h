@@ -90,6 +90,14 @@ Status DecodeLatestFetchRow(const Cells& cells, LatestFetchRow* row) {
   return Status::Ok();
 }
 
+// LatestFetchReader::Next's answer once a backend has stepped onto a row:
+// true with *row filled, or DecodeLatestFetchRow's error.
+template <typename Cells>
+Result<bool> DecodeNextRow(const Cells& cells, LatestFetchRow* row) {
+  if (Status s = DecodeLatestFetchRow(cells, row); !s.ok()) return s;
+  return true;
+}
+
 // Fills *body (its excerpt aside) from a row of FindSharedBodies' GROUP BY,
 // whose columns both backends select in this order: the body's hex
 // SHA-256, the domains serving it, its size, the best rank (INT64_MAX:

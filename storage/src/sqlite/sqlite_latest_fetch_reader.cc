@@ -63,12 +63,7 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       return false;
     }
     if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "read row");
-    if (Status s = latest_fetch_columns::DecodeLatestFetchRow(
-            StatementCells(rows_), row);
-        !s.ok()) {
-      return s;
-    }
-    return true;
+    return latest_fetch_columns::DecodeNextRow(StatementCells(rows_), row);
   }
 
   Result<std::vector<SharedBody>> FindSharedBodies(
