@@ -146,6 +146,16 @@ void BindRegexguard(py::module_& m) {
                     "Why the verdict is 'unknown' (budget, unsupported "
                     "syntax, ...).")
       .def_property_readonly(
+          "unknown_code",
+          [](const rg::AnalysisReport& r) -> std::optional<std::string> {
+            if (r.unknown_code == rg::StatusCode::kOk) return std::nullopt;
+            return ErrorCodeName(r.unknown_code);
+          },
+          "For 'unknown', why, as a code a program can test: "
+          "'budget-exceeded' (a state, step or time budget ran out; a larger "
+          "timeout may answer), 'unsupported-syntax', 'invalid-pattern', "
+          "...; else None.")
+      .def_property_readonly(
           "error",
           [](const rg::AnalysisReport& r) -> std::optional<std::string> {
             if (!r.error) return std::nullopt;

@@ -71,12 +71,15 @@ def test_bad_arguments_raise_clear_errors():
 def test_budget_exhaustion_is_unknown_never_safe():
     result = regexguard.analyze(r"(.*a){12}", timeout=0.05)
     assert result.verdict == "unknown" and result.unknown_reason
+    assert result.unknown_code == "budget-exceeded"
+    assert regexguard.analyze(r"(a+)+$").unknown_code is None
 
 
 def test_unsupported_syntax_and_re2():
     conditional = regexguard.analyze(r"(a)(?(1)b|c)")
     assert conditional.verdict == "unknown"
     assert conditional.error == "unsupported-syntax: cannot analyse: conditional groups (?(...)...)"
+    assert conditional.unknown_code == "unsupported-syntax"
     # (Patterns with a Python/PCRE `$` are compared as `\Z`, which RE2 refuses:
     # a regexguard limitation noted in the report, so this uses no `$`.)
     assert regexguard.analyze(r"(a+)+b").re2_accepted is True
