@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "robotscan/base/ascii.h"
 #include "robotscan/regexguard/syntax.h"
 #include "syntax/dialect_features.h"
 #include "syntax/unicode.h"
@@ -46,20 +47,26 @@ struct InlineFlags {
   bool ascii = false;    // Python re.ASCII (?a), bytes patterns
 };
 
-inline bool IsAsciiDigit(char32_t c) { return c >= '0' && c <= '9'; }
-inline bool IsHexDigit(char32_t c) {
-  return IsAsciiDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+// Code-point forms of robotscan/base/ascii.h's classifiers: a code point at
+// or above 0x80 is never ASCII, below it base's tables decide, so the parser
+// and every other module agree on what a digit, hex digit or letter is.
+inline bool IsAscii(char32_t c) { return c < 0x80; }
+inline bool IsAsciiDigit(char32_t c) {
+  return IsAscii(c) && ::robotscan::IsAsciiDigit(static_cast<char>(c));
 }
+inline bool IsHexDigit(char32_t c) {
+  return IsAscii(c) && ::robotscan::IsAsciiHexDigit(static_cast<char>(c));
+}
+// Only for `c` with IsHexDigit(c).
 inline int HexValue(char32_t c) {
-  if (IsAsciiDigit(c)) return static_cast<int>(c - '0');
-  if (c >= 'a' && c <= 'f') return static_cast<int>(c - 'a' + 10);
-  return static_cast<int>(c - 'A' + 10);
+  return ::robotscan::HexValue(static_cast<char>(c));
 }
 inline bool IsAsciiLetter(char32_t c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return IsAscii(c) && ::robotscan::IsAsciiAlpha(static_cast<char>(c));
 }
 inline bool IsNameChar(char32_t c) {
-  return IsAsciiLetter(c) || IsAsciiDigit(c) || c == '_';
+  return IsAscii(c) &&
+         (::robotscan::IsAsciiAlnum(static_cast<char>(c)) || c == '_');
 }
 
 // A class item that is not a plain range: kept so the PCRE2 spelling of a
