@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -83,6 +84,33 @@ std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
     }
     corpus.push_back(std::move(entry));
   }
+  const std::size_t slash = path.rfind('/');
+  const std::string truth_path =
+      (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) +
+      "engine_truth.jsonl";
+  std::ifstream truth(truth_path);
+  if (!truth) return corpus;
+  std::map<std::string, std::size_t> by_id;
+  for (std::size_t i = 0; i < corpus.size(); ++i) by_id[corpus[i].id] = i;
+  while (std::getline(truth, line)) {
+    if (line.empty()) continue;
+    const nlohmann::json row = nlohmann::json::parse(line, nullptr, false);
+    if (row.is_discarded() || !row.is_object() || !row.contains("id") ||
+        !row["id"].is_string() || !row.contains("engine") ||
+        !row["engine"].is_string()) {
+      *error = "bad JSON line in " + truth_path;
+      return std::nullopt;
+    }
+    const auto it = by_id.find(row["id"].get<std::string>());
+    if (it == by_id.end()) continue;
+    CorpusEntry& entry = corpus[it->second];
+    const std::string engine = row["engine"].get<std::string>();
+    entry.compiles[engine] = row.value("compiles", false);
+    const bool judged =
+        row.contains("superlinear") && row["superlinear"].is_boolean();
+    entry.superlinear[engine] = judged && row["superlinear"].get<bool>();
+    if (!judged) entry.unjudged[engine] = true;
+  }
   return corpus;
 }
 
@@ -131,7 +159,10 @@ std::vector<EngineTruth> EngineTruths() {
   return {{"pcre", Dialect::kPcre, "pcre2", false},
           {"pcre (JIT config)", Dialect::kPcre, "pcre2jit", true},
           {"python", Dialect::kPython, "python", false},
-          {"javascript", Dialect::kJavaScript, "node", false}};
+          {"javascript", Dialect::kJavaScript, "node", false},
+          {"java", Dialect::kJava, "java", false},
+          {"ruby", Dialect::kRuby, "ruby", false},
+          {"go", Dialect::kGo, "go", false}};
 }
 
 namespace {
@@ -143,6 +174,12 @@ std::string CompileEngine(Dialect dialect) {
       return "python";
     case Dialect::kJavaScript:
       return "node";
+    case Dialect::kJava:
+      return "java";
+    case Dialect::kRuby:
+      return "ruby";
+    case Dialect::kGo:
+      return "go";
     default:
       return "pcre2";
   }
@@ -162,10 +199,12 @@ DialectRun AnalyzeCorpusAs(const std::vector<CorpusEntry>& corpus,
   run.results.resize(corpus.size());
   run.applicable.assign(corpus.size(), false);
   run.not_dialect_syntax.assign(corpus.size(), false);
+  run.unjudged.assign(corpus.size(), false);
   const std::string compile_engine = CompileEngine(dialect);
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     const auto it = corpus[i].compiles.find(compile_engine);
     run.applicable[i] = it != corpus[i].compiles.end() && it->second;
+    run.unjudged[i] = corpus[i].unjudged.count(compile_engine) != 0;
   }
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
@@ -213,6 +252,10 @@ EngineScore EvaluateForEngine(const std::vector<CorpusEntry>& corpus,
       ++out.not_dialect_syntax;
       continue;
     }
+    if (run.unjudged[i]) {
+      ++out.unjudged;
+      continue;
+    }
     ++out.applicable;
     const AnalysisReport& report = run.results[i].report;
     bool predicted = run.results[i].predicted_vulnerable;
@@ -251,12 +294,12 @@ std::string FormatEngineScores(const std::vector<EngineScore>& scores) {
     std::snprintf(
         buffer, sizeof buffer,
         "  %-18s vs %-8s precision %6.2f%%  recall %6.2f%%  (TP %zu FP %zu "
-        "FN %zu TN %zu)  entries %zu, not-dialect-syntax %zu, unknown %zu "
-        "(over budget %zu), CPU median %.2f ms max %.0f ms\n",
+        "FN %zu TN %zu)  entries %zu, not-dialect-syntax %zu, unjudged %zu, "
+        "unknown %zu (over budget %zu), CPU median %.2f ms max %.0f ms\n",
         s.truth.name.c_str(), s.truth.engine.c_str(), 100 * s.score.Precision(),
         100 * s.score.Recall(), s.score.true_positives, s.score.false_positives,
         s.score.false_negatives, s.score.true_negatives, s.applicable,
-        s.not_dialect_syntax, s.unknown, s.over_budget,
+        s.not_dialect_syntax, s.unjudged, s.unknown, s.over_budget,
         1000 * s.median_cpu_seconds, 1000 * s.max_cpu_seconds);
     out += buffer;
   }
@@ -374,6 +417,7 @@ void WriteDialectRunResults(const std::vector<CorpusEntry>& corpus,
                           {"degree", report.degree},
                           {"cause", std::string(CauseName(report.cause))},
                           {"reason", report.unknown_reason},
+                          {"invalid", run.not_dialect_syntax[i]},
                           {"cpu_seconds", run.results[i].cpu_seconds}};
     nlohmann::json configs = nlohmann::json::array();
     for (const EngineConfig config : report.exploding_configs) {

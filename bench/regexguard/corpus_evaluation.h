@@ -37,9 +37,14 @@ struct CorpusEntry {
   // verified attack is super-linear there (verified.<engine>.superlinear).
   std::map<std::string, bool> compiles;
   std::map<std::string, bool> superlinear;
+  std::map<std::string, bool> unjudged;  // engine -> no truth for it
 };
 
-// Reads corpus.jsonl; nullopt with `error` set when unreadable.
+// Reads corpus.jsonl; nullopt with `error` set when unreadable. When
+// engine_truth.jsonl stands next to it, its rows (tests/regexguard/
+// engine_attacks/engine_truth.py: the corpus's attacks judged on Java, Ruby
+// and Go) add those engines to `compiles` and `superlinear`; an entry whose
+// attack that script could not run (several pumps) goes into `unjudged`.
 std::optional<std::vector<CorpusEntry>> ReadCorpus(const std::string& path,
                                                    std::string* error);
 
@@ -96,6 +101,8 @@ std::string FormatEvaluation(const Evaluation& evaluation);
 //                 own verdict is judged against pcre2jit
 //   python     -> python (CPython 3.11 re)
 //   javascript -> node (V8), on pattern_js/flags_js where the corpus has them
+//   java       -> java (OpenJDK 17 java.util.regex), ruby -> ruby (Ruby 3.1
+//                 Onigmo), go -> go (Go's regexp): engine_truth.jsonl
 // Entries the engine does not compile are not applicable; entries whose
 // syntax the dialect's parser rejects as invalid are counted apart
 // (`not_dialect_syntax`), never silently.
@@ -105,13 +112,14 @@ struct EngineTruth {
   std::string engine;  // corpus engine judged against
   bool judge_jit_config = false;  // predicted = the JIT configuration's verdict
 };
-std::vector<EngineTruth> EngineTruths();  // the four above
+std::vector<EngineTruth> EngineTruths();  // the seven above
 
 struct DialectRun {
   Dialect dialect;
   std::vector<EntryResult> results;  // one per corpus entry
   std::vector<bool> applicable;      // the engine compiles the pattern
   std::vector<bool> not_dialect_syntax;
+  std::vector<bool> unjudged;  // the engine has no truth for the entry
 };
 DialectRun AnalyzeCorpusAs(const std::vector<CorpusEntry>& corpus,
                            Dialect dialect, const AnalyzeOptions& base_options,
@@ -122,6 +130,7 @@ struct EngineScore {
   Score score;
   std::size_t applicable = 0;
   std::size_t not_dialect_syntax = 0;
+  std::size_t unjudged = 0;
   std::size_t unknown = 0;
   std::vector<std::string> false_negatives;  // ids
   std::vector<std::string> false_positives;  // ids

@@ -5,8 +5,9 @@
 //                          [--per-engine [DIALECT,...]]
 //
 // --per-engine analyzes every entry in the pcre, python and javascript
-// dialects (or those listed) and judges each against its own engine's truth
-// (verified.<engine>.superlinear) instead of the label.
+// dialects (or those listed: java, ruby and go too, judged against
+// engine_truth.jsonl next to the corpus) and judges each against its own
+// engine's truth (verified.<engine>.superlinear) instead of the label.
 //
 // --timeout sets the per-regex budget (default 1 s). On a loaded machine a
 // larger one keeps wall-clock contention from turning findings into

@@ -8,11 +8,17 @@ test checks those verdicts on the engine each dialect stands for:
   pcre dialect, JIT finding          ->  PCRE2 10.42 after pcre2_jit_compile
   python dialect                     ->  CPython's re (this interpreter)
   javascript dialect                 ->  V8 (node --single-threaded)
+  java dialect                       ->  OpenJDK 17 java.util.regex
+  ruby dialect                       ->  Ruby 3.1's Onigmo
+  go dialect                         ->  no finding may exist at all: Go's
+                                         regexp is linear (a go finding
+                                         is a failure, judged on Go)
 
 Input: the per-engine results of regexguard_eval_corpus (--per-engine
 --results FILE), written by the WholeCorpus.PerEngine test. Each engine runs
 in a meter process of its own (pcre2_attack_meter, python_attack_meter.py,
-node_attack_meter.js) that reports what a run costs; the rule below decides,
+node_attack_meter.js, JavaAttackMeter.java, ruby_attack_meter.rb,
+go_attack_meter.go) that reports what a run costs; the rule below decides,
 here and only here. Fails when fewer than 99.5% of one engine's findings
 reproduce, and lists every one that did not.
 
@@ -211,6 +217,50 @@ def run_engine(command, jobs, sink, elapsed):
         elapsed.append(time.monotonic() - started)
 
 
+# The engine that judges each dialect's findings (pcre has two, above).
+DIALECT_ENGINES = {"python": "python", "javascript": "node", "java": "java",
+                   "ruby": "ruby", "go": "go"}
+NAMES = {"pcre2": "PCRE2 interpreter", "pcre2jit": "PCRE2 JIT",
+         "python": "CPython re", "node": "Node (V8)",
+         "java": "Java 17 (OpenJDK)", "ruby": "Ruby 3.1 (Onigmo)",
+         "go": "Go regexp"}
+
+
+def meter_commands(args):
+    """The meter process of each engine whose meter was given."""
+    commands = {
+        "pcre2": [args.pcre2_meter],
+        "pcre2jit": [args.pcre2_meter],
+        "python": [sys.executable, args.python_meter],
+        # --single-threaded: see node_attack_meter.js.
+        "node": [args.node, "--single-threaded", args.node_meter],
+    }
+    if args.java_meter_classes:
+        # -Xss: the main thread stays small, the meter's own thread has
+        # 1 GiB (JavaAttackMeter.java); the serial collector keeps the
+        # JVM's helper threads few on a 2-core machine.
+        commands["java"] = [args.java, "-XX:+UseSerialGC", "-cp",
+                            args.java_meter_classes, "JavaAttackMeter"]
+    if args.ruby_meter:
+        commands["ruby"] = [args.ruby, args.ruby_meter]
+    if args.go_meter:
+        commands["go"] = [args.go_meter]
+    return commands
+
+
+def add_meter_arguments(parser):
+    parser.add_argument("--pcre2-meter")
+    parser.add_argument("--python-meter")
+    parser.add_argument("--node-meter")
+    parser.add_argument("--node", default="node")
+    parser.add_argument("--java", default="java")
+    parser.add_argument("--java-meter-classes",
+                        help="folder holding JavaAttackMeter.class")
+    parser.add_argument("--ruby", default="ruby")
+    parser.add_argument("--ruby-meter")
+    parser.add_argument("--go-meter", help="the built go_attack_meter")
+
+
 def findings(results):
     """The job of every reported attack, by the engine that decides."""
     jobs = []
@@ -228,18 +278,16 @@ def findings(results):
                                      attack=verdict["attack"]))
         elif row["dialect"] == "python":
             jobs.append(dict(base, engine="python", attack=row["attack"]))
-        elif row["dialect"] == "javascript":
-            jobs.append(dict(base, engine="node", attack=row["attack"]))
+        elif row["dialect"] in DIALECT_ENGINES:
+            jobs.append(dict(base, engine=DIALECT_ENGINES[row["dialect"]],
+                             attack=row["attack"]))
     return jobs
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", required=True)
-    parser.add_argument("--pcre2-meter", required=True)
-    parser.add_argument("--python-meter", required=True)
-    parser.add_argument("--node-meter", required=True)
-    parser.add_argument("--node", default="node")
+    add_meter_arguments(parser)
     parser.add_argument("--min-precision", type=float, default=0.995)
     parser.add_argument("--rows", help="also write every judged row here")
     args = parser.parse_args()
@@ -256,13 +304,11 @@ def main():
     # One meter process per engine, side by side on however many cores:
     # costs are steps or the matching thread's CPU time, and each ratio's
     # sizes are timed back to back, so sharing the machine moves no verdict.
-    commands = {
-        "pcre2": [args.pcre2_meter],
-        "pcre2jit": [args.pcre2_meter],
-        "python": [sys.executable, args.python_meter],
-        # --single-threaded: see node_attack_meter.js.
-        "node": [args.node, "--single-threaded", args.node_meter],
-    }
+    commands = meter_commands(args)
+    missing = sorted(set(by_engine) - set(commands))
+    if missing:
+        print("findings for engines without a meter: %s" % ", ".join(missing))
+        return 1
     rows = {engine: [] for engine in by_engine}
     elapsed = {engine: [] for engine in by_engine}
     threads = [threading.Thread(target=run_engine,
@@ -280,13 +326,11 @@ def main():
                     handle.write(json.dumps(row) + "\n")
 
     failed = False
-    names = {"pcre2": "PCRE2 interpreter", "pcre2jit": "PCRE2 JIT",
-             "python": "CPython re", "node": "Node (V8)"}
     print("regexguard findings on the corpus, re-run on the real engines")
     # "ratios": how many verdicts 1, 2 and 3 ratios decided (judge_time).
     print("  %-18s %8s %10s %8s %12s %8s" % (
         "engine", "findings", "reproduced", "share", "ratios 1/2/3", "wall s"))
-    for engine in ("pcre2", "pcre2jit", "python", "node"):
+    for engine in NAMES:
         engine_rows = rows.get(engine, [])
         if not engine_rows:
             continue
@@ -302,7 +346,7 @@ def main():
         share = reproduced / max(len(by_engine[engine]), 1)
         # The wall time is for whoever reads the log, never a verdict.
         print("  %-18s %8d %10d %7.2f%% %12s %8.1f" % (
-            names[engine], len(judged), reproduced, 100 * share, by_ratios,
+            NAMES[engine], len(judged), reproduced, 100 * share, by_ratios,
             sum(elapsed[engine])))
         for r in judged:
             if not r.get("superlinear"):
@@ -314,6 +358,12 @@ def main():
                 engine, len(by_engine[engine]), len(judged)))
             failed = True
         if share < args.min_precision:
+            failed = True
+        if engine == "go" and judged:
+            # Go's regexp is linear: any go finding is wrong, reproduced
+            # or not.
+            print("  go: %d findings, but the go dialect must have none" %
+                  len(judged))
             failed = True
     return 1 if failed else 0
 
