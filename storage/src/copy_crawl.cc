@@ -30,6 +30,7 @@ constexpr CopiedTable kCopiedTables[] = {
     {&schema::kDomainTable, "id", &CopySummary::domains},
     {&schema::kFetchTable, "id", &CopySummary::fetches},
     {&schema::kFetchStepTable, "fetch_id, seq", &CopySummary::steps},
+    {&schema::kHistoryFileTable, "id", &CopySummary::history_files},
 };
 static_assert(std::size(kCopiedTables) == std::size(schema::kCrawlTables));
 
@@ -199,6 +200,11 @@ Result<CopySummary> CopyCrawlDatabase(
                       " already has crawls; migrate into an empty database");
   }
   for (const CopiedTable& table : kCopiedTables) {
+    // A file older than a table has none of its rows (history_file).
+    if (!schema::HasStep(schema::Dialect::kSqlite, static_cast<int>(version),
+                         table.table->since)) {
+      continue;
+    }
     std::int64_t rows = 0;
     if (Status s =
             CopyTable(source.get(), conn, db.utf8, table, version, &rows);
@@ -218,7 +224,9 @@ Result<CopySummary> CopyCrawlDatabase(
           "SELECT setval(pg_get_serial_sequence('domain', 'id'), "
           "coalesce((SELECT max(id) FROM domain), 0) + 1, false); "
           "SELECT setval(pg_get_serial_sequence('fetch', 'id'), "
-          "coalesce((SELECT max(id) FROM \"fetch\"), 0) + 1, false);",
+          "coalesce((SELECT max(id) FROM \"fetch\"), 0) + 1, false); "
+          "SELECT setval(pg_get_serial_sequence('history_file', 'id'), "
+          "coalesce((SELECT max(id) FROM history_file), 0) + 1, false);",
           "advance the id sequences");
       !s.ok()) {
     return s;

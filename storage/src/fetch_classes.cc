@@ -45,7 +45,26 @@ constexpr std::array<robots::AccessClass, 3> kAccessClasses = {
     robots::AccessClass::kSuccess, robots::AccessClass::kUnavailable,
     robots::AccessClass::kUnreachable};
 
+constexpr std::array<std::pair<FetchSource, std::string_view>, 3> kSourceNames =
+    {{{FetchSource::kCrawl, "crawl"},
+      {FetchSource::kCommonCrawl, "commoncrawl"},
+      {FetchSource::kWayback, "wayback"}}};
+
 }  // namespace
+
+std::string_view FetchSourceName(FetchSource source) {
+  for (const auto& [value, name] : kSourceNames) {
+    if (value == source) return name;
+  }
+  return "";
+}
+
+std::optional<FetchSource> ParseFetchSource(std::string_view name) {
+  for (const auto& [value, text] : kSourceNames) {
+    if (text == name) return value;
+  }
+  return std::nullopt;
+}
 
 std::string_view ErrorClassName(ErrorClass error) {
   const auto i = static_cast<std::size_t>(error);

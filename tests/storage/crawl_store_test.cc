@@ -176,10 +176,83 @@ TEST_F(CrawlStoreTest, VersionOneFileIsMigratedToTwo) {
   }
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(Query("PRAGMA user_version"), std::vector<std::string>{"2"});
+  EXPECT_EQ(Query("PRAGMA user_version"),
+            std::vector<std::string>{std::to_string(kSchemaVersion)});
   EXPECT_EQ(Query("SELECT started_at, input, list_source IS NULL FROM "
                   "crawl_run"),
             std::vector<std::string>{"old|list.csv|1"});
+}
+
+// Version 3 (history sources): a version-2 file's runs and fetches read as
+// robotscan's own crawl after the migration, and a new crawl's fetch is
+// source 'crawl' with no archive provenance.
+TEST_F(CrawlStoreTest, VersionTwoFileIsMigratedToThreeAsACrawl) {
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+    for (int step = 0; step < 2; ++step) {
+      ASSERT_EQ(sqlite3_exec(db, SqliteMigrations()[step].c_str(), nullptr,
+                             nullptr, nullptr),
+                SQLITE_OK);
+    }
+    ASSERT_EQ(
+        sqlite3_exec(db,
+                     "INSERT INTO crawl_run(started_at, input) VALUES "
+                     "('old', 'list.csv'); INSERT INTO domain(name) VALUES "
+                     "('a.example'); INSERT INTO fetch(run_id, domain_id, "
+                     "url, access, fetched_at) VALUES (1, 1, "
+                     "'https://a.example/robots.txt', 'success', 'then'); "
+                     "PRAGMA user_version=2",
+                     nullptr, nullptr, nullptr),
+        SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(Query("PRAGMA user_version"), std::vector<std::string>{"3"});
+  EXPECT_EQ(Query("SELECT source, source_crawl IS NULL FROM crawl_run"),
+            std::vector<std::string>{"crawl|1"});
+  std::int64_t run = 0;
+  ASSERT_TRUE(Into(store->BeginRun(RunStartedAt("t2")), &run).ok());
+  const FetchRecord record = Success("b.example", "User-agent: *\n");
+  ASSERT_TRUE(store->AppendFetches(run, {&record, 1}).ok());
+  EXPECT_EQ(Query("SELECT source, source_file IS NULL, source_offset IS NULL, "
+                  "source_timestamp IS NULL FROM fetch ORDER BY id"),
+            (std::vector<std::string>{"crawl|1|1|1", "crawl|1|1|1"}));
+  std::vector<RunRecord> runs;
+  ASSERT_TRUE(Into(store->ReadRuns(), &runs).ok());
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].source, FetchSource::kCrawl);
+  EXPECT_EQ(runs[1].source, FetchSource::kCrawl);
+  EXPECT_EQ(Query("SELECT count(*) FROM history_file"),
+            std::vector<std::string>{"0"});
+}
+
+// An imported capture keeps its provenance, and a run says which crawl ID
+// it imported.
+TEST_F(CrawlStoreTest, ImportedCaptureKeepsItsProvenance) {
+  auto store = OpenStore();
+  ASSERT_NE(store, nullptr);
+  RunInfo info = RunStartedAt("t", "0.9", "");
+  info.source = FetchSource::kCommonCrawl;
+  info.source_crawl = "CC-MAIN-2024-10";
+  std::int64_t run = 0;
+  ASSERT_TRUE(Into(store->BeginRun(info), &run).ok());
+  FetchRecord record = Success("c.example", "User-agent: *\n");
+  record.source = FetchSource::kCommonCrawl;
+  record.source_file = "x.warc.gz";
+  record.source_offset = 0;
+  record.source_timestamp = "2024-02-20T12:00:00Z";
+  ASSERT_TRUE(store->AppendFetches(run, {&record, 1}).ok());
+  EXPECT_EQ(
+      Query("SELECT source, source_file, source_offset, "
+            "source_timestamp FROM fetch"),
+      std::vector<std::string>{"commoncrawl|x.warc.gz|0|2024-02-20T12:00:00Z"});
+  std::vector<RunRecord> runs;
+  ASSERT_TRUE(Into(store->ReadRuns(), &runs).ok());
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].source, FetchSource::kCommonCrawl);
+  EXPECT_EQ(runs[0].source_crawl, "CC-MAIN-2024-10");
 }
 
 TEST_F(CrawlStoreTest, LatestFetchViewHasTheDocumentedColumns) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pg_test_server.h"
+#include "postgres/pg_schema.h"
 #include "result_into.h"
 #include "robotscan/storage/copy_crawl.h"
 #include "robotscan/storage/crawl_store.h"
@@ -213,7 +214,8 @@ class PgStorageTest : public ::testing::Test {
 TEST_F(PgStorageTest, CreatesTheVersionedSchemaWithTheSameView) {
   auto pg = Open(uri_);
   ASSERT_NE(pg, nullptr);
-  EXPECT_EQ(Query("SELECT version FROM robotscan_schema"), "4");
+  EXPECT_EQ(Query("SELECT version FROM robotscan_schema"),
+            std::to_string(kPgSchemaVersion));
   // latest_fetch has the SQLite view's columns, in its order.
   auto lite = Open(sqlite_);
   ASSERT_NE(lite, nullptr);
@@ -389,7 +391,8 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   EXPECT_EQ(copied.domains, 5);
   EXPECT_EQ(copied.bodies, 2);
   EXPECT_EQ(copied.steps, 7);
-  EXPECT_EQ(tables.size(), 5u);
+  EXPECT_EQ(copied.history_files, 0);
+  EXPECT_EQ(tables.size(), 6u);
   EXPECT_EQ(ReadAll(uri_), ReadAll(sqlite_));
   LatestFetchQuery first_run;
   first_run.as_of_run = 1;

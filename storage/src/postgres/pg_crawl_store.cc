@@ -150,7 +150,7 @@ class PgCrawlStore final : public CrawlStore {
   }
 
   Result<std::vector<RunRecord>> ReadRuns() override {
-    return ReadPgRuns(conn());
+    return ReadPgRuns(conn(), db_.version);
   }
 
   Result<LockAttempt> LockForCrawl(const CrawlHolder& me) override {

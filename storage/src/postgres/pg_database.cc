@@ -130,14 +130,19 @@ Status OpenPgDatabase(std::string_view uri, bool migrate, PgDatabase* out) {
   return Status::Ok();
 }
 
-Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn) {
+Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn, int version) {
   std::vector<RunRecord> runs;
+  const bool has_sources = schema::HasStep(schema::Dialect::kPostgres, version,
+                                           schema::Step::kHistorySources);
   PgResult r;
   if (Status s = ExecPg(
           conn,
-          "SELECT id, started_at, finished_at, status, tool_version, input, "
-          "host, pid, list_source, list_id, list_date, list_url, list_sha256, "
-          "list_entries FROM crawl_run ORDER BY id",
+          std::string(
+              "SELECT id, started_at, finished_at, status, tool_version, "
+              "input, host, pid, list_source, list_id, list_date, list_url, "
+              "list_sha256, list_entries") +
+              (has_sources ? ", source, source_crawl" : "") +
+              " FROM crawl_run ORDER BY id",
           {}, "read crawl_run", &r);
       !s.ok()) {
     return s;
@@ -159,6 +164,11 @@ Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn) {
     run.list.url = PgText(res, i, 11);
     run.list.sha256 = PgText(res, i, 12);
     run.list.entries = PgInt(res, i, 13);
+    if (has_sources) {
+      run.source =
+          ParseFetchSource(PgText(res, i, 14)).value_or(FetchSource::kCrawl);
+      run.source_crawl = PgText(res, i, 15);
+    }
     runs.push_back(std::move(run));
   }
   return runs;
@@ -196,14 +206,16 @@ Result<std::int64_t> InsertPgCrawlRun(PGconn* conn, bool utf8,
       .TextOrNull(info.list.date)
       .TextOrNull(info.list.url)
       .TextOrNull(info.list.sha256)
-      .Int(info.list.entries);
+      .Int(info.list.entries)
+      .Text(FetchSourceName(info.source))
+      .TextOrNull(info.source_crawl);
   PgResult r;
   if (Status s = ExecPg(
           conn,
           "INSERT INTO crawl_run(started_at, tool_version, input, options, "
           "host, pid, list_source, list_id, list_date, list_url, "
-          "list_sha256, list_entries) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-          "$8, $9, $10, $11, $12) RETURNING id",
+          "list_sha256, list_entries, source, source_crawl) VALUES ($1, $2, "
+          "$3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
           p, "insert crawl_run", &r);
       !s.ok()) {
     return s;

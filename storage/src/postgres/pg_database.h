@@ -27,8 +27,8 @@ struct PgDatabase {
 // when it is newer than this robotscan's.
 Status OpenPgDatabase(std::string_view uri, bool migrate, PgDatabase* out);
 
-// Every crawl_run row, oldest first.
-Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn);
+// Every crawl_run row, oldest first, of a database at schema `version`.
+Result<std::vector<RunRecord>> ReadPgRuns(PGconn* conn, int version);
 
 // Inserts the crawl_run row of a new crawl (a single-process crawl's
 // BeginRun, or enqueue), text made valid for the server (`utf8`); its id.

@@ -78,7 +78,7 @@ class PgLatestFetchReader final : public LatestFetchReader {
   }
 
   Result<std::vector<RunRecord>> ReadRuns() override {
-    return ReadPgRuns(conn());
+    return ReadPgRuns(conn(), db_.version);
   }
 
   Result<std::int64_t> CountRows() override {

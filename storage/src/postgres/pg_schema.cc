@@ -15,6 +15,7 @@ const char* OwnSqlOf(schema::Step step) {
       return kPgFrontierScansSql;
     case schema::Step::kCrawlTables:
     case schema::Step::kRunProvenance:
+    case schema::Step::kHistorySources:
       break;
   }
   return "";

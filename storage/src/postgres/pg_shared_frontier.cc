@@ -434,7 +434,7 @@ class PgSharedFrontier final : public SharedFrontier {
     Result<CrawlToJoin> crawl = FindCrawl(run_id);
     if (!crawl.ok()) return crawl.status();
     status.settings = crawl->settings;
-    Result<std::vector<RunRecord>> runs = ReadPgRuns(conn());
+    Result<std::vector<RunRecord>> runs = ReadPgRuns(conn(), db_.version);
     if (!runs.ok()) return runs.status();
     for (const RunRecord& run : *runs) {
       if (run.id == run_id) status.run = run;

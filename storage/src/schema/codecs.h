@@ -82,6 +82,19 @@ struct PositiveOrNull {
   }
 };
 
+// An integer where a negative value means "none" and is stored as NULL
+// (read back as -1): a byte offset, where 0 is a real value.
+struct NonNegativeOrNull {
+  static Cell Store(std::int64_t value) {
+    return value < 0 ? Cell::Null() : Cell::Int(value);
+  }
+  template <class Cells, class T>
+  static bool Load(const Cells& cells, int column, T* out) {
+    *out = cells.IsNull(column) ? T{-1} : static_cast<T>(cells.Int(column));
+    return true;
+  }
+};
+
 // A bool as INTEGER 0/1 (kept in both dialects, so that the same SQL
 // `truncated = 1` runs on both).
 struct Flag {

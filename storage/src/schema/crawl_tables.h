@@ -1,7 +1,7 @@
 // The crawl database's tables (crawl_store.h describes what each holds),
 // one definition each for both backends (table.h): crawl_run, domain,
-// body, fetch and fetch_step. The fetch row and its steps are written
-// from FetchRecord and FetchStep through their columns' codecs, by the
+// body, fetch, fetch_step and history_file. The fetch row and its steps are
+// written from FetchRecord and FetchStep through their columns' codecs, by the
 // SQLite store's INSERTs and the PostgreSQL writer's COPY alike; the store
 // fills the ids (id, run_id, domain_id, body_id, fetch_id, seq).
 // crawl_run, domain and body are written by hand-made SQL of each backend
@@ -35,6 +35,12 @@ inline std::string UnknownErrorClass(ErrorClass error) {
   return "has an unknown error class (" +
          std::to_string(static_cast<int>(error)) + ")";
 }
+inline std::string UnknownFetchSource(FetchSource source) {
+  return "has an unknown source (" + std::to_string(static_cast<int>(source)) +
+         ")";
+}
+using SourceCodec =
+    Name<FetchSource, FetchSourceName, ParseFetchSource, UnknownFetchSource>;
 using AccessCodec = Name<robots::AccessClass, robots::AccessClassName,
                          ParseAccessClass, NoAccessClass>;
 using ErrorClassCodec = Name<ErrorClass, ErrorClassName, ParseErrorClass,
@@ -72,6 +78,15 @@ inline constexpr Column kCrawlRunColumns[] = {
     Filled("list_entries", SqlType::kInt64)
         .Since(Step::kRunProvenance)
         .Comment("entries selected"),
+    // What a run is: a crawl, or one crawl ID's (or period's) captures
+    // imported from an archive (docs/history.md).
+    Filled("source", SqlType::kText,
+           "NOT NULL DEFAULT 'crawl' "
+           "CHECK (source IN ('crawl','commoncrawl','wayback'))")
+        .Since(Step::kHistorySources),
+    Filled("source_crawl", SqlType::kText)
+        .Since(Step::kHistorySources)
+        .Comment("Common Crawl's crawl ID, e.g. CC-MAIN-2024-10"),
 };
 inline constexpr Table kCrawlRunTable{.name = "crawl_run",
                                       .columns = kCrawlRunColumns};
@@ -144,6 +159,25 @@ inline constexpr Column kFetchColumns[] = {
     Field<&FetchRecord::total_ms, MillisOrNull>("total_ms", SqlType::kReal),
     Field<&FetchRecord::fetched_at, Text>("fetched_at", SqlType::kText,
                                           "NOT NULL"),
+    // Provenance of an imported capture (docs/history.md); a crawl's own
+    // fetches are source 'crawl' with the rest NULL. fetched_at is then
+    // the capture time.
+    Field<&FetchRecord::source, SourceCodec>(
+        "source", SqlType::kText,
+        "NOT NULL DEFAULT 'crawl' "
+        "CHECK (source IN ('crawl','commoncrawl','wayback'))")
+        .Since(Step::kHistorySources),
+    Field<&FetchRecord::source_file, TextOrNull>("source_file", SqlType::kText)
+        .Since(Step::kHistorySources)
+        .Comment("the WARC file's name"),
+    Field<&FetchRecord::source_offset, NonNegativeOrNull>("source_offset",
+                                                          SqlType::kInt64)
+        .Since(Step::kHistorySources)
+        .Comment("the record's byte offset in it"),
+    Field<&FetchRecord::source_timestamp, TextOrNull>("source_timestamp",
+                                                      SqlType::kText)
+        .Since(Step::kHistorySources)
+        .Comment("the capture time as the archive wrote it"),
 };
 inline constexpr Index kFetchIndexes[] = {{"fetch_by_domain", "domain_id"}};
 inline constexpr Table kFetchTable{.name = "fetch",
@@ -173,6 +207,63 @@ inline constexpr Table kFetchStepTable{
     .sqlite_without_rowid = true,
     .record = RecordTag<FetchStep>()};
 
+// Each archive file an import read, per run: how far it got, so that an
+// import stopped anywhere (kill -9 included) resumes where its last batch
+// committed and imports each record once. A file is known by its name
+// (the last part of its path or URL): the same file read from another
+// path, host or mirror is the same file. The counts are of the records
+// read (docs/history.md says what each means). holder and lease_until
+// let workers on several hosts share a run's files (PostgreSQL).
+// Every column of history_file came with the table (kHistorySources).
+constexpr Column WithHistoryFile(Column column) {
+  return column.Since(Step::kHistorySources);
+}
+inline constexpr Column kHistoryFileColumns[] = {
+    WithHistoryFile(Key("id")),
+    WithHistoryFile(
+        Filled("run_id", SqlType::kInt64, "NOT NULL").References("crawl_run")),
+    WithHistoryFile(Filled("name", SqlType::kText, "NOT NULL")),
+    WithHistoryFile(
+        Filled("location", SqlType::kText).Comment("path or URL last read")),
+    WithHistoryFile(
+        Filled("state", SqlType::kText,
+               "NOT NULL DEFAULT 'pending' "
+               "CHECK (state IN ('pending','leased','done','failed'))")),
+    WithHistoryFile(
+        Filled("resume_offset", SqlType::kInt64, "NOT NULL DEFAULT 0")
+            .Comment("byte offset of the gzip member to go on from")),
+    WithHistoryFile(Filled("resume_skip", SqlType::kInt64, "NOT NULL DEFAULT 0")
+                        .Comment("records of that member already imported")),
+    WithHistoryFile(Filled("records", SqlType::kInt64, "NOT NULL DEFAULT 0")
+                        .Comment("WARC records read")),
+    WithHistoryFile(Filled("fetches", SqlType::kInt64, "NOT NULL DEFAULT 0")
+                        .Comment("fetches written")),
+    WithHistoryFile(Filled("duplicates", SqlType::kInt64, "NOT NULL DEFAULT 0")
+                        .Comment("captures of a domain the run already had")),
+    WithHistoryFile(Filled("skipped", SqlType::kInt64, "NOT NULL DEFAULT 0")
+                        .Comment("records that are no robots.txt response")),
+    WithHistoryFile(Filled("errors", SqlType::kInt64, "NOT NULL DEFAULT 0")
+                        .Comment("malformed records")),
+    WithHistoryFile(Filled("last_error", SqlType::kText)),
+    WithHistoryFile(
+        Filled("holder", SqlType::kText).Comment("host:pid reading it")),
+    WithHistoryFile(
+        Filled("lease_until", SqlType::kText).Comment("ISO 8601 UTC")),
+    WithHistoryFile(Filled("started_at", SqlType::kText)),
+    WithHistoryFile(Filled("finished_at", SqlType::kText)),
+};
+inline constexpr Table kHistoryFileTable{
+    .name = "history_file",
+    .columns = kHistoryFileColumns,
+    .since = Step::kHistorySources,
+    .constraints = "UNIQUE (run_id, name)"};
+static_assert([] {
+  for (const Column& c : kHistoryFileColumns) {
+    if (c.since != kHistoryFileTable.since) return false;
+  }
+  return true;
+}());
+
 static_assert(WrittenFrom(kFetchTable) && WrittenFrom(kFetchStepTable));
 
 // The objections of fetch's and fetch_step's codecs to `record` (an
@@ -192,9 +283,9 @@ inline Status CheckFetchRecord(const FetchRecord& record) {
 
 // Every table of both dialects, in the order the migrations create them
 // (each after the tables it references).
-inline constexpr const Table* kCrawlTables[] = {&kCrawlRunTable, &kDomainTable,
-                                                &kBodyTable, &kFetchTable,
-                                                &kFetchStepTable};
+inline constexpr const Table* kCrawlTables[] = {
+    &kCrawlRunTable, &kDomainTable,    &kBodyTable,
+    &kFetchTable,    &kFetchStepTable, &kHistoryFileTable};
 
 }  // namespace robotscan::storage::schema
 

@@ -3,13 +3,14 @@
 // dialects it applies to. A dialect's schema version (SQLite's PRAGMA
 // user_version, PostgreSQL's robotscan_schema.version) is the number of its
 // steps applied: SQLite's version 2 is kCrawlTables then kRunProvenance;
-// PostgreSQL's version 4 adds its two frontier steps.
+// PostgreSQL's version 4 adds its two frontier steps; kHistorySources is
+// SQLite's version 3 and PostgreSQL's version 5.
 //
 // Append, never edit or reorder: files and databases in the field were
 // created by the old steps, and every table, column, index and view names
 // the step that created it (table.h), so a step's SQL stays what it was.
-// A new step applying to both dialects (history sources, say) is SQLite's
-// version 3 and PostgreSQL's version 5.
+// A new step applying to both dialects is SQLite's version 4 and
+// PostgreSQL's version 6.
 //
 // Private to storage. Thread-safety: constants and pure functions.
 #ifndef ROBOTSCAN_STORAGE_SCHEMA_SCHEMA_STEPS_H_
@@ -26,6 +27,7 @@ enum class Step : std::uint8_t {
   kRunProvenance,   // crawl_run: who ran a crawl, which top list it read.
   kSharedFrontier,  // PostgreSQL: the shared frontier (docs/scale-out.md).
   kFrontierScans,   // PostgreSQL: frontier indexes by state.
+  kHistorySources,  // Fetches imported from archives (docs/history.md).
 };
 
 struct StepInfo {
@@ -35,10 +37,9 @@ struct StepInfo {
 };
 
 inline constexpr StepInfo kSteps[] = {
-    {Step::kCrawlTables, true, true},
-    {Step::kRunProvenance, true, true},
-    {Step::kSharedFrontier, false, true},
-    {Step::kFrontierScans, false, true},
+    {Step::kCrawlTables, true, true},     {Step::kRunProvenance, true, true},
+    {Step::kSharedFrontier, false, true}, {Step::kFrontierScans, false, true},
+    {Step::kHistorySources, true, true},
 };
 
 constexpr bool AppliesTo(const StepInfo& info, Dialect dialect) {

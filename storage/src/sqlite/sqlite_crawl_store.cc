@@ -152,8 +152,8 @@ Status SqliteCrawlStore::PrepareStatements() {
       {&insert_run_,
        "INSERT INTO crawl_run(started_at, tool_version, input, options, host, "
        "pid, list_source, list_id, list_date, list_url, list_sha256, "
-       "list_entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-       "?12)",
+       "list_entries, source, source_crawl) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+       "?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
        true},
       {&finish_run_,
        "UPDATE crawl_run SET status = ?2, finished_at = ?3 WHERE id = ?1",
@@ -206,6 +206,8 @@ Result<std::int64_t> SqliteCrawlStore::BeginRun(const RunInfo& info) {
   insert_run_.BindTextOrNull(10, info.list.url);
   insert_run_.BindTextOrNull(11, info.list.sha256);
   insert_run_.BindInt(12, info.list.entries);
+  insert_run_.BindText(13, FetchSourceName(info.source));
+  insert_run_.BindTextOrNull(14, info.source_crawl);
   if (Status s = StepDone(insert_run_, "insert crawl_run"); !s.ok()) return s;
   return static_cast<std::int64_t>(sqlite3_last_insert_rowid(db_.get()));
 }

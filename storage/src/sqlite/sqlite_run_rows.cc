@@ -1,5 +1,6 @@
 #include "sqlite/sqlite_run_rows.h"
 
+#include "schema/schema_steps.h"
 #include "sqlite/sqlite_handles.h"
 #include "sqlite/sqlite_schema_version.h"
 
@@ -9,9 +10,19 @@ Result<std::vector<RunRecord>> ReadRunRows(sqlite3* db) {
   std::vector<RunRecord> runs;
   std::int64_t version = 0;
   if (Status s = ReadSchemaVersion(db, &version); !s.ok()) return s;
-  const bool has_provenance = version >= 2;
+  const bool has_provenance =
+      schema::HasStep(schema::Dialect::kSqlite, static_cast<int>(version),
+                      schema::Step::kRunProvenance);
+  const bool has_sources =
+      schema::HasStep(schema::Dialect::kSqlite, static_cast<int>(version),
+                      schema::Step::kHistorySources);
   const char* sql =
-      has_provenance
+      has_sources
+          ? "SELECT id, started_at, finished_at, status, tool_version, input, "
+            "host, pid, list_source, list_id, list_date, list_url, "
+            "list_sha256, list_entries, source, source_crawl FROM crawl_run "
+            "ORDER BY id"
+      : has_provenance
           ? "SELECT id, started_at, finished_at, status, tool_version, input, "
             "host, pid, list_source, list_id, list_date, list_url, "
             "list_sha256, list_entries FROM crawl_run ORDER BY id"
@@ -39,6 +50,11 @@ Result<std::vector<RunRecord>> ReadRunRows(sqlite3* db) {
       run.list.url = select.ColumnText(11);
       run.list.sha256 = select.ColumnText(12);
       run.list.entries = select.ColumnInt(13);
+    }
+    if (has_sources) {
+      run.source =
+          ParseFetchSource(select.ColumnText(14)).value_or(FetchSource::kCrawl);
+      run.source_crawl = select.ColumnText(15);
     }
     runs.push_back(std::move(run));
   }

@@ -16,6 +16,9 @@
 //               the http fallback, each redirect hop.
 //   body        each distinct body once, keyed by SHA-256 of its decoded
 //               bytes (optionally zstd-compressed).
+//   history_file each archive file an import read (docs/history.md): where
+//               it stands, so that a stopped import resumes and imports
+//               each file exactly once.
 //   latest_fetch (VIEW, the stable public contract, see docs/crawler.md):
 //               one row per domain with at least domain, rank, url,
 //               final_url, http_status, access, error, redirects, bytes,
@@ -65,7 +68,7 @@
 
 namespace robotscan::storage {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 // One HTTP request made while fetching a domain's robots.txt.
 struct FetchStep {
@@ -106,6 +109,16 @@ struct FetchRecord {
          total_ms = -1;
   std::string fetched_at;  // ISO 8601 UTC, e.g. 2026-01-31T12:00:00.123Z
   std::vector<FetchStep> steps;
+  // Where the fetch came from (docs/history.md). For a capture imported
+  // from an archive, fetched_at is the capture time the archive recorded
+  // (so that every reader of fetched_at sees when the site answered), and
+  // the fields below say which record it was.
+  FetchSource source = FetchSource::kCrawl;
+  std::string source_file;          // commoncrawl: the WARC file's name.
+  std::int64_t source_offset = -1;  // commoncrawl: its record's offset; -1.
+  // The capture time as the archive wrote it (WARC-Date; Wayback's
+  // 14-digit timestamp), kept verbatim next to fetched_at's ISO form.
+  std::string source_timestamp;
 };
 
 // What a new crawl needs to know about a domain's newest fetch.
@@ -139,6 +152,10 @@ struct RunInfo {
   std::string host;          // Machine that ran the crawl.
   std::int64_t pid = 0;
   ListProvenance list;
+  // What the run is: a crawl, or an import of an archive's captures, and
+  // for Common Crawl the crawl ID (CC-MAIN-2024-10) it imported.
+  FetchSource source = FetchSource::kCrawl;
+  std::string source_crawl;
 };
 
 // A crawl_run row, as ReadRuns returns it.
@@ -147,6 +164,10 @@ struct RunRecord {
   std::string started_at, finished_at, status, tool_version, input, host;
   std::int64_t pid = 0;
   ListProvenance list;
+  // As RunInfo's; a run of a file older than the history sources reads as
+  // a crawl.
+  FetchSource source = FetchSource::kCrawl;
+  std::string source_crawl;
 };
 
 // What CheckIntegrity found.

@@ -52,6 +52,19 @@ std::string_view ErrorClassName(ErrorClass error);
 // The inverse; nullopt for a name not in the table ("" is kNone).
 std::optional<ErrorClass> ParseErrorClass(std::string_view name);
 
+// Where a fetch came from (fetch.source, crawl_run.source): robotscan's
+// own crawl, or a capture imported from an archive (docs/history.md).
+enum class FetchSource : std::uint8_t {
+  kCrawl,        // "crawl": fetched by robotscan crawl.
+  kCommonCrawl,  // "commoncrawl": a Common Crawl robots.txt WARC record.
+  kWayback,      // "wayback": a Wayback Machine snapshot.
+};
+
+// "crawl", "commoncrawl", "wayback".
+std::string_view FetchSourceName(FetchSource source);
+// The inverse; nullopt for a name not in the table.
+std::optional<FetchSource> ParseFetchSource(std::string_view name);
+
 // The inverse of robots::AccessClassName.
 std::optional<robots::AccessClass> ParseAccessClass(std::string_view name);
 
