@@ -130,6 +130,12 @@ nlohmann::json FindingToJson(const Finding& finding, bool with_baseline) {
                                          : nlohmann::json(nullptr)},
   };
   if (with_baseline) out["baselined"] = finding.baselined;
+  if (finding.injection) {
+    // Regex injection: the pattern is the sink's argument as written.
+    out["injection"] = {{"source", finding.injection->source},
+                        {"source_line", finding.injection->source_line},
+                        {"linear_engine", finding.injection->linear_engine}};
+  }
   if (!finding.verdict) return out;
   const PatternVerdict& verdict = *finding.verdict;
   out["verdict"] = VerdictName(verdict.verdict);

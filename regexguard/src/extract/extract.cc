@@ -183,6 +183,29 @@ std::vector<RegexLiteral> ExtractRegexLiterals(std::string_view source,
 
 namespace internal {
 
+std::optional<std::string> SuppressionAt(std::string_view source,
+                                         std::size_t offset) {
+  offset = std::min(offset, source.size());
+  const std::size_t newline =
+      offset == 0 ? std::string_view::npos : source.rfind('\n', offset - 1);
+  const std::size_t begin = newline == std::string_view::npos ? 0 : newline + 1;
+  const std::size_t end = std::min(source.find('\n', begin), source.size());
+  if (auto here = SuppressionOnLine(source.substr(begin, end - begin))) {
+    return here;
+  }
+  if (begin == 0) return std::nullopt;
+  const std::size_t previous_end = begin - 1;  // its line break
+  const std::size_t previous_newline =
+      previous_end == 0 ? std::string_view::npos
+                        : source.rfind('\n', previous_end - 1);
+  const std::size_t previous_begin =
+      previous_newline == std::string_view::npos ? 0 : previous_newline + 1;
+  const std::string_view previous =
+      source.substr(previous_begin, previous_end - previous_begin);
+  if (!IsCommentOnlyLine(previous)) return std::nullopt;
+  return SuppressionOnLine(previous);
+}
+
 bool IsPunctAt(const std::vector<CodeToken>& tokens, std::size_t i, char c) {
   return i < tokens.size() && tokens[i].kind == CodeTokenKind::kPunct &&
          tokens[i].text.size() == 1 && tokens[i].text[0] == c;

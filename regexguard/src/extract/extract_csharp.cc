@@ -251,6 +251,10 @@ void ApplyOptionNames(const std::vector<std::string_view>& names,
 
 }  // namespace
 
+std::vector<CodeToken> LexCSharp(std::string_view source) {
+  return Lexer(source).Run();
+}
+
 std::vector<RegexLiteral> ExtractCSharp(std::string_view source) {
   const std::vector<CodeToken> tokens = Lexer(source).Run();
   std::vector<RegexLiteral> literals;

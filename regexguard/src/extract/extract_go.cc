@@ -77,6 +77,10 @@ bool IsStringAt(const std::vector<CodeToken>& tokens, std::size_t i) {
 
 }  // namespace
 
+std::vector<CodeToken> LexGo(std::string_view source) {
+  return Lexer(source).Run();
+}
+
 std::vector<RegexLiteral> ExtractGo(std::string_view source) {
   const std::vector<CodeToken> tokens = Lexer(source).Run();
   std::vector<RegexLiteral> literals;

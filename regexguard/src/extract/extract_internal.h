@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,6 +108,24 @@ std::vector<RegexLiteral> ExtractRuby(std::string_view source);
 std::vector<RegexLiteral> ExtractPhp(std::string_view source);
 std::vector<RegexLiteral> ExtractRust(std::string_view source);
 std::vector<RegexLiteral> ExtractCSharp(std::string_view source);
+
+// The suppression ("regexguard: ignore <reason>") that applies to code at
+// `offset`: on its line, or alone in a comment on the line before, as
+// ExtractRegexLiterals applies it to literals.
+std::optional<std::string> SuppressionAt(std::string_view source,
+                                         std::size_t offset);
+
+// The token streams the extractors read, for the regex-injection finder
+// (src/taint/), which follows values through the code around the calls.
+// Python's strings are kString (constant false for f-strings), its
+// operators kPunct.
+std::vector<CodeToken> LexPython(std::string_view source);
+std::vector<CodeToken> LexJavaScript(std::string_view source);
+std::vector<CodeToken> LexGo(std::string_view source);
+std::vector<CodeToken> LexJava(std::string_view source);
+std::vector<CodeToken> LexRuby(std::string_view source);
+std::vector<CodeToken> LexPhp(std::string_view source);
+std::vector<CodeToken> LexCSharp(std::string_view source);
 
 }  // namespace robotscan::regexguard::internal
 

@@ -355,6 +355,10 @@ std::vector<RegexLiteral> Extract(std::string_view source, bool kotlin) {
 
 }  // namespace
 
+std::vector<CodeToken> LexJava(std::string_view source) {
+  return Lexer(source, /*kotlin=*/false).Run();
+}
+
 std::vector<RegexLiteral> ExtractJava(std::string_view source) {
   return Extract(source, false);
 }

@@ -320,6 +320,10 @@ bool IsGlobalCallArgument(const std::vector<CodeToken>& tokens, std::size_t i) {
 
 }  // namespace
 
+std::vector<CodeToken> LexJavaScript(std::string_view source) {
+  return Lexer(source).Run();
+}
+
 std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
   std::vector<RegexLiteral> literals;
   const std::vector<CodeToken> tokens = Lexer(source).Run();

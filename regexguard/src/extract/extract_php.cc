@@ -244,6 +244,10 @@ bool ParseDelimitedPattern(std::string_view text, RegexLiteral* literal) {
 
 }  // namespace
 
+std::vector<CodeToken> LexPhp(std::string_view source) {
+  return Lexer(source).Run();
+}
+
 std::vector<RegexLiteral> ExtractPhp(std::string_view source) {
   const std::vector<CodeToken> tokens = Lexer(source).Run();
   std::vector<RegexLiteral> literals;

@@ -261,6 +261,32 @@ std::map<std::string, StringConstant> ModuleStringConstants(
 
 }  // namespace
 
+std::vector<CodeToken> LexPython(std::string_view source) {
+  std::vector<CodeToken> out;
+  for (Token& token : Lex(source)) {
+    CodeToken code;
+    code.offset = token.offset;
+    code.text = std::move(token.text);
+    switch (token.kind) {
+      case TokenKind::kName:
+        code.kind = CodeTokenKind::kName;
+        break;
+      case TokenKind::kString:
+        code.kind = CodeTokenKind::kString;
+        code.constant = !token.formatted;
+        break;
+      case TokenKind::kOperator:
+        code.kind = CodeTokenKind::kPunct;
+        break;
+      case TokenKind::kOther:
+        code.kind = CodeTokenKind::kNumber;
+        break;
+    }
+    out.push_back(std::move(code));
+  }
+  return out;
+}
+
 std::vector<RegexLiteral> ExtractPython(std::string_view source) {
   const std::vector<Token> tokens = Lex(source);
   const std::map<std::string, StringConstant> constants =

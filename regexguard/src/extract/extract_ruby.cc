@@ -463,6 +463,10 @@ bool IsGlobalCallArgument(const std::vector<CodeToken>& tokens, std::size_t i) {
 
 }  // namespace
 
+std::vector<CodeToken> LexRuby(std::string_view source) {
+  return Lexer(source).Run();
+}
+
 std::vector<RegexLiteral> ExtractRuby(std::string_view source) {
   const std::vector<CodeToken> tokens = Lexer(source).Run();
   std::vector<RegexLiteral> literals;

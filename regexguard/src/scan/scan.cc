@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -41,8 +42,9 @@ constexpr std::string_view kRuleBudgetExceeded = "regexguard/budget-exceeded";
 constexpr std::string_view kRuleUnknown = "regexguard/unknown";
 constexpr std::string_view kRuleInfo = "regexguard/info";
 constexpr std::string_view kRuleNaiveOnly = "regexguard/naive-only";
+constexpr std::string_view kRuleInjection = "regexguard/injection";
 
-constexpr std::array<RuleDescription, 7> kRules = {{
+constexpr std::array<RuleDescription, 8> kRules = {{
     {kRuleExponential, "ExponentialBacktracking",
      "Backtracking inside one match grows exponentially with the input "
      "(ReDoS)",
@@ -68,6 +70,10 @@ constexpr std::array<RuleDescription, 7> kRules = {{
      "PCRE2 as shipped survives the pattern, but a backtracker without its "
      "optimisations (Python, JavaScript, Java) explodes on it",
      Severity::kNote},
+    {kRuleInjection, "RegexInjection",
+     "A regex pattern is built from a request value without escaping: the "
+     "client chooses the pattern (ReDoS, or a different match)",
+     Severity::kError},
 }};
 
 // A JSON string literal (invalid UTF-8 replaced): how patterns and attack
@@ -113,17 +119,23 @@ struct AnalysisKey {
   }
 };
 
+// An injection is keyed by its sink and pattern argument as written, in the
+// place of the flags (which a literal spells as letters), so that it never
+// takes a literal's key.
+std::string FlagsKeyOf(const Finding& finding) {
+  if (finding.injection) return "injection:" + finding.injection->sink;
+  return PatternFlagLetters(finding.literal.flags);
+}
+
 std::string FingerprintOf(const Finding& finding) {
   return internal::StableHash(
       fs::path(finding.path).lexically_normal().generic_string() + '\0' +
-      finding.literal.pattern + '\0' +
-      PatternFlagLetters(finding.literal.flags) + '\0' +
+      finding.literal.pattern + '\0' + FlagsKeyOf(finding) + '\0' +
       std::string(DialectName(finding.literal.dialect)));
 }
 
 BaselineEntry BaselineEntryOf(const Finding& finding) {
-  return {finding.path, finding.literal.pattern,
-          PatternFlagLetters(finding.literal.flags),
+  return {finding.path, finding.literal.pattern, FlagsKeyOf(finding),
           std::string(DialectName(finding.literal.dialect)), finding.rule};
 }
 
@@ -186,27 +198,34 @@ void ClassifyFinding(Severity polynomial, Finding* finding) {
   }
 }
 
+// What one file holds: its regex literals and its regex injections.
+struct FileExtraction {
+  std::vector<RegexLiteral> literals;
+  std::vector<RegexInjection> injections;
+};
+
 // Reads and extracts every file in parallel; kIoError for the first file
 // that cannot be read.
-Result<std::vector<std::vector<RegexLiteral>>> ExtractAll(
+Result<std::vector<FileExtraction>> ExtractAll(
     const std::vector<SourceFile>& files, const ScanConfig& config,
     unsigned jobs) {
-  std::vector<std::optional<std::vector<RegexLiteral>>> extracted(files.size());
+  std::vector<std::optional<FileExtraction>> extracted(files.size());
   ParallelFor(files.size(), jobs, [&](std::size_t i) {
     std::optional<std::string> source = internal::ReadSourceFile(files[i]);
     if (!source) return;
     extracted[i].emplace();
     if (internal::LooksBinary(*source)) return;
     const SourceLanguage language = *LanguageForPath(files[i].path);
-    *extracted[i] = ExtractRegexLiterals(*source, language);
+    extracted[i]->literals = ExtractRegexLiterals(*source, language);
+    extracted[i]->injections = FindRegexInjections(*source, language);
     auto dialect =
         config.dialects.find(std::string(SourceLanguageName(language)));
     if (dialect == config.dialects.end()) return;
-    for (RegexLiteral& literal : *extracted[i]) {
+    for (RegexLiteral& literal : extracted[i]->literals) {
       literal.dialect = dialect->second;
     }
   });
-  std::vector<std::vector<RegexLiteral>> out;
+  std::vector<FileExtraction> out;
   out.reserve(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (!extracted[i]) {
@@ -216,6 +235,39 @@ Result<std::vector<std::vector<RegexLiteral>>> ExtractAll(
     out.push_back(std::move(*extracted[i]));
   }
   return out;
+}
+
+// The finding of a regex injection: an error where the engine backtracks,
+// a warning where it cannot (the pattern's meaning is still the client's);
+// none when suppressed.
+Finding InjectionFinding(const std::string& path, RegexInjection injection) {
+  Finding finding;
+  finding.path = path;
+  finding.line = injection.line;
+  finding.column = injection.column;
+  finding.literal.pattern = injection.expression;
+  finding.literal.dialect = injection.dialect;
+  finding.literal.call = injection.sink;
+  finding.literal.line = injection.line;
+  finding.literal.column = injection.column;
+  finding.literal.offset = injection.offset;
+  finding.literal.suppression = injection.suppression;
+  if (!injection.suppression) {
+    finding.severity =
+        injection.linear_engine ? Severity::kWarning : Severity::kError;
+    finding.rule = std::string(kRuleInjection);
+    finding.message =
+        "regex injection: the pattern " + Quoted(injection.expression) +
+        " of " + injection.sink + " comes from the request value " +
+        injection.source + " (line " + std::to_string(injection.source_line) +
+        ") without escaping (" + std::string(DialectName(injection.dialect)) +
+        (injection.linear_engine ? ", linear engine: not a ReDoS" : "") +
+        "); escape it with " + injection.escape_with +
+        " or match it as plain text";
+  }
+  finding.injection = std::move(injection);
+  finding.fingerprint = FingerprintOf(finding);
+  return finding;
 }
 
 // Analyzes each key once, from the cache when it holds the verdict.
@@ -374,7 +426,7 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
                                                  : options.paths,
                            config, options.use_git);
   if (!files) return files.status();
-  Result<std::vector<std::vector<RegexLiteral>>> extracted =
+  Result<std::vector<FileExtraction>> extracted =
       ExtractAll(*files, config, options.jobs);
   if (!extracted) return extracted.status();
 
@@ -386,7 +438,19 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
   std::vector<AnalysisKey> keys;
   std::vector<std::optional<std::size_t>> analysis_of;
   for (std::size_t i = 0; i < files->size(); ++i) {
-    for (RegexLiteral& literal : (*extracted)[i]) {
+    // Literals and injections of the file in position order.
+    std::vector<RegexInjection>& injections = (*extracted)[i].injections;
+    std::size_t next_injection = 0;
+    const auto add_injections_before = [&](std::size_t offset) {
+      while (next_injection < injections.size() &&
+             injections[next_injection].offset <= offset) {
+        report.findings.push_back(InjectionFinding(
+            (*files)[i].path, std::move(injections[next_injection++])));
+        analysis_of.push_back(std::nullopt);
+      }
+    };
+    for (RegexLiteral& literal : (*extracted)[i].literals) {
+      add_injections_before(literal.offset);
       if (literal.informational && !options.show_info) continue;
       Finding finding;
       finding.path = (*files)[i].path;
@@ -411,6 +475,7 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
       report.findings.push_back(std::move(finding));
       analysis_of.push_back(analysis);
     }
+    add_injections_before(std::string_view::npos);
   }
   report.distinct = keys.size();
   const std::vector<PatternVerdict> verdicts =
@@ -421,7 +486,7 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
       finding.verdict = verdicts[*analysis_of[i]];
       ClassifyFinding(settings.polynomial, &finding);
     }
-    if (!finding.message.empty()) {
+    if (!finding.message.empty() && !finding.injection) {
       finding.message += " in regex " + Quoted(finding.literal.pattern) + " (" +
                          finding.literal.call + ", " +
                          std::string(DialectName(finding.literal.dialect)) +

@@ -20,6 +20,10 @@
 //   note     regexguard/unknown          undecided: ambiguous without a
 //                                        confirmed attack, or bad syntax
 //   note     regexguard/info             linear engine (Go/RE2): no ReDoS
+//   error    regexguard/injection        a pattern built from a request
+//                                        value without escaping
+//                                        (injection.h); a warning for Go,
+//                                        whose engine cannot backtrack
 // Notes other than naive-only are reported only with show_info.
 //
 // Settings come from ScanOptions, then the configuration file
@@ -57,6 +61,7 @@
 
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/extract.h"
+#include "robotscan/regexguard/injection.h"
 #include "robotscan/regexguard/status.h"
 
 namespace robotscan::regexguard {
@@ -136,7 +141,9 @@ struct ScanOptions {
   bool no_cache = false;
 };
 
-// One regex literal found, whether reported or not.
+// One regex literal found, whether reported or not, or one regex injection
+// (then `injection` is set, and `literal` holds the pattern argument as
+// written in `pattern`, the sink in `call`, its dialect and suppression).
 struct Finding {
   std::string path;        // as listed (relative to the current directory)
   std::size_t line = 0;    // 1-based, of the literal's start
@@ -153,6 +160,9 @@ struct Finding {
   // backtracker's), and whether it is that one.
   std::optional<Attack> attack;
   bool attack_on_naive_backtracker = false;
+  // A regex-injection finding (rule regexguard/injection): where the
+  // request value comes from and which call compiles it.
+  std::optional<RegexInjection> injection;
   // Stable when lines move: a hash of the normalised path, pattern, flags
   // and dialect (SARIF partialFingerprints).
   std::string fingerprint;

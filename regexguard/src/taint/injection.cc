@@ -1,0 +1,1048 @@
+// FindRegexInjections (injection.h): request values followed through one
+// function's variables to the regex calls, over the tokens of the
+// language's own lexer (extract_*.cc) and the tables of taint_rules.cc.
+//
+// One pass in source order. A scope stack holds what each variable last
+// received (a request value and where it was read, or nothing); a scope is
+// a function (or class) body, so a value assigned in one function is never
+// seen in a sibling, while a nested function (a callback) sees its
+// enclosing function's values, as closures do. Control blocks (if, for,
+// ...) are no scopes: what they assign is the function's.
+#include "robotscan/regexguard/injection.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "extract/extract_internal.h"
+#include "taint/taint_rules.h"
+
+namespace robotscan::regexguard {
+namespace {
+
+using internal::CodeToken;
+using internal::CodeTokenKind;
+using internal::ParameterName;
+using internal::ScopeStyle;
+using internal::SinkRule;
+using internal::TaintRules;
+
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+// An assignment's right-hand side, an argument: read at most this far.
+constexpr std::size_t kMaxExpressionTokens = 512;
+// Strings inside interpolation holes inside strings: this deep at most.
+constexpr int kMaxHoleDepth = 3;
+constexpr std::size_t kMaxExpressionText = 200;
+
+std::vector<CodeToken> LexCode(std::string_view text, SourceLanguage language) {
+  switch (language) {
+    case SourceLanguage::kPython:
+      return internal::LexPython(text);
+    case SourceLanguage::kJavaScript:
+      return internal::LexJavaScript(text);
+    case SourceLanguage::kGo:
+      return internal::LexGo(text);
+    case SourceLanguage::kJava:
+      return internal::LexJava(text);
+    case SourceLanguage::kRuby:
+      return internal::LexRuby(text);
+    case SourceLanguage::kPhp:
+      // PHP code starts after its opening tag.
+      return internal::LexPhp("<?php " + std::string(text));
+    case SourceLanguage::kCSharp:
+      return internal::LexCSharp(text);
+    default:
+      return {};
+  }
+}
+
+bool IsCode(const CodeToken& token) {
+  return token.kind == CodeTokenKind::kName ||
+         token.kind == CodeTokenKind::kPunct;
+}
+
+bool IsPunct(const std::vector<CodeToken>& tokens, std::size_t i,
+             std::string_view text) {
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kPunct &&
+         tokens[i].text == text;
+}
+
+bool IsName(const std::vector<CodeToken>& tokens, std::size_t i) {
+  return i < tokens.size() && tokens[i].kind == CodeTokenKind::kName;
+}
+
+bool IsOpen(const CodeToken& token) {
+  return token.kind == CodeTokenKind::kPunct &&
+         (token.text == "(" || token.text == "[" || token.text == "{");
+}
+bool IsClose(const CodeToken& token) {
+  return token.kind == CodeTokenKind::kPunct &&
+         (token.text == ")" || token.text == "]" || token.text == "}");
+}
+
+// A source, sink or sanitizer as the tokens of its spelling.
+struct Spelled {
+  std::vector<CodeToken> tokens;
+  std::string text;  // as written in the table
+};
+
+bool SpellsAt(const std::vector<CodeToken>& tokens, std::size_t i,
+              const Spelled& spelled) {
+  if (spelled.tokens.empty() || i + spelled.tokens.size() > tokens.size()) {
+    return false;
+  }
+  for (std::size_t k = 0; k < spelled.tokens.size(); ++k) {
+    const CodeToken& have = tokens[i + k];
+    if (!IsCode(have) || have.kind != spelled.tokens[k].kind ||
+        have.text != spelled.tokens[k].text) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<Spelled> SpellAll(std::span<const std::string_view> texts,
+                              SourceLanguage language) {
+  std::vector<Spelled> out;
+  for (std::string_view text : texts) {
+    out.push_back({LexCode(text, language), std::string(text)});
+  }
+  return out;
+}
+
+// A request value and where it was read.
+struct Origin {
+  std::string source;
+  std::size_t offset = 0;
+};
+using Taint = std::optional<Origin>;
+
+struct Scope {
+  std::size_t end = kNone;  // index of the first token after it
+  bool hard = false;        // Ruby def: enclosing variables are not seen
+  std::map<std::string, Taint, std::less<>> names;
+};
+
+// Tokens with the text they were lexed from (the file, or a string's
+// interpolation hole) and their bracket structure.
+struct TokenView {
+  const std::vector<CodeToken>* tokens = nullptr;
+  std::string_view text;
+  std::vector<std::size_t> partner;  // matching bracket, or kNone
+
+  explicit TokenView(const std::vector<CodeToken>& all, std::string_view t)
+      : tokens(&all), text(t), partner(all.size(), kNone) {
+    std::vector<std::size_t> open;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (IsOpen(all[i])) {
+        open.push_back(i);
+      } else if (IsClose(all[i]) && !open.empty()) {
+        const char want = all[i].text[0] == ')'   ? '('
+                          : all[i].text[0] == ']' ? '['
+                                                  : '{';
+        if (all[open.back()].text[0] != want) continue;
+        partner[open.back()] = i;
+        partner[i] = open.back();
+        open.pop_back();
+      }
+    }
+  }
+  std::size_t size() const { return tokens->size(); }
+  const CodeToken& operator[](std::size_t i) const { return (*tokens)[i]; }
+  // Past the bracket that closes the one opening at i (the end of the view
+  // when it is never closed).
+  std::size_t After(std::size_t open) const {
+    return partner[open] == kNone ? size() : partner[open] + 1;
+  }
+};
+
+class InjectionFinder {
+ public:
+  InjectionFinder(std::string_view source, SourceLanguage language,
+                  const TaintRules& rules)
+      : source_(source),
+        language_(language),
+        rules_(rules),
+        // A PHP file starts in HTML: its lexer finds the opening tag.
+        tokens_(language == SourceLanguage::kPhp ? internal::LexPhp(source)
+                                                 : LexCode(source, language)),
+        view_(tokens_, source),
+        sources_(SpellAll(rules.sources, language)),
+        sanitizers_(SpellAll(rules.sanitizers, language)),
+        members_(SpellAll(rules.sanitizing_members, language)),
+        parameter_sources_(SpellAll(rules.parameter_sources, language)) {
+    for (const SinkRule& sink : rules.sinks) {
+      sinks_.push_back(
+          {LexCode(sink.spelling, language), std::string(sink.spelling)});
+    }
+  }
+
+  std::vector<RegexInjection> Run();
+
+ private:
+  void FindLines();
+  void FindScopes();
+  void FindBraceScopes();
+  void FindIndentedScopes();
+  void FindRubyScopes();
+  void FindEscaperImports();
+  bool IsControlBlock(std::size_t brace) const;
+
+  void OpenScope(std::size_t i);
+  void DefineParameters(std::size_t begin, std::size_t end, bool routed);
+  void HandleAssignment(std::size_t i);
+  void HandleSinks(std::size_t i);
+  std::vector<std::string> TargetsBefore(std::size_t op, bool* declared) const;
+  std::size_t ExpressionEnd(std::size_t begin) const;
+
+  Taint Evaluate(const TokenView& view, std::size_t begin, std::size_t end,
+                 int depth) const;
+  // Past the postfix chain (.name, [..], (..), ->name) from `at`; *clean
+  // when a member on the way escapes or converts the value.
+  std::size_t ChainEnd(const TokenView& view, std::size_t at,
+                       bool* clean) const;
+  bool IsSanitizerCall(const TokenView& view, std::size_t i,
+                       std::size_t* call_open) const;
+  bool IsMemberName(const TokenView& view, std::size_t i) const;
+  Taint EvaluateHoles(const TokenView& view, std::size_t i, int depth) const;
+  std::vector<std::string> HolesOf(std::string_view raw, bool regex) const;
+
+  Taint Lookup(std::string_view name) const;
+  void Assign(const std::string& name, const Taint& taint, bool declare);
+
+  bool LineStartAt(std::size_t i) const { return line_start_[i]; }
+  std::size_t LineOf(std::size_t offset) const {
+    return static_cast<std::size_t>(std::count(
+               source_.begin(),
+               source_.begin() + static_cast<std::ptrdiff_t>(
+                                     std::min(offset, source_.size())),
+               '\n')) +
+           1;
+  }
+
+  std::string_view source_;
+  SourceLanguage language_;
+  const TaintRules& rules_;
+  std::vector<CodeToken> tokens_;
+  TokenView view_;
+  std::vector<Spelled> sources_;
+  std::vector<Spelled> sanitizers_;
+  std::vector<Spelled> members_;
+  std::vector<Spelled> parameter_sources_;
+  std::vector<Spelled> sinks_;
+  std::set<std::string, std::less<>> escapers_;  // imported escape functions
+
+  std::vector<bool> line_start_;        // first token of its line
+  std::vector<std::size_t> indent_;     // column of a line's first token
+  std::vector<std::size_t> enclosing_;  // innermost open bracket, or kNone
+  // Scopes by their first token: (end, hard, routed parameters).
+  struct ScopeSpan {
+    std::size_t end = kNone;
+    bool hard = false;
+    std::size_t parameters_begin = kNone;  // the parameter list's tokens
+    std::size_t parameters_end = kNone;
+    bool routed = false;  // Flask route: every parameter is a request value
+  };
+  std::map<std::size_t, ScopeSpan> scope_at_;
+
+  std::vector<Scope> scopes_;
+  std::vector<RegexInjection> found_;
+};
+
+void InjectionFinder::FindLines() {
+  const std::size_t n = tokens_.size();
+  line_start_.assign(n, false);
+  indent_.assign(n, 0);
+  enclosing_.assign(n, kNone);
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t offset = tokens_[i].offset;
+    const std::size_t newline =
+        offset == 0 ? kNone : source_.rfind('\n', offset - 1);
+    const std::size_t line_begin = newline == kNone ? 0 : newline + 1;
+    line_start_[i] = i == 0 || tokens_[i - 1].offset < line_begin;
+    indent_[i] = offset - line_begin;
+    enclosing_[i] = open.empty() ? kNone : open.back();
+    if (IsOpen(tokens_[i])) open.push_back(i);
+    if (IsClose(tokens_[i]) && !open.empty()) open.pop_back();
+  }
+}
+
+bool InjectionFinder::IsControlBlock(std::size_t brace) const {
+  // The statement whose block this is, read backwards over balanced
+  // brackets; Go and JavaScript statements end at line breaks, Go's
+  // `if x := f(); x {` has a `;` inside.
+  std::size_t j = brace;
+  for (std::size_t steps = 0; j > 0 && steps < 64; ++steps) {
+    // The statement started at the line's first token, already read.
+    if (rules_.statements_end_at_line_breaks && j != brace && LineStartAt(j)) {
+      return false;
+    }
+    --j;
+    const CodeToken& token = tokens_[j];
+    if (IsClose(token) && view_.partner[j] != kNone) {
+      j = view_.partner[j];
+      continue;
+    }
+    if (token.kind == CodeTokenKind::kPunct &&
+        (IsOpen(token) || IsClose(token) || token.text == "," ||
+         (token.text == ";" && language_ != SourceLanguage::kGo))) {
+      return false;
+    }
+    if (token.kind == CodeTokenKind::kName) {
+      for (std::string_view keyword : rules_.control_keywords) {
+        if (token.text == keyword) return true;
+      }
+    }
+  }
+  return false;
+}
+
+void InjectionFinder::FindBraceScopes() {
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    if (!IsPunct(tokens_, i, "{") || IsControlBlock(i)) continue;
+    ScopeSpan span;
+    span.end = view_.After(i);
+    // The parameters: `(...) {`, `(...) => {`, `x => {`, before Java's
+    // `throws A, B`.
+    std::size_t j = i;
+    for (std::size_t k = i; k > 0 && i - k < 16; --k) {
+      if (IsName(tokens_, k - 1) && tokens_[k - 1].text == "throws") {
+        j = k - 1;
+        break;
+      }
+      if (!IsName(tokens_, k - 1) && !IsPunct(tokens_, k - 1, ",") &&
+          !IsPunct(tokens_, k - 1, ".")) {
+        break;
+      }
+    }
+    if (j >= 2 && IsPunct(tokens_, j - 1, ">") &&
+        IsPunct(tokens_, j - 2, "=")) {
+      j -= 2;
+      if (IsName(tokens_, j - 1)) {
+        span.parameters_begin = j - 1;
+        span.parameters_end = j;
+      }
+    }
+    if (j >= 1 && IsPunct(tokens_, j - 1, ")") &&
+        view_.partner[j - 1] != kNone) {
+      span.parameters_begin = view_.partner[j - 1] + 1;
+      span.parameters_end = j - 1;
+    }
+    scope_at_[i] = span;
+  }
+}
+
+void InjectionFinder::FindIndentedScopes() {
+  const std::size_t n = tokens_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!IsName(tokens_, i) ||
+        (tokens_[i].text != "def" && tokens_[i].text != "class")) {
+      continue;
+    }
+    const bool at_line_start =
+        LineStartAt(i) ||
+        (i > 0 && LineStartAt(i - 1) && tokens_[i - 1].text == "async");
+    if (!at_line_start || enclosing_[i] != kNone) continue;
+    const std::size_t indent = indent_[LineStartAt(i) ? i : i - 1];
+    ScopeSpan span;
+    if (IsName(tokens_, i + 1) && IsPunct(tokens_, i + 2, "(")) {
+      span.parameters_begin = i + 3;
+      span.parameters_end = view_.After(i + 2) - 1;
+    }
+    std::size_t end = i + 1;
+    while (end < n && !(LineStartAt(end) && enclosing_[end] == kNone &&
+                        indent_[end] <= indent)) {
+      ++end;
+    }
+    span.end = end;
+    // Flask and similar: @app.route("/<name>") gives the view function its
+    // URL's values as parameters.
+    const std::size_t first = LineStartAt(i) ? i : i - 1;
+    for (std::size_t k = first; k > 0 && first - k < 128;) {
+      --k;
+      if (LineStartAt(k) && enclosing_[k] == kNone &&
+          !IsPunct(tokens_, k, "@")) {
+        break;
+      }
+      if (IsPunct(tokens_, k, ".") && IsName(tokens_, k + 1) &&
+          IsPunct(tokens_, k + 2, "(")) {
+        for (std::string_view verb :
+             {"route", "get", "post", "put", "delete", "patch", "api_route"}) {
+          if (tokens_[k + 1].text == verb) span.routed = true;
+        }
+      }
+    }
+    scope_at_[i] = span;
+  }
+}
+
+void InjectionFinder::FindRubyScopes() {
+  struct Opener {
+    std::size_t index;
+    bool scope;
+  };
+  std::vector<Opener> open;
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    if (!IsName(tokens_, i)) continue;
+    // `x.end`, `:end`, `end:` are names, not keywords.
+    if (i > 0 &&
+        (IsPunct(tokens_, i - 1, ".") || IsPunct(tokens_, i - 1, ":"))) {
+      continue;
+    }
+    if (IsPunct(tokens_, i + 1, ":") && !IsPunct(tokens_, i + 2, ":")) continue;
+    const std::string& word = tokens_[i].text;
+    const bool statement_start =
+        LineStartAt(i) || IsPunct(tokens_, i - 1, ";") ||
+        IsPunct(tokens_, i - 1, "=") || IsPunct(tokens_, i - 1, "(");
+    if (word == "def" || word == "class" || word == "module") {
+      open.push_back({i, true});
+    } else if (word == "do" || word == "begin" || word == "case") {
+      // `while x do`: the loop's own optional `do` opens nothing.
+      if (word == "do" && !open.empty() && !open.back().scope) {
+        const std::string& opener = tokens_[open.back().index].text;
+        bool same_line = true;
+        for (std::size_t k = open.back().index + 1; k <= i; ++k) {
+          if (LineStartAt(k)) same_line = false;
+        }
+        if (same_line &&
+            (opener == "while" || opener == "until" || opener == "for")) {
+          continue;
+        }
+      }
+      open.push_back({i, false});
+    } else if ((word == "if" || word == "unless" || word == "while" ||
+                word == "until" || word == "for") &&
+               statement_start) {
+      open.push_back({i, false});
+    } else if (word == "end" && !open.empty()) {
+      const Opener opener = open.back();
+      open.pop_back();
+      if (!opener.scope) continue;
+      ScopeSpan span;
+      span.end = i + 1;
+      span.hard = true;
+      const std::size_t name = opener.index + 1;
+      if (IsPunct(tokens_, name + 1, "(")) {
+        span.parameters_begin = name + 2;
+        span.parameters_end = view_.After(name + 1) - 1;
+      }
+      scope_at_[opener.index] = span;
+    }
+  }
+}
+
+void InjectionFinder::FindScopes() {
+  switch (rules_.scopes) {
+    case ScopeStyle::kBraces:
+      FindBraceScopes();
+      break;
+    case ScopeStyle::kIndentation:
+      FindIndentedScopes();
+      break;
+    case ScopeStyle::kRubyEnd:
+      FindRubyScopes();
+      break;
+  }
+}
+
+void InjectionFinder::FindEscaperImports() {
+  if (language_ != SourceLanguage::kJavaScript) return;
+  for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
+    if (tokens_[i].kind != CodeTokenKind::kString ||
+        !internal::IsRegexEscapeModule(tokens_[i].text)) {
+      continue;
+    }
+    // const NAME = require('m')   import NAME from 'm'
+    if (i >= 4 && IsPunct(tokens_, i - 1, "(") && IsName(tokens_, i - 2) &&
+        tokens_[i - 2].text == "require" && IsPunct(tokens_, i - 3, "=") &&
+        IsName(tokens_, i - 4)) {
+      escapers_.insert(tokens_[i - 4].text);
+    }
+    if (i >= 3 && IsName(tokens_, i - 1) && tokens_[i - 1].text == "from" &&
+        IsName(tokens_, i - 2) && IsName(tokens_, i - 3) &&
+        tokens_[i - 3].text == "import") {
+      escapers_.insert(tokens_[i - 2].text);
+    }
+  }
+}
+
+Taint InjectionFinder::Lookup(std::string_view name) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    const auto it = scope->names.find(name);
+    if (it != scope->names.end()) return it->second;
+    if (scope->hard) break;
+  }
+  return std::nullopt;
+}
+
+void InjectionFinder::Assign(const std::string& name, const Taint& taint,
+                             bool declare) {
+  if (!declare) {
+    for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+      const auto it = scope->names.find(name);
+      if (it != scope->names.end()) {
+        it->second = taint;
+        return;
+      }
+      if (scope->hard) break;
+    }
+  }
+  scopes_.back().names[name] = taint;
+}
+
+void InjectionFinder::OpenScope(std::size_t i) {
+  const auto it = scope_at_.find(i);
+  if (it == scope_at_.end()) return;
+  Scope scope;
+  scope.end = it->second.end;
+  scope.hard = it->second.hard;
+  scopes_.push_back(std::move(scope));
+  if (it->second.parameters_begin != kNone &&
+      it->second.parameters_begin <= it->second.parameters_end) {
+    DefineParameters(it->second.parameters_begin, it->second.parameters_end,
+                     it->second.routed);
+  }
+}
+
+// Each parameter is a new variable of the function (hiding an enclosing
+// one of the same name): clean, unless an annotation or a route makes it a
+// request value.
+void InjectionFinder::DefineParameters(std::size_t begin, std::size_t end,
+                                       bool routed) {
+  std::size_t k = begin;
+  while (k < end) {
+    std::size_t stop = k;
+    int depth = 0;
+    while (stop < end) {
+      if (IsOpen(tokens_[stop])) ++depth;
+      if (IsClose(tokens_[stop])) --depth;
+      if (depth == 0 && IsPunct(tokens_, stop, ",")) break;
+      ++stop;
+    }
+    // The declaration's name, and whether it is annotated as a request
+    // value.
+    std::string name;
+    Taint taint;
+    int level = 0;
+    for (std::size_t p = k; p < stop; ++p) {
+      if (IsOpen(tokens_[p])) ++level;
+      if (IsClose(tokens_[p])) --level;
+      for (const Spelled& annotation : parameter_sources_) {
+        if (SpellsAt(tokens_, p, annotation)) {
+          taint = Origin{annotation.text.substr(annotation.text[0] == '[')
+                             .append(" parameter"),
+                         tokens_[p].offset};
+        }
+      }
+      if (level != 0 || !IsName(tokens_, p)) continue;
+      if (p > k &&
+          (IsPunct(tokens_, p - 1, "@") || IsPunct(tokens_, p - 1, "."))) {
+        continue;
+      }
+      if (IsPunct(tokens_, p + 1, "=") || IsPunct(tokens_, p + 1, ":")) {
+        if (name.empty()) name = tokens_[p].text;
+        break;
+      }
+      switch (rules_.parameter_name) {
+        case ParameterName::kFirst:
+          if (name.empty()) name = tokens_[p].text;
+          break;
+        case ParameterName::kLast:
+          name = tokens_[p].text;
+          break;
+        case ParameterName::kDollar:
+          if (tokens_[p].text[0] == '$') name = tokens_[p].text;
+          break;
+      }
+    }
+    if (routed && name != "self" && name != "cls" && name != "request") {
+      taint =
+          Origin{"route parameter", k < tokens_.size() ? tokens_[k].offset : 0};
+    }
+    if (!name.empty()) scopes_.back().names[name] = taint;
+    k = stop + 1;
+  }
+}
+
+bool InjectionFinder::IsMemberName(const TokenView& view, std::size_t i) const {
+  if (i == 0) return false;
+  const std::vector<CodeToken>& tokens = *view.tokens;
+  if (IsPunct(tokens, i - 1, ".") && !rules_.dot_is_concatenation) return true;
+  if (IsPunct(tokens, i - 1, ">") && i >= 2 && IsPunct(tokens, i - 2, "-")) {
+    return true;  // PHP ->
+  }
+  return IsPunct(tokens, i - 1, ":") && i >= 2 && IsPunct(tokens, i - 2, ":");
+}
+
+bool InjectionFinder::IsSanitizerCall(const TokenView& view, std::size_t i,
+                                      std::size_t* call_open) const {
+  const std::vector<CodeToken>& tokens = *view.tokens;
+  for (const Spelled& sanitizer : sanitizers_) {
+    if (SpellsAt(tokens, i, sanitizer)) {
+      *call_open = i + sanitizer.tokens.size() - 1;
+      return true;
+    }
+  }
+  if (IsName(tokens, i) && IsPunct(tokens, i + 1, "(") &&
+      (internal::IsRegexEscapeName(tokens[i].text) ||
+       escapers_.contains(tokens[i].text))) {
+    *call_open = i + 1;
+    return true;
+  }
+  return false;
+}
+
+std::size_t InjectionFinder::ChainEnd(const TokenView& view, std::size_t at,
+                                      bool* clean) const {
+  const std::vector<CodeToken>& tokens = *view.tokens;
+  std::size_t p = at;
+  for (std::size_t steps = 0; p < tokens.size() && steps < 64; ++steps) {
+    for (const Spelled& member : members_) {
+      if (SpellsAt(tokens, p, member)) *clean = true;
+    }
+    // JavaScript's escape idiom:
+    // s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    if (IsPunct(tokens, p, ".") && IsName(tokens, p + 1) &&
+        (tokens[p + 1].text == "replace" ||
+         tokens[p + 1].text == "replaceAll") &&
+        IsPunct(tokens, p + 2, "(") && p + 5 < tokens.size() &&
+        tokens[p + 3].kind == CodeTokenKind::kRegex &&
+        tokens[p + 3].text.starts_with("[") && IsPunct(tokens, p + 4, ",") &&
+        tokens[p + 5].kind == CodeTokenKind::kString &&
+        tokens[p + 5].text.find('\\') != std::string::npos) {
+      std::size_t specials = 0;
+      for (char c : std::string_view(".*+?()|[{\\")) {
+        if (tokens[p + 3].text.find(c) != std::string::npos) ++specials;
+      }
+      if (specials >= 6) *clean = true;
+    }
+    if ((IsPunct(tokens, p, ".") ||
+         (IsPunct(tokens, p, ":") && IsPunct(tokens, p + 1, ":"))) &&
+        !rules_.dot_is_concatenation) {
+      const std::size_t name = IsPunct(tokens, p, ".") ? p + 1 : p + 2;
+      if (!IsName(tokens, name)) break;
+      p = name + 1;
+    } else if (IsPunct(tokens, p, "-") && IsPunct(tokens, p + 1, ">") &&
+               IsName(tokens, p + 2)) {
+      p += 3;
+    } else if (IsPunct(tokens, p, "(") || IsPunct(tokens, p, "[")) {
+      p = view.After(p);
+    } else {
+      break;
+    }
+  }
+  return p;
+}
+
+std::vector<std::string> InjectionFinder::HolesOf(std::string_view raw,
+                                                  bool regex) const {
+  std::vector<std::string> holes;
+  const auto braced = [&](std::size_t open) {
+    // From the `{` at `open` to its `}`; npos when unclosed.
+    int depth = 0;
+    for (std::size_t k = open; k < raw.size() && k < open + 512; ++k) {
+      if (raw[k] == '{') ++depth;
+      if (raw[k] == '}' && --depth == 0) return k;
+    }
+    return std::string_view::npos;
+  };
+  for (std::size_t i = 0; i < raw.size() && holes.size() < 32; ++i) {
+    switch (language_) {
+      case SourceLanguage::kPython:
+      case SourceLanguage::kCSharp: {
+        if (raw[i] != '{') break;
+        if (i + 1 < raw.size() && raw[i + 1] == '{') {
+          ++i;
+          break;
+        }
+        const std::size_t close = braced(i);
+        if (close == std::string_view::npos) return holes;
+        holes.emplace_back(raw.substr(i + 1, close - i - 1));
+        i = close;
+        break;
+      }
+      case SourceLanguage::kRuby: {
+        if (raw[i] == '\\') {
+          ++i;
+          break;
+        }
+        if (raw[i] != '#' || i + 1 >= raw.size()) break;
+        if (raw[i + 1] == '{') {
+          const std::size_t close = braced(i + 1);
+          if (close == std::string_view::npos) return holes;
+          holes.emplace_back(raw.substr(i + 2, close - i - 2));
+          i = close;
+        } else if (raw[i + 1] == '@' || raw[i + 1] == '$') {
+          std::size_t end = i + 2;
+          while (end < raw.size() && internal::IsIdentifierByte(raw[end]))
+            ++end;
+          holes.emplace_back(raw.substr(i + 1, end - i - 1));
+          i = end - 1;
+        }
+        break;
+      }
+      case SourceLanguage::kPhp: {
+        if (raw[i] == '\\') {
+          ++i;
+          break;
+        }
+        if (raw[i] == '{' && i + 1 < raw.size() && raw[i + 1] == '$') {
+          const std::size_t close = braced(i);
+          if (close == std::string_view::npos) return holes;
+          holes.emplace_back(raw.substr(i + 1, close - i - 1));
+          i = close;
+        } else if (raw[i] == '$' && i + 1 < raw.size() && raw[i + 1] == '{') {
+          const std::size_t close = braced(i + 1);
+          if (close == std::string_view::npos) return holes;
+          holes.push_back("$" + std::string(raw.substr(i + 2, close - i - 2)));
+          i = close;
+        } else if (raw[i] == '$' && i + 1 < raw.size() &&
+                   internal::IsIdentifierByte(raw[i + 1])) {
+          // "$name", "$name[key]", "$name->prop"
+          std::size_t end = i + 1;
+          while (end < raw.size() && internal::IsIdentifierByte(raw[end]))
+            ++end;
+          if (end < raw.size() && raw[end] == '[') {
+            const std::size_t close = raw.find(']', end);
+            if (close != std::string_view::npos) end = close + 1;
+          }
+          holes.emplace_back(raw.substr(i, end - i));
+          i = end - 1;
+        }
+        break;
+      }
+      default:
+        return holes;
+    }
+  }
+  (void)regex;
+  return holes;
+}
+
+Taint InjectionFinder::EvaluateHoles(const TokenView& view, std::size_t i,
+                                     int depth) const {
+  const std::vector<CodeToken>& tokens = *view.tokens;
+  const CodeToken& token = tokens[i];
+  std::string_view raw;
+  if (token.kind == CodeTokenKind::kRegex) {
+    raw = token.text;
+  } else if (!view.text.empty() && token.offset < view.text.size()) {
+    const std::size_t end =
+        i + 1 < tokens.size() ? tokens[i + 1].offset : view.text.size();
+    raw = view.text.substr(token.offset,
+                           end > token.offset ? end - token.offset : 0);
+  } else {
+    return std::nullopt;
+  }
+  for (const std::string& hole :
+       HolesOf(raw, token.kind == CodeTokenKind::kRegex)) {
+    const std::vector<CodeToken> hole_tokens = LexCode(hole, language_);
+    const TokenView hole_view(hole_tokens, language_ == SourceLanguage::kPhp
+                                               ? std::string_view()
+                                               : std::string_view(hole));
+    Taint taint = Evaluate(hole_view, 0, hole_tokens.size(), depth + 1);
+    if (taint) {
+      // A request value read inside the hole is read where the string is.
+      if (taint->offset == kNone && depth == 0) taint->offset = token.offset;
+      return taint;
+    }
+  }
+  return std::nullopt;
+}
+
+Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
+                                std::size_t end, int depth) const {
+  if (depth > kMaxHoleDepth) return std::nullopt;
+  const std::vector<CodeToken>& tokens = *view.tokens;
+  end = std::min(end, tokens.size());
+  std::size_t k = begin;
+  while (k < end) {
+    const CodeToken& token = tokens[k];
+    std::size_t call_open = 0;
+    if (IsSanitizerCall(view, k, &call_open)) {
+      k = view.After(call_open);
+      continue;
+    }
+    bool matched = false;
+    for (const Spelled& source : sources_) {
+      if (!SpellsAt(tokens, k, source)) continue;
+      std::size_t primary = k + source.tokens.size();
+      if (IsOpen(tokens[primary - 1])) primary = view.After(primary - 1);
+      bool clean = false;
+      const std::size_t chain = ChainEnd(view, primary, &clean);
+      if (!clean) {
+        return Origin{source.text, depth == 0 ? token.offset : kNone};
+      }
+      k = chain;
+      matched = true;
+      break;
+    }
+    if (matched) continue;
+    if (token.kind == CodeTokenKind::kName && !IsMemberName(view, k) &&
+        !IsPunct(tokens, k + 1, "(")) {
+      if (Taint taint = Lookup(token.text)) {
+        bool clean = false;
+        const std::size_t chain = ChainEnd(view, k + 1, &clean);
+        if (!clean) return taint;
+        k = chain;
+        continue;
+      }
+    }
+    if ((token.kind == CodeTokenKind::kString ||
+         token.kind == CodeTokenKind::kRegex) &&
+        !token.constant) {
+      if (Taint taint = EvaluateHoles(view, k, depth)) return taint;
+    }
+    ++k;
+  }
+  return std::nullopt;
+}
+
+std::size_t InjectionFinder::ExpressionEnd(std::size_t begin) const {
+  int depth = 0;
+  const std::size_t limit =
+      std::min(tokens_.size(), begin + kMaxExpressionTokens);
+  for (std::size_t k = begin; k < limit; ++k) {
+    const CodeToken& token = tokens_[k];
+    if (rules_.statements_end_at_line_breaks && depth == 0 && k > begin &&
+        LineStartAt(k)) {
+      const CodeToken& before = tokens_[k - 1];
+      const bool continues =
+          (before.kind == CodeTokenKind::kPunct &&
+           std::string_view("+-*/%&|.,=(<[{?:\\").find(before.text) !=
+               std::string_view::npos) ||
+          (token.kind == CodeTokenKind::kPunct &&
+           std::string_view(".+-*/%&|?:").find(token.text) !=
+               std::string_view::npos) ||
+          (before.kind == CodeTokenKind::kName &&
+           (before.text == "and" || before.text == "or"));
+      if (!continues) return k;
+    }
+    if (IsOpen(token)) {
+      ++depth;
+    } else if (IsClose(token)) {
+      if (depth == 0) return k;
+      --depth;
+    } else if (depth == 0 &&
+               (IsPunct(tokens_, k, ";") || IsPunct(tokens_, k, ","))) {
+      return k;
+    }
+  }
+  return limit;
+}
+
+std::vector<std::string> InjectionFinder::TargetsBefore(std::size_t op,
+                                                        bool* declared) const {
+  std::vector<std::string> names;
+  if (op == 0) return names;
+  std::size_t t = op - 1;
+  std::size_t first = t;  // the first token of the targets
+  if (IsName(tokens_, t)) {
+    if (IsMemberName(view_, t) ||
+        (rules_.dot_is_concatenation && IsPunct(tokens_, t - 1, "."))) {
+      return names;  // obj.x = ...: a member, not followed
+    }
+    names.push_back(tokens_[t].text);
+    // a, b = ...   q, err := ...
+    while (t >= 2 && IsPunct(tokens_, t - 1, ",") && IsName(tokens_, t - 2) &&
+           !IsMemberName(view_, t - 2)) {
+      t -= 2;
+      names.push_back(tokens_[t].text);
+    }
+    first = t;
+  } else if ((IsPunct(tokens_, t, "]") || IsPunct(tokens_, t, "}")) &&
+             view_.partner[t] != kNone) {
+    const std::size_t open = view_.partner[t];
+    if (IsPunct(tokens_, open, "[") && open > 0 &&
+        (IsName(tokens_, open - 1) || IsClose(tokens_[open - 1]))) {
+      return names;  // a[i] = ...: an element, not followed
+    }
+    // Destructuring: { a, b: c } = ..., [a, b] = ...
+    for (std::size_t k = open + 1; k < t; ++k) {
+      if (IsName(tokens_, k) && !IsPunct(tokens_, k + 1, ":") &&
+          !IsPunct(tokens_, k + 1, "(") && !IsMemberName(view_, k)) {
+        names.push_back(tokens_[k].text);
+      }
+    }
+    first = open;
+  } else {
+    return names;
+  }
+  if (first > 0) {
+    const CodeToken& before = tokens_[first - 1];
+    if (before.kind == CodeTokenKind::kName) {
+      for (std::string_view keyword : rules_.declaration_keywords) {
+        if (before.text == keyword) *declared = true;
+      }
+      // Java and C#: `String q = ...` (a type before the name).
+      if (rules_.parameter_name == ParameterName::kLast &&
+          before.text != "return") {
+        *declared = true;
+      }
+    }
+    if (rules_.parameter_name == ParameterName::kLast &&
+        (IsPunct(tokens_, first - 1, ">") ||
+         IsPunct(tokens_, first - 1, "]"))) {
+      *declared = true;
+    }
+  }
+  return names;
+}
+
+void InjectionFinder::HandleAssignment(std::size_t i) {
+  if (!IsPunct(tokens_, i, "=")) return;
+  const auto adjacent = [&](std::size_t a, std::size_t b) {
+    return tokens_[a].offset + 1 == tokens_[b].offset;
+  };
+  if (i + 1 < tokens_.size() && adjacent(i, i + 1) &&
+      (IsPunct(tokens_, i + 1, "=") || IsPunct(tokens_, i + 1, ">") ||
+       IsPunct(tokens_, i + 1, "~"))) {
+    return;  // == => =~
+  }
+  std::size_t op = i;
+  bool compound = false;
+  bool declared = rules_.assignment_declares;
+  if (i > 0 && tokens_[i - 1].kind == CodeTokenKind::kPunct &&
+      adjacent(i - 1, i)) {
+    const char before = tokens_[i - 1].text[0];
+    if (std::string_view("=!<>").find(before) != std::string_view::npos) {
+      return;  // == != <= >=
+    }
+    if (before == ':') {
+      op = i - 1;  // Go :=, Python :=
+      declared = true;
+    } else if (std::string_view("+-*/%|&^.?").find(before) !=
+               std::string_view::npos) {
+      op = i - 1;
+      compound = true;
+      if (op > 0 && tokens_[op - 1].kind == CodeTokenKind::kPunct &&
+          adjacent(op - 1, op)) {
+        --op;  // ||= ??= **=
+      }
+    }
+  }
+  // Keyword arguments, default parameters, conditions: not followed.
+  const std::size_t enclosing = enclosing_[op];
+  if (enclosing != kNone && !IsPunct(tokens_, enclosing, "{")) return;
+  const std::vector<std::string> targets = TargetsBefore(op, &declared);
+  if (targets.empty()) return;
+  Taint taint = Evaluate(view_, i + 1, ExpressionEnd(i + 1), 0);
+  for (const std::string& target : targets) {
+    Taint value = taint;
+    if (compound && !value) value = Lookup(target);
+    Assign(target, value, declared);
+  }
+}
+
+void InjectionFinder::HandleSinks(std::size_t i) {
+  const CodeToken& token = tokens_[i];
+  if (language_ == SourceLanguage::kRuby &&
+      token.kind == CodeTokenKind::kRegex && !token.constant) {
+    if (Taint taint = EvaluateHoles(view_, i, 0)) {
+      RegexInjection found;
+      found.offset = token.offset;
+      found.sink = "regex literal with #{...}";
+      found.expression = token.text;
+      found.source = taint->source;
+      found.source_line = LineOf(taint->offset);
+      found_.push_back(std::move(found));
+    }
+    return;
+  }
+  for (std::size_t s = 0; s < sinks_.size(); ++s) {
+    if (!SpellsAt(tokens_, i, sinks_[s])) continue;
+    const SinkRule& rule = rules_.sinks[s];
+    const std::size_t open = i + sinks_[s].tokens.size() - 1;
+    const std::size_t close = view_.partner[open];
+    if (close == kNone) return;
+    // The arguments, split at top-level commas.
+    std::vector<std::pair<std::size_t, std::size_t>> arguments;
+    std::size_t start = open + 1;
+    for (std::size_t k = open + 1; k <= close;) {
+      if (k == close || IsPunct(tokens_, k, ",")) {
+        if (k > start) arguments.emplace_back(start, k);
+        start = k + 1;
+        ++k;
+        continue;
+      }
+      k = IsOpen(tokens_[k]) ? view_.After(k) : k + 1;
+    }
+    if (static_cast<int>(arguments.size()) < rule.min_arguments ||
+        static_cast<int>(arguments.size()) <= rule.argument) {
+      return;
+    }
+    const auto [begin, end] =
+        arguments[static_cast<std::size_t>(rule.argument)];
+    // Keyword arguments other than the pattern's own are not it.
+    const Taint taint = Evaluate(view_, begin, end, 0);
+    if (!taint) return;
+    RegexInjection found;
+    found.offset = tokens_[begin].offset;
+    found.sink = std::string(rule.name);
+    if (rule.name == "RegExp" && i > 0 && IsName(tokens_, i - 1) &&
+        tokens_[i - 1].text == "new") {
+      found.sink = "new RegExp";
+    }
+    std::string text;
+    const std::string_view written = source_.substr(
+        tokens_[begin].offset, tokens_[end].offset - tokens_[begin].offset);
+    for (char c : written) {
+      const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+      if (space && (text.empty() || text.back() == ' ')) continue;
+      text.push_back(space ? ' ' : c);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    if (text.size() > kMaxExpressionText) {
+      text.resize(kMaxExpressionText);
+      text += "...";
+    }
+    found.expression = std::move(text);
+    found.source = taint->source;
+    found.source_line = LineOf(taint->offset);
+    found_.push_back(std::move(found));
+    return;
+  }
+}
+
+std::vector<RegexInjection> InjectionFinder::Run() {
+  if (tokens_.empty()) return {};
+  FindLines();
+  FindScopes();
+  FindEscaperImports();
+  scopes_.push_back(Scope{tokens_.size(), false, {}});
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    while (scopes_.size() > 1 && scopes_.back().end <= i) scopes_.pop_back();
+    OpenScope(i);
+    HandleAssignment(i);
+    HandleSinks(i);
+  }
+  for (RegexInjection& found : found_) {
+    const std::size_t newline =
+        found.offset == 0 ? kNone : source_.rfind('\n', found.offset - 1);
+    found.line = LineOf(found.offset);
+    found.column = found.offset - (newline == kNone ? 0 : newline + 1) + 1;
+    found.dialect = rules_.dialect;
+    found.linear_engine = rules_.linear_engine;
+    found.escape_with = std::string(rules_.escape_with);
+    found.suppression = internal::SuppressionAt(source_, found.offset);
+  }
+  return std::move(found_);
+}
+
+}  // namespace
+
+std::vector<RegexInjection> FindRegexInjections(std::string_view source,
+                                                SourceLanguage language) {
+  const std::optional<TaintRules> rules = internal::TaintRulesFor(language);
+  if (!rules) return {};
+  return InjectionFinder(source, language, *rules).Run();
+}
+
+}  // namespace robotscan::regexguard
