@@ -85,7 +85,10 @@ Parser::EscapedCharacter Parser::ParseCharacterEscape(bool in_class) {
           return {true, 'x'};  // Annex B identity escape
         }
       } else {
-        value = ReadHex(0, 2);
+        // Java and Ruby refuse a \x without a hex digit ("Illegal
+        // hexadecimal escape sequence", "invalid hex escape"); PCRE reads
+        // it as U+0000.
+        value = ReadHex(Has(Feature::kHexEscapeNeedsDigit) ? 1 : 0, 2);
       }
       if (!value) {
         Fail(StatusCode::kInvalidInput, "bad \\x escape", start, pos_);
@@ -238,6 +241,12 @@ bool Parser::ParseClassEscape(ClassBuilder* cls, bool* handled) {
       set = HorizontalSpaceSet();
       break;
     case 'H':
+      if (Has(Feature::kHIsHexDigit)) {
+        // Ruby's \H: any character but a hex digit.
+        set = PosixClass("xdigit").value();
+        negate = true;
+        break;
+      }
       if (!Has(Feature::kSpaceByDirection)) {
         *handled = false;
         return true;

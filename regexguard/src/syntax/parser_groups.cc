@@ -16,6 +16,12 @@ std::optional<std::string> Parser::ReadName(char32_t terminator) {
   std::string name;
   while (!AtEnd() && Peek() != terminator) {
     if (!IsNameChar(Peek())) return std::nullopt;
+    // Java's group names are ASCII letters and digits only: `(?<a_b>x)` is
+    // "named capturing group is missing trailing '>'" there.
+    if (Has(Feature::kAlphanumericGroupNames) &&
+        !(IsAsciiLetter(Peek()) || IsAsciiDigit(Peek()))) {
+      return std::nullopt;
+    }
     AppendUtf8(Peek(), &name);
     ++pos_;
   }
@@ -74,6 +80,7 @@ bool Parser::ParseFlagLettersInline(InlineFlags* target, bool* scoped) {
 
 std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
   const std::size_t start = pos_;
+  const bool at_pattern_start = nothing_but_global_flags_yet_ && depth_ == 0;
   ++pos_;  // '('
   if (++depth_ > options_.max_nesting) {
     return FailNull(
@@ -161,13 +168,23 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
     } else {
       bool scoped = false;
       if (!ParseFlagLettersInline(&flags, &scoped)) {
-        return FailNull(Has(Feature::kUnknownGroupIsInvalid)
+        // Java's (?U) is UNICODE_CHARACTER_CLASS: valid there, refused here.
+        const bool known_mode =
+            !AtEnd() && Peek() == 'U' && Has(Feature::kUFlagIsUnicodeClasses);
+        return FailNull(Has(Feature::kUnknownGroupIsInvalid) && !known_mode
                             ? StatusCode::kInvalidInput
                             : StatusCode::kUnsupported,
                         "unrecognised group syntax after (?", start,
                         std::min(pos_ + 1, chars_.size()));
       }
       if (!scoped) {
+        if (Has(Feature::kGlobalFlagsOnlyAtStart) && !at_pattern_start) {
+          // CPython 3.11's re.error, word for word: its flags are global,
+          // so they may only open the pattern.
+          return FailNull(StatusCode::kInvalidInput,
+                          "global flags not at the start of the expression",
+                          start, pos_);
+        }
         // (?i) applies to the rest of the enclosing group.
         *outer_flags = flags;
         --depth_;

@@ -216,6 +216,10 @@ class Parser {
   std::vector<std::size_t> offsets_;  // byte offset of each code point
   std::size_t pos_ = 0;
   int depth_ = 0;
+  // True until the parse meets anything other than global inline flags
+  // (?i) and comments at the top level: CPython 3.11 refuses global flags
+  // anywhere else (Feature::kGlobalFlagsOnlyAtStart).
+  bool nothing_but_global_flags_yet_ = true;
   int total_captures_ = 0;
   int captures_seen_ = 0;
   std::map<std::string, int> group_names_;

@@ -18,6 +18,7 @@ std::unique_ptr<Node> Parser::ParseAlternation(InlineFlags flags) {
   if (error_) return nullptr;
   while (!AtEnd() && Peek() == '|') {
     ++pos_;
+    nothing_but_global_flags_yet_ = false;
     branches.push_back(ParseSequence(&flags));
     if (error_) return nullptr;
   }
@@ -35,7 +36,10 @@ std::unique_ptr<Node> Parser::ParseSequence(InlineFlags* flags) {
     if (AtEnd() || Peek() == '|' || Peek() == ')') break;
     std::unique_ptr<Node> atom = ParseQuantified(flags);
     if (error_) return nullptr;
-    if (atom) items.push_back(std::move(atom));
+    if (atom) {
+      nothing_but_global_flags_yet_ = false;
+      items.push_back(std::move(atom));
+    }
   }
   if (items.empty()) return MakeNode(NodeKind::kEmpty, start, pos_);
   if (items.size() == 1) return std::move(items.front());
@@ -65,6 +69,10 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
       ++pos_;
     } else if (c == '{' && ParseCountedQuantifier(&min, &max)) {
       if (error_) return nullptr;
+    } else if (c == '{' && Has(Feature::kBraceMustBeCount)) {
+      // java.util.regex's PatternSyntaxException for `a{`, `a{,3}`.
+      return FailNull(StatusCode::kInvalidInput, "Illegal repetition",
+                      quantifier_start, quantifier_start + 1);
     } else {
       return atom;
     }
@@ -220,6 +228,10 @@ std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
       }
       if (Has(Feature::kStrictBraces)) {
         return FailNull(StatusCode::kInvalidInput, "lone '{'", pos_, pos_ + 1);
+      }
+      if (Has(Feature::kBraceMustBeCount)) {
+        return FailNull(StatusCode::kInvalidInput, "Illegal repetition", pos_,
+                        pos_ + 1);
       }
       ++pos_;
       return MakeLiteral('{', Fold(*flags), start, pos_);
