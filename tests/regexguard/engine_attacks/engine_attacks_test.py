@@ -305,9 +305,13 @@ def main():
     # costs are steps or the matching thread's CPU time, and each ratio's
     # sizes are timed back to back, so sharing the machine moves no verdict.
     commands = meter_commands(args)
-    missing = sorted(set(by_engine) - set(commands))
-    if missing:
-        print("findings for engines without a meter: %s" % ", ".join(missing))
+    for engine in sorted(set(by_engine) - set(commands)):
+        # Said, never silent: the results name an engine whose meter was
+        # not given (java/ruby/go need --java-meter-classes, --ruby-meter,
+        # --go-meter).
+        print("not judged: %d %s findings (no meter given)" % (
+            len(by_engine.pop(engine)), engine))
+    if not by_engine:
         return 1
     rows = {engine: [] for engine in by_engine}
     elapsed = {engine: [] for engine in by_engine}
