@@ -198,6 +198,7 @@ class InjectionFinder {
   void DefineParameters(std::size_t begin, std::size_t end, bool routed);
   void HandleAssignment(std::size_t i);
   void HandleSinks(std::size_t i);
+  void HandleLoop(std::size_t i);
   std::vector<std::string> TargetsBefore(std::size_t op, bool* declared) const;
   std::size_t ExpressionEnd(std::size_t begin) const;
 
@@ -332,7 +333,16 @@ void InjectionFinder::FindBraceScopes() {
     }
     if (j >= 1 && IsPunct(tokens_, j - 1, ")") &&
         view_.partner[j - 1] != kNone) {
-      span.parameters_begin = view_.partner[j - 1] + 1;
+      std::size_t open = view_.partner[j - 1];
+      // PHP `function ($row) use ($q) {`: the `use` names are the
+      // enclosing function's values, the parameters come before.
+      if (open >= 2 && IsName(tokens_, open - 1) &&
+          tokens_[open - 1].text == "use" && IsPunct(tokens_, open - 2, ")") &&
+          view_.partner[open - 2] != kNone) {
+        j = open - 1;
+        open = view_.partner[open - 2];
+      }
+      span.parameters_begin = open + 1;
       span.parameters_end = j - 1;
     }
     scope_at_[i] = span;
@@ -623,6 +633,16 @@ std::size_t InjectionFinder::ChainEnd(const TokenView& view, std::size_t at,
       }
       if (specials >= 6) *clean = true;
     }
+    // xs.map(escapeRegExp): every element escaped.
+    if (IsPunct(tokens, p, ".") && IsName(tokens, p + 1) &&
+        tokens[p + 1].text == "map" && IsPunct(tokens, p + 2, "(")) {
+      const std::size_t close = view.After(p + 2) - 1;
+      if (close == p + 4 && IsName(tokens, p + 3) &&
+          (internal::IsRegexEscapeName(tokens[p + 3].text) ||
+           escapers_.contains(tokens[p + 3].text))) {
+        *clean = true;
+      }
+    }
     if ((IsPunct(tokens, p, ".") ||
          (IsPunct(tokens, p, ":") && IsPunct(tokens, p + 1, ":"))) &&
         !rules_.dot_is_concatenation) {
@@ -843,6 +863,22 @@ std::vector<std::string> InjectionFinder::TargetsBefore(std::size_t op,
   std::vector<std::string> names;
   if (op == 0) return names;
   std::size_t t = op - 1;
+  // TypeScript: `const q: string = ...` names q, not its type.
+  if (language_ == SourceLanguage::kJavaScript) {
+    for (std::size_t k = op; k >= 3 && op - k < 12; --k) {
+      if (IsPunct(tokens_, k - 1, ";") || IsPunct(tokens_, k - 1, "=") ||
+          IsPunct(tokens_, k - 1, "{") || IsPunct(tokens_, k - 1, "}")) {
+        break;
+      }
+      if (IsPunct(tokens_, k - 1, ":") && IsName(tokens_, k - 2) &&
+          IsName(tokens_, k - 3) &&
+          (tokens_[k - 3].text == "const" || tokens_[k - 3].text == "let" ||
+           tokens_[k - 3].text == "var")) {
+        t = k - 2;
+        break;
+      }
+    }
+  }
   std::size_t first = t;  // the first token of the targets
   if (IsName(tokens_, t)) {
     if (IsMemberName(view_, t) ||
@@ -941,6 +977,57 @@ void InjectionFinder::HandleAssignment(std::size_t i) {
   }
 }
 
+// Loop variables take the values of what they iterate: `for (const x of
+// xs)`, `for x in xs:`, `foreach (var x in xs)`, `for (String x : xs)`
+// (Go's `range` is an assignment).
+void InjectionFinder::HandleLoop(std::size_t i) {
+  const CodeToken& token = tokens_[i];
+  const bool keyword = token.kind == CodeTokenKind::kName &&
+                       (token.text == "in" || token.text == "of");
+  const bool colon =
+      IsPunct(tokens_, i, ":") && language_ == SourceLanguage::kJava;
+  if ((!keyword && !colon) || i == 0) return;
+  std::vector<std::string> targets;
+  std::size_t end = kNone;
+  const std::size_t open = enclosing_[i];
+  if (open != kNone && IsPunct(tokens_, open, "(") && open > 0 &&
+      IsName(tokens_, open - 1) &&
+      (tokens_[open - 1].text == "for" ||
+       tokens_[open - 1].text == "foreach")) {
+    if (IsName(tokens_, i - 1)) targets.push_back(tokens_[i - 1].text);
+    end = view_.partner[open];
+  } else if (language_ == SourceLanguage::kPython && token.text == "in") {
+    // for a, b in xs:   [... for x in xs]
+    std::size_t k = i;
+    for (k = i; k > 0 && i - k < 8; --k) {
+      if (IsName(tokens_, k - 1) && tokens_[k - 1].text == "for") break;
+      if (IsName(tokens_, k - 1)) targets.push_back(tokens_[k - 1].text);
+    }
+    if (k == 0 || !IsName(tokens_, k - 1) || tokens_[k - 1].text != "for") {
+      return;
+    }
+    int depth = 0;
+    for (end = i + 1; end < tokens_.size() && end < i + kMaxExpressionTokens;
+         ++end) {
+      if (depth == 0 && end > i + 1 && LineStartAt(end) &&
+          enclosing_[end] == kNone) {
+        break;
+      }
+      if (IsOpen(tokens_[end])) ++depth;
+      if (IsClose(tokens_[end]) && depth-- == 0) break;
+      if (depth == 0 &&
+          (IsPunct(tokens_, end, ":") ||
+           (IsName(tokens_, end) &&
+            (tokens_[end].text == "if" || tokens_[end].text == "for")))) {
+        break;
+      }
+    }
+  }
+  if (targets.empty() || end == kNone) return;
+  const Taint taint = Evaluate(view_, i + 1, end, 0);
+  for (const std::string& target : targets) Assign(target, taint, true);
+}
+
 void InjectionFinder::HandleSinks(std::size_t i) {
   const CodeToken& token = tokens_[i];
   if (language_ == SourceLanguage::kRuby &&
@@ -1021,6 +1108,7 @@ std::vector<RegexInjection> InjectionFinder::Run() {
     while (scopes_.size() > 1 && scopes_.back().end <= i) scopes_.pop_back();
     OpenScope(i);
     HandleAssignment(i);
+    HandleLoop(i);
     HandleSinks(i);
   }
   for (RegexInjection& found : found_) {

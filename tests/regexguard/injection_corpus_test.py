@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Precision and recall of `regexguard scan`'s regex-injection findings
+(rule regexguard/injection) per language, on the labelled corpus
+tests/data/regex_injection/ (see its README): every regex call there is
+labelled `expect: injection` or `expect: clean` on its line.
+
+A finding on an `injection` line is a true positive, one on a `clean` line
+or on an unlabelled line a false positive; an `injection` line without a
+finding a false negative. Fails when a language falls below the thresholds
+below, when a language has too few labels of either kind to measure, or
+when the scan itself fails.
+
+Usage: injection_corpus_test.py REGEXGUARD_BINARY CORPUS_DIR [--table]
+  --table  print the per-language table as Markdown (bench/RESULTS.md)
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# The thresholds the finder is held to on this corpus (measured figures are
+# in bench/RESULTS.md; the corpus holds known misses on purpose).
+MIN_PRECISION = 0.85
+MIN_RECALL = 0.75
+# Fewer labels than this of either kind measure nothing.
+MIN_LABELS = 5
+
+LABEL = re.compile(r"expect:\s*(injection|clean)")
+RULE = "regexguard/injection"
+
+
+def read_labels(corpus):
+    """{(relative path, line): label} and {language: [relative paths]}."""
+    labels = {}
+    files = {}
+    for language in sorted(os.listdir(corpus)):
+        folder = os.path.join(corpus, language)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(language, name)
+            files.setdefault(language, []).append(path)
+            with open(os.path.join(corpus, path), encoding="utf-8") as f:
+                for number, text in enumerate(f, start=1):
+                    match = LABEL.search(text)
+                    if match:
+                        labels[(path, number)] = match.group(1)
+    return labels, files
+
+
+def scan(binary, corpus):
+    with tempfile.TemporaryDirectory() as cache:
+        result = subprocess.run(
+            [binary, "scan", "--format", "json", "--no-git", "--no-config",
+             "--no-cache", "."],
+            cwd=corpus, capture_output=True, text=True, check=False,
+            env=dict(os.environ, XDG_CACHE_HOME=cache))
+    if result.returncode not in (0, 1):
+        sys.exit(f"FAIL: regexguard scan exited {result.returncode}: "
+                 f"{result.stderr}")
+    found = set()
+    for line in result.stdout.splitlines():
+        finding = json.loads(line)
+        if finding.get("rule") == RULE:
+            path = os.path.normpath(finding["path"])
+            found.add((path, finding["line"]))
+            if "injection" not in finding:
+                sys.exit(f"FAIL: {path}:{finding['line']}: an injection "
+                         "finding without its 'injection' object")
+    return found
+
+
+def main():
+    binary, corpus = sys.argv[1], sys.argv[2]
+    table = "--table" in sys.argv[3:]
+    labels, files = read_labels(corpus)
+    found = scan(binary, corpus)
+    failed = False
+    rows = []
+    for language, paths in files.items():
+        in_language = {key: label for key, label in labels.items()
+                       if key[0] in paths}
+        positives = {k for k, v in in_language.items() if v == "injection"}
+        negatives = {k for k, v in in_language.items() if v == "clean"}
+        reported = {k for k in found if k[0] in paths}
+        tp = len(reported & positives)
+        fp = len(reported - positives)
+        fn = len(positives - reported)
+        precision = tp / (tp + fp) if tp + fp else 0.0
+        recall = tp / (tp + fn) if tp + fn else 0.0
+        rows.append((language, len(positives), len(negatives), tp, fp, fn,
+                     precision, recall))
+        for key in sorted(reported - positives):
+            print(f"false positive: {key[0]}:{key[1]} "
+                  f"({in_language.get(key, 'unlabelled')})")
+        for key in sorted(positives - reported):
+            print(f"missed: {key[0]}:{key[1]}")
+        if len(positives) < MIN_LABELS or len(negatives) < MIN_LABELS:
+            failed = True
+            print(f"FAIL: {language}: {len(positives)} injection and "
+                  f"{len(negatives)} clean labels, at least {MIN_LABELS} "
+                  "of each are needed")
+        if precision < MIN_PRECISION or recall < MIN_RECALL:
+            failed = True
+            print(f"FAIL: {language}: precision {precision:.2f} (min "
+                  f"{MIN_PRECISION}), recall {recall:.2f} (min {MIN_RECALL})")
+    print("| language | injection labels | clean labels | TP | FP | FN | "
+          "precision | recall |")
+    print("|---|---|---|---|---|---|---|---|")
+    for language, pos, neg, tp, fp, fn, precision, recall in rows:
+        print(f"| {language} | {pos} | {neg} | {tp} | {fp} | {fn} | "
+              f"{precision:.2f} | {recall:.2f} |")
+    if not table and failed:
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
