@@ -34,9 +34,11 @@
 #include "proof/cpu_budget.h"
 #include "proof/explain.h"
 #include "proof/growth.h"
+#include "proof/jit_model.h"
 #include "proof/pcre2_engine.h"
 #include "proof/re2_engine.h"
 #include "robotscan/base/parallel_for.h"
+#include "syntax/pcre2_text.h"
 
 namespace robotscan::regexguard {
 
@@ -623,7 +625,15 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   }
   const Node& root = *parsed->root;
   const std::string spelled = ToPcre2Pattern(root);
-  const EngineProgram program = ProgramFor(pattern, options.parse, spelled);
+  // Java remembers where its loops failed (jit_model.h: JavaLoopMemo): the
+  // spelling PCRE2 counts marks those loops' iterations for the callout to
+  // replay it. RE2 gets the plain spelling.
+  const EngineProgram program =
+      ProgramFor(pattern, options.parse,
+                 options.parse.dialect == Dialect::kJava
+                     ? internal::ToPcre2PatternWithCallouts(
+                           root, internal::JavaLoopMemo(root))
+                     : spelled);
 
   // 2. Automaton.
   const std::optional<StaticFindings> findings =

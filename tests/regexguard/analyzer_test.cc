@@ -178,6 +178,29 @@ TEST(AnalyzerTest, JitVerdictFollowsTheJitsEarlyFail) {
   }
 }
 
+// java.util.regex (JDK 9+) remembers where an iteration of a top-level
+// greedy loop failed (proof/jit_model.h: JavaLoopMemo), so the textbook
+// exponential patterns are polynomial or linear on Java, as OpenJDK 17
+// measures them (tests/regexguard/engine_attacks, bench/RESULTS.md); a
+// loop inside a quantified group, or any back reference, keeps them
+// exponential. The same patterns stay exponential in Ruby 3.1.
+TEST(AnalyzerTest, JavaVerdictFollowsItsLoopMemo) {
+  struct Case {
+    const char* pattern;
+    Verdict java;
+  } cases[] = {{"^(a+)+$", Verdict::kPolynomial},
+               {"^(\\w+\\s?)+$", Verdict::kPolynomial},
+               {"^(a|a)*$", Verdict::kUnknown},
+               {"\"(\\\\.|[^\"])*\"", Verdict::kUnknown},
+               {"^((a+)+)+$", Verdict::kExponential},
+               {"^(?:a|a)*?$", Verdict::kExponential},
+               {"(a)\\1?(x+x+)+y", Verdict::kExponential}};
+  for (const Case& c : cases) {
+    EXPECT_EQ(Analyze(c.pattern, Dialect::kJava).verdict, c.java) << c.pattern;
+  }
+  EXPECT_EQ(Analyze("^(a+)+$", Dialect::kRuby).verdict, Verdict::kExponential);
+}
+
 TEST(AnalyzerTest, VerdictsAreDeterministic) {
   const char* patterns[] = {"^(\\w+\\s?)+$", "\\s*#?\\s*$",
                             "^[a-z]+\\d*[a-z]*\\d+$"};

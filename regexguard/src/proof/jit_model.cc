@@ -161,4 +161,53 @@ std::vector<EarlyFailRepeat> JitEarlyFailRepeats(const Node& root,
   return repeats;
 }
 
+namespace {
+
+bool HasBackReferenceIn(const Node& node) {
+  if (node.kind == NodeKind::kBackReference) return true;
+  return std::any_of(node.children.begin(), node.children.end(),
+                     [](const auto& c) { return HasBackReferenceIn(*c); });
+}
+
+// Pattern's TreeInfo.deterministic, as its study() methods set it: false
+// below an alternation (Branch), an optional or variable repeat (Ques,
+// Curly with cmin != cmax) or a nested loop. A repeated group whose body is
+// deterministic becomes a GroupCurly, which has no memo.
+bool Deterministic(const Node& node) {
+  if (node.kind == NodeKind::kAlternation) return false;
+  if (node.kind == NodeKind::kRepeat && node.min != node.max) return false;
+  if (node.kind == NodeKind::kLookaround) return true;
+  return std::all_of(node.children.begin(), node.children.end(),
+                     [](const auto& c) { return Deterministic(*c); });
+}
+
+void FindTopLoops(const Node& node, bool inside_repeat,
+                  std::map<const Node*, int>* loops) {
+  if (node.kind == NodeKind::kRepeat) {
+    const Node& body = *node.children[0];
+    if (!inside_repeat && node.greediness == Greediness::kGreedy &&
+        node.max == kUnbounded && body.kind == NodeKind::kGroup &&
+        body.group_kind != GroupKind::kAtomic && !Deterministic(body) &&
+        loops->size() < 254) {
+      loops->emplace(&node, static_cast<int>(loops->size()) + 1);
+    }
+    // Closures inside a quantified group lose the memo (Pattern.group0:
+    // "no backtracking stopper optimization for inner").
+    for (const auto& child : node.children) FindTopLoops(*child, true, loops);
+    return;
+  }
+  for (const auto& child : node.children) {
+    FindTopLoops(*child, inside_repeat, loops);
+  }
+}
+
+}  // namespace
+
+std::map<const Node*, int> JavaLoopMemo(const Node& root) {
+  std::map<const Node*, int> loops;
+  if (HasBackReferenceIn(root)) return loops;
+  FindTopLoops(root, false, &loops);
+  return loops;
+}
+
 }  // namespace robotscan::regexguard::internal

@@ -29,6 +29,7 @@
 #define ROBOTSCAN_REGEXGUARD_SRC_PROOF_JIT_MODEL_H_
 
 #include <cstddef>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +59,26 @@ struct EarlyFailRepeat {
 std::vector<EarlyFailRepeat> JitEarlyFailRepeats(const Node& root,
                                                  std::string_view pattern,
                                                  bool compiled_anchored);
+
+// java.util.regex (JDK 9 and later, so OpenJDK 17) stops exponential
+// backtracking itself: a greedy unbounded repeat of a group whose body is
+// not fixed (Pattern compiles it to a `Loop`, not a `GroupCurly`) remembers,
+// for one find(), each position where one more iteration failed, and at
+// such a position goes straight on to what follows (Pattern.Loop.match,
+// `localsPos`). The compiler gives this memo only to loops no quantified
+// group encloses (its "top closure nodes"), and to none at all when the
+// pattern has a back reference (`hasGroupRef`). `^(a+)+$` is quadratic on
+// Java, `^(a|a)*$` linear, `^((a+)+)+$` still exponential.
+//
+// JavaLoopMemo() returns those repeats, numbered 1..254: the analyzer spells
+// each iteration of them with an explicit callout (?C<n>)
+// (ToPcre2PatternWithCallouts), and the counting callout (pcre2_engine.cc)
+// fails an iteration that starts where the same loop already started one in
+// this pcre2_match call, as Java's memo does. (Java remembers a position
+// once an iteration from it has failed; in a search that ends in failure,
+// as every attack does, an iteration begun again at a position has failed
+// there before, unless it matched nothing, which PCRE2 ends anyway.)
+std::map<const Node*, int> JavaLoopMemo(const Node& root);
 
 }  // namespace robotscan::regexguard::internal
 

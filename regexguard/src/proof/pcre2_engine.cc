@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct CalloutCounter {
   bool timed_out = false;
   const std::vector<EarlyFailRepeat>* early_fail = nullptr;  // JIT model
   EarlyFailState* state = nullptr;
+  // Java's loop memo (jit_model.h: JavaLoopMemo): (callout number << 48) |
+  // position of every loop iteration begun in this pcre2_match call.
+  std::unordered_set<std::uint64_t> loop_starts;
 };
 
 // Replays the JIT's early fail (jit_model.h) at the callout before `block`'s
@@ -83,6 +87,18 @@ bool JitWouldFailHere(const pcre2_callout_block* block,
 int CountCallout(pcre2_callout_block* block, void* data) {
   auto* counter = static_cast<CalloutCounter*>(data);
   const PCRE2_SIZE position = block->current_position;
+  if (block->callout_number != 255) {
+    // An explicit (?C<n>): iteration n of a Java memo loop begins here. A
+    // second start at the same position is what Java's memo skips: fail it
+    // (PCRE2 then goes on after the loop, as Java does). Not a step itself.
+    const std::uint64_t key =
+        (std::uint64_t{block->callout_number} << 48) | position;
+    if (!counter->loop_starts.insert(key).second) {
+      ++counter->steps;
+      return 1;
+    }
+    return 0;
+  }
   if (position > counter->last_position + 1) {
     counter->steps += position - counter->last_position - 1;
   }
@@ -232,8 +248,10 @@ StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
   int rc = 0;
   while (true) {
     counter.last_position = offset;
-    // The JIT clears its early-fail positions at every pcre2_match call.
+    // The JIT clears its early-fail positions at every pcre2_match call,
+    // Java its loop memo at every find().
     early_fail_state.Reset(early_fail_.size());
+    counter.loop_starts.clear();
     rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()),
                      subject.size(), offset, anchored ? PCRE2_ANCHORED : 0,
                      match_data, context);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,7 +91,11 @@ bool IsSingleAtom(const Node& node) {
          node.kind == NodeKind::kLookaround;
 }
 
-void Print(const Node& node, std::string* out);
+// `callouts` (may be null): repeats whose every iteration starts with an
+// explicit callout (ToPcre2PatternWithCallouts).
+using IterationCallouts = std::map<const Node*, int>;
+void Print(const Node& node, std::string* out,
+           const IterationCallouts* callouts = nullptr);
 
 std::string Printed(const Node& node) {
   std::string out;
@@ -263,7 +268,8 @@ void PrintLookbehindBody(const Node& body, std::string* out) {
   }
 }
 
-void Print(const Node& node, std::string* out) {
+void Print(const Node& node, std::string* out,
+           const IterationCallouts* callouts) {
   switch (node.kind) {
     case NodeKind::kEmpty:
       return;
@@ -275,27 +281,36 @@ void Print(const Node& node, std::string* out) {
         // Keep each item separate from a following quantifier or digit.
         if (child->kind == NodeKind::kAlternation) {
           out->append("(?:");
-          Print(*child, out);
+          Print(*child, out, callouts);
           out->append(")");
         } else {
-          Print(*child, out);
+          Print(*child, out, callouts);
         }
       }
       return;
     case NodeKind::kAlternation:
       for (std::size_t i = 0; i < node.children.size(); ++i) {
         if (i > 0) out->push_back('|');
-        Print(*node.children[i], out);
+        Print(*node.children[i], out, callouts);
       }
       return;
     case NodeKind::kRepeat: {
       const Node& child = *node.children[0];
-      if (IsSingleAtom(child) &&
-          !(child.kind == NodeKind::kCharacters && child.pcre2_text == "\\R")) {
-        Print(child, out);
+      const int callout = [&] {
+        if (callouts == nullptr) return 0;
+        const auto it = callouts->find(&node);
+        return it == callouts->end() ? 0 : it->second;
+      }();
+      if (callout != 0) {
+        out->append("(?:(?C" + std::to_string(callout) + ")");
+        Print(child, out, callouts);
+        out->append(")");
+      } else if (IsSingleAtom(child) && !(child.kind == NodeKind::kCharacters &&
+                                          child.pcre2_text == "\\R")) {
+        Print(child, out, callouts);
       } else {
         out->append("(?:");
-        Print(child, out);
+        Print(child, out, callouts);
         out->append(")");
       }
       if (node.min == 0 && node.max == kUnbounded) {
@@ -328,7 +343,7 @@ void Print(const Node& node, std::string* out) {
           out->append("(?>");
           break;
       }
-      Print(*node.children[0], out);
+      Print(*node.children[0], out, callouts);
       out->push_back(')');
       return;
     case NodeKind::kLookaround:
@@ -337,7 +352,7 @@ void Print(const Node& node, std::string* out) {
       if (node.lookbehind) {
         PrintLookbehindBody(*node.children[0], out);
       } else {
-        Print(*node.children[0], out);
+        Print(*node.children[0], out, callouts);
       }
       out->push_back(')');
       return;
@@ -394,5 +409,16 @@ std::string ToPcre2Pattern(const Node& root) {
   Print(root, &out);
   return out;
 }
+
+namespace internal {
+
+std::string ToPcre2PatternWithCallouts(
+    const Node& root, const std::map<const Node*, int>& iteration_callouts) {
+  std::string out;
+  Print(root, &out, &iteration_callouts);
+  return out;
+}
+
+}  // namespace internal
 
 }  // namespace robotscan::regexguard

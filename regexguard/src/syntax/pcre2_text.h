@@ -2,6 +2,7 @@
 #ifndef ROBOTSCAN_REGEXGUARD_SRC_SYNTAX_PCRE2_TEXT_H_
 #define ROBOTSCAN_REGEXGUARD_SRC_SYNTAX_PCRE2_TEXT_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,13 @@ std::string SetToPcre2(const CodePointSet& set);
 std::string ClassWithPropertiesToPcre2(
     const CodePointSet& plain, const std::vector<std::string>& property_items,
     bool negated);
+
+// ToPcre2Pattern, with an explicit callout `(?C<n>)` opening every
+// iteration of each repeat in `iteration_callouts` (repeat node -> n,
+// 1..254): the points an engine model wants PCRE2 to report (Java's loop
+// memo, proof/jit_model.h). The repeats keep their meaning.
+std::string ToPcre2PatternWithCallouts(
+    const Node& root, const std::map<const Node*, int>& iteration_callouts);
 
 }  // namespace robotscan::regexguard::internal
 
