@@ -87,4 +87,20 @@ if git commit -m js >"$tmp/out" 2>&1; then
 fi
 grep -q 'web.js:1:11: error: exponential' "$tmp/out" || fail "no web.js finding"
 [ "$(git rev-list --count HEAD)" = 3 ] || fail "unexpected commit count"
+
+# 4. A regex built from a request value is blocked (regex injection); the
+# escaped version passes.
+printf 'const r = /^a+$/;
+' >web.js
+printf "app.get('/', (req, res) => {\n  const q = req.query.q;\n  res.send(new RegExp(q).source);\n});\n" >routes.js
+git add web.js routes.js
+if git commit -m injection >"$tmp/out" 2>&1; then
+  fail "the commit adding a regex injection was not blocked"
+fi
+grep -q 'routes.js:3:23: error: regex injection: .*req.query (line 2).*\[regexguard/injection\]' \
+  "$tmp/out" || fail "no routes.js injection finding"
+printf "app.get('/', (req, res) => {\n  const q = escapeRegExp(req.query.q);\n  res.send(new RegExp(q).source);\n});\n" >routes.js
+git add routes.js
+git commit -m escaped >"$tmp/out" 2>&1 || fail "the escaped pattern was blocked"
+[ "$(git rev-list --count HEAD)" = 4 ] || fail "unexpected commit count"
 echo "pre-commit hook: all checks passed"

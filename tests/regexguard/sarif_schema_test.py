@@ -44,6 +44,10 @@ def main():
         with open(os.path.join(tmp, "lin.go"), "w") as f:
             f.write('package m\nimport "regexp"\n'
                     "var r = regexp.MustCompile(`(a+)+$`)\n")
+        with open(os.path.join(tmp, "routes.js"), "w") as f:
+            f.write("app.get('/', (req, res) => {\n"
+                    "  res.send(new RegExp(req.query.q).source);\n"
+                    "});\n")
         with open(os.path.join(tmp, "patterns.txt"), "w") as f:
             f.write("^(a+)+$\n^a*a*$\n\\d+\n")
         logs = {
@@ -74,7 +78,7 @@ def main():
     rules = {r["ruleId"] for r in logs["scan"]["runs"][0]["results"]}
     expected = {"regexguard/exponential", "regexguard/polynomial",
                 "regexguard/search-restart", "regexguard/unknown",
-                "regexguard/info"}
+                "regexguard/info", "regexguard/injection"}
     if rules != expected:
         failed = True
         print(f"FAIL: scan rule ids {sorted(rules)} != {sorted(expected)}")

@@ -526,11 +526,12 @@ TEST_F(ScanCliTest, SarifLogHasRulesLocationsAndAttack) {
   for (const auto& rule : sarif_run["tool"]["driver"]["rules"]) {
     rule_ids.push_back(rule["id"]);
   }
-  EXPECT_EQ(rule_ids, (std::vector<std::string>{
-                          "regexguard/exponential", "regexguard/polynomial",
-                          "regexguard/search-restart",
-                          "regexguard/budget-exceeded", "regexguard/unknown",
-                          "regexguard/info", "regexguard/naive-only"}));
+  EXPECT_EQ(rule_ids,
+            (std::vector<std::string>{
+                "regexguard/exponential", "regexguard/polynomial",
+                "regexguard/search-restart", "regexguard/budget-exceeded",
+                "regexguard/unknown", "regexguard/info",
+                "regexguard/naive-only", "regexguard/injection"}));
   ASSERT_EQ(sarif_run["results"].size(), 2u) << run.out;
   const nlohmann::json& first = sarif_run["results"][0];
   EXPECT_EQ(first["ruleId"], "regexguard/exponential");

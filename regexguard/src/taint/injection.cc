@@ -238,6 +238,7 @@ class InjectionFinder {
   std::vector<Spelled> parameter_sources_;
   std::vector<Spelled> sinks_;
   std::set<std::string, std::less<>> escapers_;  // imported escape functions
+  bool imports_regex_module_ = false;            // Python: `import regex`
 
   std::vector<bool> line_start_;        // first token of its line
   std::vector<std::size_t> indent_;     // column of a line's first token
@@ -375,19 +376,22 @@ void InjectionFinder::FindIndentedScopes() {
     // Flask and similar: @app.route("/<name>") gives the view function its
     // URL's values as parameters.
     const std::size_t first = LineStartAt(i) ? i : i - 1;
+    std::size_t line_end = first;  // the decorator line's end
     for (std::size_t k = first; k > 0 && first - k < 128;) {
       --k;
-      if (LineStartAt(k) && enclosing_[k] == kNone &&
-          !IsPunct(tokens_, k, "@")) {
-        break;
-      }
-      if (IsPunct(tokens_, k, ".") && IsName(tokens_, k + 1) &&
-          IsPunct(tokens_, k + 2, "(")) {
+      if (!LineStartAt(k) || enclosing_[k] != kNone) continue;
+      if (!IsPunct(tokens_, k, "@")) break;
+      for (std::size_t p = k; p + 2 < line_end; ++p) {
+        if (!IsPunct(tokens_, p, ".") || !IsName(tokens_, p + 1) ||
+            !IsPunct(tokens_, p + 2, "(")) {
+          continue;
+        }
         for (std::string_view verb :
              {"route", "get", "post", "put", "delete", "patch", "api_route"}) {
-          if (tokens_[k + 1].text == verb) span.routed = true;
+          if (tokens_[p + 1].text == verb) span.routed = true;
         }
       }
+      line_end = k;
     }
     scope_at_[i] = span;
   }
@@ -463,6 +467,14 @@ void InjectionFinder::FindScopes() {
 }
 
 void InjectionFinder::FindEscaperImports() {
+  if (language_ == SourceLanguage::kPython) {
+    for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
+      if (IsName(tokens_, i) && tokens_[i].text == "import" &&
+          IsName(tokens_, i + 1) && tokens_[i + 1].text == "regex") {
+        imports_regex_module_ = true;
+      }
+    }
+  }
   if (language_ != SourceLanguage::kJavaScript) return;
   for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
     if (tokens_[i].kind != CodeTokenKind::kString ||
@@ -1045,6 +1057,12 @@ void InjectionFinder::HandleSinks(std::size_t i) {
   }
   for (std::size_t s = 0; s < sinks_.size(); ++s) {
     if (!SpellsAt(tokens_, i, sinks_[s])) continue;
+    // `regex.findall(s)` is the regex module's only where it is imported;
+    // elsewhere `regex` is a compiled pattern and the argument its subject.
+    if (language_ == SourceLanguage::kPython &&
+        sinks_[s].text.starts_with("regex.") && !imports_regex_module_) {
+      return;
+    }
     const SinkRule& rule = rules_.sinks[s];
     const std::size_t open = i + sinks_[s].tokens.size() - 1;
     const std::size_t close = view_.partner[open];
