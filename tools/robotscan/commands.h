@@ -20,6 +20,7 @@ void AddReportCommand(CLI::App& app, int* exit_code);
 void AddTopListCommand(CLI::App& app, int* exit_code);
 void AddEnqueueCommand(CLI::App& app, int* exit_code);
 void AddMigrateCommand(CLI::App& app, int* exit_code);
+void AddImportCommand(CLI::App& app, int* exit_code);
 
 }  // namespace robotscan::cli
 

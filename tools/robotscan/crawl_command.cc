@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "stop_on_signals.h"
 #include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/robots/access_policy.h"
@@ -300,46 +301,6 @@ void PrintLockedMessage(const std::string& db, const storage::CrawlHolder& h) {
                db.c_str(), DescribeHolder(h).c_str(),
                static_cast<long long>(h.pid));
 }
-
-// SIGINT and SIGTERM stop the crawl through its handle: they are blocked
-// in every thread (set before the crawl's threads exist, which inherit the
-// mask) and taken by this waiter with sigtimedwait, which then calls
-// Cancel() from an ordinary thread.
-class StopOnSignals {
- public:
-  explicit StopOnSignals(crawler::CrawlHandle* handle) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
-    waiter_ = std::thread([this, handle] {
-      const timespec tick{0, 100 * 1000 * 1000};
-      while (!done_) {
-        const int sig = sigtimedwait(&set_, nullptr, &tick);
-        if (sig == SIGINT || sig == SIGTERM) {
-          received_ = sig;
-          handle->Cancel();
-          return;
-        }
-      }
-    });
-  }
-  ~StopOnSignals() {
-    done_ = true;
-    waiter_.join();
-    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-  }
-  StopOnSignals(const StopOnSignals&) = delete;
-  StopOnSignals& operator=(const StopOnSignals&) = delete;
-  int received() const { return received_; }
-
- private:
-  sigset_t set_{};
-  sigset_t previous_{};
-  std::atomic<bool> done_{false};
-  std::atomic<int> received_{0};
-  std::thread waiter_;
-};
 
 std::string Seconds(double s) {
   char text[32];

@@ -18,5 +18,6 @@ int main(int argc, char** argv) {
   robotscan::cli::AddTopListCommand(*app, &exit_code);
   robotscan::cli::AddEnqueueCommand(*app, &exit_code);
   robotscan::cli::AddMigrateCommand(*app, &exit_code);
+  robotscan::cli::AddImportCommand(*app, &exit_code);
   return robotscan::cli::ParseAndRun(*app, argc, argv, exit_code);
 }

@@ -153,6 +153,24 @@ class PgCrawlStore final : public CrawlStore {
     return ReadPgRuns(conn(), db_.version);
   }
 
+  // Imports write to SQLite only so far (docs/history.md): PostgreSQL's
+  // history_file is there for workers sharing a run's files, which is not
+  // built yet.
+  Result<std::optional<std::int64_t>> FindImportRun(FetchSource,
+                                                    std::string_view) override {
+    return ImportsUnsupported();
+  }
+  Result<HistoryFile> OpenHistoryFile(std::int64_t, std::string_view,
+                                      std::string_view, std::string_view,
+                                      std::string_view) override {
+    return ImportsUnsupported();
+  }
+  Result<HistoryCounts> AppendImportedFetches(std::int64_t,
+                                              std::span<const FetchRecord>,
+                                              const HistoryProgress&) override {
+    return ImportsUnsupported();
+  }
+
   Result<LockAttempt> LockForCrawl(const CrawlHolder& me) override {
     if (options_.read_only) {
       return Status(Status::Code::kInvalidArgument,
@@ -163,6 +181,11 @@ class PgCrawlStore final : public CrawlStore {
 
  private:
   PGconn* conn() { return db_.conn.get(); }
+  static Status ImportsUnsupported() {
+    return Status(Status::Code::kUnsupported,
+                  "imports into PostgreSQL are not supported yet; import into "
+                  "an SQLite file and copy it with robotscan migrate");
+  }
 
   Status AppendOnce(std::int64_t run_id, std::span<const FetchRecord> records) {
     PgTransaction txn(conn());

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -57,8 +58,23 @@ class SqliteCrawlStore final : public CrawlStore {
   Result<bool> HasFetches() override;
   Result<std::vector<RunRecord>> ReadRuns() override;
   Result<LockAttempt> LockForCrawl(const CrawlHolder& me) override;
+  Result<std::optional<std::int64_t>> FindImportRun(
+      FetchSource source, std::string_view source_crawl) override;
+  Result<HistoryFile> OpenHistoryFile(std::int64_t run_id,
+                                      std::string_view name,
+                                      std::string_view location,
+                                      std::string_view holder,
+                                      std::string_view now) override;
+  Result<HistoryCounts> AppendImportedFetches(
+      std::int64_t run_id, std::span<const FetchRecord> records,
+      const HistoryProgress& progress) override;
 
  private:
+  Status PrepareImportStatements();
+  // Writes one imported capture under the run's one-fetch-per-domain rule;
+  // counts it in *counts.
+  Status ImportOne(std::int64_t run_id, std::int64_t* last_id,
+                   const FetchRecord& record, HistoryCounts* counts);
   Status Migrate();
   Status PrepareStatements();
   Status InsertOne(std::int64_t run_id, std::int64_t fetch_id,
@@ -85,6 +101,10 @@ class SqliteCrawlStore final : public CrawlStore {
   Statement insert_run_, finish_run_, upsert_domain_, max_fetch_id_,
       select_body_, insert_body_, insert_fetch_, insert_step_, select_latest_,
       select_body_of_fetch_, body_id_of_fetch_;
+  // Imports' statements, prepared on first use.
+  bool import_prepared_ = false;
+  Statement find_import_run_, open_history_file_, fetch_of_run_domain_,
+      delete_steps_, delete_fetch_, newest_fetch_of_domain_, history_progress_;
 };
 
 Status SqliteCrawlStore::Initialize() {
@@ -414,6 +434,181 @@ Result<LockAttempt> SqliteCrawlStore::LockForCrawl(const CrawlHolder& me) {
                   "a read-only store cannot hold a crawl");
   }
   return AcquireSqliteCrawlLock(path_, me);
+}
+
+Status SqliteCrawlStore::PrepareImportStatements() {
+  if (import_prepared_) return Status::Ok();
+  if (options_.read_only) {
+    return Status(Status::Code::kInvalidArgument,
+                  "a read-only store cannot import");
+  }
+  const std::pair<Statement*, const char*> items[] = {
+      {&find_import_run_,
+       "SELECT id FROM crawl_run WHERE source = ?1 AND source_crawl = ?2 "
+       "ORDER BY id LIMIT 1"},
+      {&open_history_file_,
+       "INSERT INTO history_file(run_id, name, location, holder, started_at) "
+       "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, name) DO UPDATE SET "
+       "location = excluded.location, holder = excluded.holder "
+       "RETURNING id, state, resume_offset, resume_skip, records, fetches, "
+       "duplicates, skipped, errors"},
+      {&fetch_of_run_domain_,
+       "SELECT f.id, f.fetched_at, coalesce(f.source_file, ''), "
+       "coalesce(f.source_offset, -1) FROM domain d JOIN fetch f ON "
+       "f.domain_id = d.id AND f.run_id = ?1 WHERE d.name = ?2"},
+      {&delete_steps_, "DELETE FROM fetch_step WHERE fetch_id = ?1"},
+      {&delete_fetch_, "DELETE FROM fetch WHERE id = ?1"},
+      // An import may add an older capture after a newer fetch: the
+      // domain's latest is its newest by capture time, not the last
+      // written.
+      {&newest_fetch_of_domain_,
+       "UPDATE domain SET latest_fetch_id = (SELECT f.id FROM fetch f WHERE "
+       "f.domain_id = domain.id ORDER BY f.fetched_at DESC, f.id DESC LIMIT "
+       "1) WHERE name = ?1"},
+      {&history_progress_,
+       "UPDATE history_file SET resume_offset = ?2, resume_skip = ?3, "
+       "records = records + ?4, fetches = fetches + ?5, duplicates = "
+       "duplicates + ?6, skipped = skipped + ?7, errors = errors + ?8, "
+       "last_error = coalesce(?9, last_error), state = CASE WHEN ?10 THEN "
+       "'done' ELSE state END, finished_at = CASE WHEN ?10 THEN ?11 ELSE "
+       "finished_at END WHERE id = ?1"},
+  };
+  for (const auto& [stmt, sql] : items) {
+    if (Status s = Statement::Prepare(db_.get(), sql, stmt); !s.ok()) return s;
+  }
+  import_prepared_ = true;
+  return Status::Ok();
+}
+
+Result<std::optional<std::int64_t>> SqliteCrawlStore::FindImportRun(
+    FetchSource source, std::string_view source_crawl) {
+  if (Status s = PrepareImportStatements(); !s.ok()) return s;
+  ScopedReset reset(find_import_run_);
+  find_import_run_.BindText(1, FetchSourceName(source));
+  find_import_run_.BindText(2, source_crawl);
+  const int rc = find_import_run_.Step();
+  if (rc == SQLITE_DONE) return std::optional<std::int64_t>();
+  if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "find run");
+  return std::optional<std::int64_t>(find_import_run_.ColumnInt(0));
+}
+
+Result<HistoryFile> SqliteCrawlStore::OpenHistoryFile(std::int64_t run_id,
+                                                      std::string_view name,
+                                                      std::string_view location,
+                                                      std::string_view holder,
+                                                      std::string_view now) {
+  if (Status s = PrepareImportStatements(); !s.ok()) return s;
+  ScopedReset reset(open_history_file_);
+  open_history_file_.BindInt(1, run_id);
+  open_history_file_.BindText(2, name);
+  open_history_file_.BindTextOrNull(3, location);
+  open_history_file_.BindTextOrNull(4, holder);
+  open_history_file_.BindText(5, now);
+  const int rc = open_history_file_.Step();
+  if (rc != SQLITE_ROW) {
+    return StatusFromSqlite(db_.get(), rc, "open history_file");
+  }
+  HistoryFile file;
+  Statement& st = open_history_file_;
+  file.id = st.ColumnInt(0);
+  file.done = st.ColumnText(1) == "done";
+  file.resume_offset = st.ColumnInt(2);
+  file.resume_skip = st.ColumnInt(3);
+  file.counts.records = st.ColumnInt(4);
+  file.counts.fetches = st.ColumnInt(5);
+  file.counts.duplicates = st.ColumnInt(6);
+  file.counts.skipped = st.ColumnInt(7);
+  file.counts.errors = st.ColumnInt(8);
+  // The RETURNING row is read; finish the statement so that it commits.
+  if (Status s = StepDone(st, "open history_file"); !s.ok()) return s;
+  return file;
+}
+
+Status SqliteCrawlStore::ImportOne(std::int64_t run_id, std::int64_t* last_id,
+                                   const FetchRecord& r,
+                                   HistoryCounts* counts) {
+  std::int64_t replaced = 0;
+  {
+    ScopedReset reset(fetch_of_run_domain_);
+    fetch_of_run_domain_.BindInt(1, run_id);
+    fetch_of_run_domain_.BindText(2, r.domain);
+    const int rc = fetch_of_run_domain_.Step();
+    if (rc == SQLITE_ROW) {
+      const Statement& st = fetch_of_run_domain_;
+      const std::string at = st.ColumnText(1);
+      const std::string file = st.ColumnText(2);
+      const std::int64_t offset = st.ColumnInt(3);
+      const bool earlier =
+          std::tie(r.fetched_at, r.source_file, r.source_offset) <
+          std::tie(at, file, offset);
+      ++counts->duplicates;
+      if (!earlier) return Status::Ok();
+      replaced = st.ColumnInt(0);
+    } else if (rc != SQLITE_DONE) {
+      return StatusFromSqlite(db_.get(), rc, "find the run's fetch");
+    }
+  }
+  if (replaced != 0) {
+    for (Statement* del : {&delete_steps_, &delete_fetch_}) {
+      ScopedReset reset(*del);
+      del->BindInt(1, replaced);
+      if (Status s = StepDone(*del, "replace a later capture"); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  if (Status s = InsertOne(run_id, ++*last_id, r); !s.ok()) return s;
+  if (replaced == 0) ++counts->fetches;
+  ScopedReset reset(newest_fetch_of_domain_);
+  newest_fetch_of_domain_.BindText(1, r.domain);
+  return StepDone(newest_fetch_of_domain_, "point the domain at its newest");
+}
+
+Result<HistoryCounts> SqliteCrawlStore::AppendImportedFetches(
+    std::int64_t run_id, std::span<const FetchRecord> records,
+    const HistoryProgress& progress) {
+  if (Status s = PrepareImportStatements(); !s.ok()) return s;
+  Transaction txn(db_.get());
+  if (Status s = txn.Begin(); !s.ok()) return s;
+  std::int64_t last_id = 0;
+  {
+    ScopedReset reset(max_fetch_id_);
+    const int rc = max_fetch_id_.Step();
+    if (rc != SQLITE_ROW) return StatusFromSqlite(db_.get(), rc, "max id");
+    last_id = max_fetch_id_.ColumnInt(0);
+  }
+  HistoryCounts decided;
+  for (const FetchRecord& record : records) {
+    if (Status s = ImportOne(run_id, &last_id, record, &decided); !s.ok()) {
+      known_bodies_.clear();  // This batch's new bodies are rolled back.
+      return s;
+    }
+  }
+  {
+    Statement& st = history_progress_;
+    ScopedReset reset(st);
+    st.BindInt(1, progress.file_id);
+    st.BindInt(2, progress.resume_offset);
+    st.BindInt(3, progress.resume_skip);
+    st.BindInt(4, progress.counts.records);
+    st.BindInt(5, decided.fetches);
+    st.BindInt(6, decided.duplicates);
+    st.BindInt(7, progress.counts.skipped);
+    st.BindInt(8, progress.counts.errors);
+    st.BindTextOrNull(9, progress.last_error);
+    st.BindInt(10, progress.done ? 1 : 0);
+    st.BindTextOrNull(11, progress.finished_at);
+    if (Status s = StepDone(st, "history_file progress"); !s.ok()) {
+      known_bodies_.clear();
+      return s;
+    }
+  }
+  Status committed = txn.Commit();
+  if (!committed.ok()) {
+    known_bodies_.clear();
+    return committed;
+  }
+  return decided;
 }
 
 Result<RowCounts> SqliteCrawlStore::CountRows() {

@@ -182,6 +182,39 @@ struct RowCounts {
   std::int64_t bodies = 0;
 };
 
+// What an import counted in an archive file (history_file's counts).
+struct HistoryCounts {
+  std::int64_t records = 0;     // WARC records read, malformed ones too.
+  std::int64_t fetches = 0;     // Fetches written.
+  std::int64_t duplicates = 0;  // Captures of a domain the run already had.
+  std::int64_t skipped = 0;     // Records that are no robots.txt response.
+  std::int64_t errors = 0;      // Malformed records.
+};
+
+// An archive file of an import run, as OpenHistoryFile finds it.
+struct HistoryFile {
+  std::int64_t id = 0;
+  bool done = false;
+  // Where reading goes on: the gzip member at resume_offset, after its
+  // first resume_skip records.
+  std::int64_t resume_offset = 0;
+  std::int64_t resume_skip = 0;
+  HistoryCounts counts;  // So far.
+};
+
+// What a batch of an import adds to its file.
+struct HistoryProgress {
+  std::int64_t file_id = 0;
+  std::int64_t resume_offset = 0;
+  std::int64_t resume_skip = 0;
+  // Counted by the reader (records, skipped, errors); the store adds the
+  // fetches and duplicates it decided.
+  HistoryCounts counts;
+  std::string last_error;  // Empty: none in this batch.
+  bool done = false;       // The whole file is read.
+  std::string finished_at;
+};
+
 struct StoreOptions {
   bool read_only = false;
   // Store bodies zstd-compressed (level 3). latest_fetch.body is then NULL
@@ -231,6 +264,28 @@ class CrawlStore {
 
   // Every crawl_run row, oldest first.
   virtual Result<std::vector<RunRecord>> ReadRuns() = 0;
+
+  // Imports from archives (docs/history.md). The run that imported
+  // `source_crawl` from `source` (one run per crawl ID), if any.
+  virtual Result<std::optional<std::int64_t>> FindImportRun(
+      FetchSource source, std::string_view source_crawl) = 0;
+  // The history_file row of `name` in run `run_id`, created if new (its
+  // location and holder updated if not).
+  virtual Result<HistoryFile> OpenHistoryFile(std::int64_t run_id,
+                                              std::string_view name,
+                                              std::string_view location,
+                                              std::string_view holder,
+                                              std::string_view now) = 0;
+  // Appends imported captures and the progress of their file in one
+  // transaction, so that a file's records are imported once whatever stops
+  // the import. A run keeps one fetch per domain: the earliest capture
+  // (fetched_at, then source_file, then source_offset); a later one is
+  // counted as a duplicate, an earlier one replaces it. A domain's
+  // latest_fetch_id is its newest fetch by fetched_at. Returns the fetches
+  // written and the duplicates of this batch.
+  virtual Result<HistoryCounts> AppendImportedFetches(
+      std::int64_t run_id, std::span<const FetchRecord> records,
+      const HistoryProgress& progress) = 0;
 
   // Takes the database's one-live-crawl hold (crawl_lock.h) for `me`: the
   // attempt holds the lock, or names who holds it. Not for read-only stores.

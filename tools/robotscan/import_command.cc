@@ -1,0 +1,162 @@
+// `robotscan import commoncrawl --db DB [--list TOP] [--crawl-id ID]
+// [--jobs N] [--paths FILE --base-url URL] WARC...`: Common Crawl's
+// robots.txt captures into the crawl database (crawler::ImportCommonCrawl,
+// docs/history.md). Usage and exit codes: docs/cli.md.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "robotscan/base/exit_codes.h"
+#include "robotscan/base/version.h"
+#include "robotscan/crawler/crawler.h"
+#include "robotscan/crawler/history.h"
+#include "stop_on_signals.h"
+
+namespace robotscan::cli {
+namespace {
+
+struct ImportFlags {
+  crawler::CommonCrawlImport import;
+  bool json = false;
+  bool quiet = false;
+};
+
+nlohmann::json SummaryJson(const crawler::ImportSummary& s) {
+  nlohmann::json j;
+  j["run_id"] = s.run_id;
+  j["crawl_id"] = s.crawl_id;
+  j["files"] = s.files;
+  j["files_imported"] = s.files_imported;
+  j["files_already_done"] = s.files_already_done;
+  j["files_resumed"] = s.files_resumed;
+  j["files_failed"] = s.files_failed;
+  j["records"] = s.records;
+  j["fetches"] = s.fetches;
+  j["duplicates"] = s.duplicates;
+  j["redirect_hops"] = s.redirect_hops;
+  j["skipped"] = nlohmann::json::object();
+  for (const auto& [reason, n] : s.skipped) j["skipped"][reason] = n;
+  j["errors"] = s.errors;
+  j["first_errors"] = s.first_errors;
+  j["cancelled"] = s.cancelled;
+  return j;
+}
+
+void PrintSummary(const crawler::ImportSummary& s) {
+  std::printf(
+      "imported %s into run %lld: %lld of %lld files (%lld done before, %lld "
+      "resumed, %lld failed); %lld records, %lld fetches, %lld duplicates, "
+      "%lld redirect hops linked, %lld errors\n",
+      s.crawl_id.c_str(), static_cast<long long>(s.run_id),
+      static_cast<long long>(s.files_imported), static_cast<long long>(s.files),
+      static_cast<long long>(s.files_already_done),
+      static_cast<long long>(s.files_resumed),
+      static_cast<long long>(s.files_failed), static_cast<long long>(s.records),
+      static_cast<long long>(s.fetches), static_cast<long long>(s.duplicates),
+      static_cast<long long>(s.redirect_hops),
+      static_cast<long long>(s.errors));
+  for (const auto& [reason, n] : s.skipped) {
+    std::printf("  skipped %s: %lld\n", reason.c_str(),
+                static_cast<long long>(n));
+  }
+  for (const std::string& e : s.first_errors) {
+    std::printf("  error: %s\n", e.c_str());
+  }
+}
+
+int RunImportCommonCrawl(ImportFlags flags) {
+  flags.import.tool_version = std::string(kVersion);
+  crawler::NetworkLibraries libraries;
+  crawler::CrawlHandle handle;
+  crawler::ImportSummary summary;
+  crawler::ImportCallbacks callbacks;
+  if (!flags.quiet) {
+    callbacks.on_file = [](std::string_view file,
+                           const crawler::ImportSummary& s) {
+      std::fprintf(
+          stderr, "robotscan import: %.*s done (%lld files, %lld fetches)\n",
+          static_cast<int>(file.size()), file.data(),
+          static_cast<long long>(s.files_imported + s.files_already_done),
+          static_cast<long long>(s.fetches));
+    };
+  }
+  Status status;
+  int signal = 0;
+  {
+    StopOnSignals stop_on_signals(&handle);
+    status =
+        crawler::ImportCommonCrawl(flags.import, callbacks, &handle, &summary);
+    signal = stop_on_signals.received();
+  }
+  if (!status.ok()) {
+    std::fprintf(stderr, "robotscan import: %s\n", status.message().c_str());
+    if (signal != 0) return kExitSignalBase + signal;
+    return ExitCodeFor(status);
+  }
+  if (flags.json) {
+    std::printf("%s\n", SummaryJson(summary).dump(2).c_str());
+  } else {
+    PrintSummary(summary);
+  }
+  if (signal != 0) {
+    std::fprintf(stderr,
+                 "robotscan import: stopped; run the same command again to "
+                 "go on where it stopped\n");
+    return kExitSignalBase + signal;
+  }
+  if (summary.files_failed > 0) {
+    std::fprintf(stderr,
+                 "robotscan import: %lld files could not be read; run the "
+                 "same command again to retry them\n",
+                 static_cast<long long>(summary.files_failed));
+    return kExitInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddImportCommand(CLI::App& app, int* exit_code) {
+  CLI::App* cmd = app.add_subcommand(
+      "import", "Import archived robots.txt captures into a crawl database");
+  cmd->require_subcommand(1);
+  auto flags = std::make_shared<ImportFlags>();
+  CLI::App* cc = cmd->add_subcommand(
+      "commoncrawl",
+      "Common Crawl's robots.txt WARC files: one run per crawl ID, resumable "
+      "(docs/history.md)");
+  crawler::CommonCrawlImport& o = flags->import;
+  cc->add_option("--db", o.db_path, "SQLite crawl database (created if new)")
+      ->required();
+  cc->add_option("--list", o.list_path,
+                 "Top list: only its domains (and www. of them); default: "
+                 "every host");
+  cc->add_option("--top", o.top, "Only the list's first N entries (0: all)");
+  cc->add_option("--crawl-id", o.crawl_id,
+                 "CC-MAIN-YYYY-WW; default: from the files' paths or their "
+                 "warcinfo record");
+  cc->add_option("--jobs,-j", o.jobs, "Files read at once (default 1)");
+  cc->add_option("--paths", o.paths_file,
+                 "A robotstxt.paths(.gz) list; each path is fetched from "
+                 "--base-url");
+  cc->add_option("--base-url", o.base_url,
+                 "Where --paths entries are fetched from")
+      ->capture_default_str();
+  cc->add_option("--max-body", o.max_body_bytes,
+                 "Bytes of a body kept (at least 512000)");
+  cc->add_option("--batch", o.batch_size, "Fetches per transaction");
+  cc->add_flag("--compress", o.compress_bodies, "Store bodies zstd-compressed");
+  cc->add_option("--download-dir", o.download_dir,
+                 "Where URLs are downloaded before they are read");
+  cc->add_flag("--json", flags->json, "Summary as JSON");
+  cc->add_flag("--quiet,-q", flags->quiet, "No per-file lines");
+  cc->add_option("warc", o.files, "WARC files: paths or http(s) URLs");
+  cc->callback(
+      [flags, exit_code] { *exit_code = RunImportCommonCrawl(*flags); });
+}
+
+}  // namespace robotscan::cli
