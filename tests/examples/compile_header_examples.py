@@ -87,6 +87,9 @@ CONTEXTS = {
     "crawler/include/robotscan/crawler/top_list_download.h": {
         "epilogue": "(void)s;",
     },
+    "crawler/include/robotscan/crawler/history.h": {
+        "epilogue": "(void)s;",
+    },
     "crawler/include/robotscan/crawler/crawler.h": {
         "epilogue": "(void)status;",
     },

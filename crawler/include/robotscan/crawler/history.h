@@ -27,7 +27,7 @@
 //   import.crawl_id = "CC-MAIN-2024-10";
 //   import.files = {"CC-MAIN-20240220...-00000.warc.gz"};
 //   ImportSummary summary;
-//   Status s = ImportCommonCrawl(import, nullptr, &summary);
+//   Status s = ImportCommonCrawl(import, {}, nullptr, &summary);
 #ifndef ROBOTSCAN_CRAWLER_HISTORY_H_
 #define ROBOTSCAN_CRAWLER_HISTORY_H_
 
