@@ -120,7 +120,19 @@ std::vector<Spelled> SpellAll(std::span<const std::string_view> texts,
 struct Origin {
   std::string source;
   std::size_t offset = 0;
+  // Not a request value but the enclosing function's parameter of this
+  // index (counting from 0, without self/cls): a sink it reaches is that
+  // function's summary, reported where a caller passes a request value.
+  int parameter = -1;
+  std::string function;  // whose parameter
 };
+
+Origin RequestValue(std::string source, std::size_t offset) {
+  Origin origin;
+  origin.source = std::move(source);
+  origin.offset = offset;
+  return origin;
+}
 using Taint = std::optional<Origin>;
 
 struct Scope {
@@ -193,9 +205,14 @@ class InjectionFinder {
   void FindRubyScopes();
   void FindEscaperImports();
   bool IsControlBlock(std::size_t brace) const;
+  std::string FunctionNameBefore(std::size_t open) const;
 
   void OpenScope(std::size_t i);
-  void DefineParameters(std::size_t begin, std::size_t end, bool routed);
+  void DefineParameters(std::size_t begin, std::size_t end, bool routed,
+                        const std::string& function);
+  void HandleCall(std::size_t i);
+  void Walk();
+  void Report(RegexInjection found, const Origin& origin);
   void HandleAssignment(std::size_t i);
   void HandleSinks(std::size_t i);
   void HandleLoop(std::size_t i);
@@ -249,8 +266,17 @@ class InjectionFinder {
     bool hard = false;
     std::size_t parameters_begin = kNone;  // the parameter list's tokens
     std::size_t parameters_end = kNone;
-    bool routed = false;  // Flask route: every parameter is a request value
+    bool routed = false;   // Flask route: every parameter is a request value
+    std::string function;  // the function's name, when it has one
   };
+  // A sink one of a function's parameters reaches.
+  struct SinkSummary {
+    int parameter = 0;
+    RegexInjection injection;  // without its source
+  };
+  std::map<std::string, std::vector<SinkSummary>, std::less<>> summaries_;
+  bool calls_only_ = false;  // the second pass: call sites of summaries
+  std::set<std::size_t> reported_offsets_;
   std::map<std::size_t, ScopeSpan> scope_at_;
 
   std::vector<Scope> scopes_;
@@ -306,6 +332,23 @@ bool InjectionFinder::IsControlBlock(std::size_t brace) const {
   return false;
 }
 
+// The name a parameter list at `open` belongs to: `name(`, `name = (` (an
+// arrow function); empty for anonymous functions and keywords.
+std::string InjectionFinder::FunctionNameBefore(std::size_t open) const {
+  std::size_t at = open;
+  if (at >= 2 && IsPunct(tokens_, at - 1, "=") && IsName(tokens_, at - 2)) {
+    --at;
+  }
+  if (at == 0 || !IsName(tokens_, at - 1)) return "";
+  const std::string& name = tokens_[at - 1].text;
+  for (std::string_view keyword :
+       {"function", "func", "fn", "if", "for", "while", "switch", "catch",
+        "foreach", "using", "lock", "return", "new"}) {
+    if (name == keyword) return "";
+  }
+  return name;
+}
+
 void InjectionFinder::FindBraceScopes() {
   for (std::size_t i = 0; i < tokens_.size(); ++i) {
     if (!IsPunct(tokens_, i, "{") || IsControlBlock(i)) continue;
@@ -323,6 +366,22 @@ void InjectionFinder::FindBraceScopes() {
           !IsPunct(tokens_, k - 1, ".")) {
         break;
       }
+    }
+    // Go: `func f(p string) *regexp.Regexp {`, `func f(p T) (int, error) {`
+    if (language_ == SourceLanguage::kGo) {
+      std::size_t k = j;
+      while (k > 0 && j - k < 12 &&
+             (IsName(tokens_, k - 1) || IsPunct(tokens_, k - 1, ".") ||
+              IsPunct(tokens_, k - 1, "*") || IsPunct(tokens_, k - 1, "[") ||
+              IsPunct(tokens_, k - 1, "]"))) {
+        --k;
+      }
+      if (k == j && k >= 1 && IsPunct(tokens_, k - 1, ")") &&
+          view_.partner[k - 1] != kNone) {
+        const std::size_t result = view_.partner[k - 1];
+        if (result >= 1 && IsPunct(tokens_, result - 1, ")")) k = result;
+      }
+      if (k >= 1 && IsPunct(tokens_, k - 1, ")")) j = k;
     }
     if (j >= 2 && IsPunct(tokens_, j - 1, ">") &&
         IsPunct(tokens_, j - 2, "=")) {
@@ -345,6 +404,32 @@ void InjectionFinder::FindBraceScopes() {
       }
       span.parameters_begin = open + 1;
       span.parameters_end = j - 1;
+      span.function = FunctionNameBefore(open);
+    }
+    scope_at_[i] = span;
+  }
+  // Expression bodies: `(p) => new RegExp(p)`, C#'s `Regex Build(string p)
+  // => new Regex(p);`, from the arrow to the expression's end.
+  if (language_ != SourceLanguage::kJavaScript &&
+      language_ != SourceLanguage::kCSharp) {
+    return;
+  }
+  for (std::size_t i = 1; i + 2 < tokens_.size(); ++i) {
+    if (!IsPunct(tokens_, i, "=") || !IsPunct(tokens_, i + 1, ">") ||
+        tokens_[i].offset + 1 != tokens_[i + 1].offset ||
+        IsPunct(tokens_, i + 2, "{")) {
+      continue;
+    }
+    ScopeSpan span;
+    span.end = ExpressionEnd(i + 2);
+    if (IsPunct(tokens_, i - 1, ")") && view_.partner[i - 1] != kNone) {
+      const std::size_t open = view_.partner[i - 1];
+      span.parameters_begin = open + 1;
+      span.parameters_end = i - 1;
+      span.function = FunctionNameBefore(open);
+    } else if (IsName(tokens_, i - 1)) {
+      span.parameters_begin = i - 1;
+      span.parameters_end = i;
     }
     scope_at_[i] = span;
   }
@@ -366,6 +451,7 @@ void InjectionFinder::FindIndentedScopes() {
     if (IsName(tokens_, i + 1) && IsPunct(tokens_, i + 2, "(")) {
       span.parameters_begin = i + 3;
       span.parameters_end = view_.After(i + 2) - 1;
+      if (tokens_[i].text == "def") span.function = tokens_[i + 1].text;
     }
     std::size_t end = i + 1;
     while (end < n && !(LineStartAt(end) && enclosing_[end] == kNone &&
@@ -446,6 +532,9 @@ void InjectionFinder::FindRubyScopes() {
       if (IsPunct(tokens_, name + 1, "(")) {
         span.parameters_begin = name + 2;
         span.parameters_end = view_.After(name + 1) - 1;
+        if (tokens_[opener.index].text == "def" && IsName(tokens_, name)) {
+          span.function = tokens_[name].text;
+        }
       }
       scope_at_[opener.index] = span;
     }
@@ -529,7 +618,7 @@ void InjectionFinder::OpenScope(std::size_t i) {
   if (it->second.parameters_begin != kNone &&
       it->second.parameters_begin <= it->second.parameters_end) {
     DefineParameters(it->second.parameters_begin, it->second.parameters_end,
-                     it->second.routed);
+                     it->second.routed, it->second.function);
   }
 }
 
@@ -537,7 +626,9 @@ void InjectionFinder::OpenScope(std::size_t i) {
 // one of the same name): clean, unless an annotation or a route makes it a
 // request value.
 void InjectionFinder::DefineParameters(std::size_t begin, std::size_t end,
-                                       bool routed) {
+                                       bool routed,
+                                       const std::string& function) {
+  int index = 0;
   std::size_t k = begin;
   while (k < end) {
     std::size_t stop = k;
@@ -558,9 +649,9 @@ void InjectionFinder::DefineParameters(std::size_t begin, std::size_t end,
       if (IsClose(tokens_[p])) --level;
       for (const Spelled& annotation : parameter_sources_) {
         if (SpellsAt(tokens_, p, annotation)) {
-          taint = Origin{annotation.text.substr(annotation.text[0] == '[')
-                             .append(" parameter"),
-                         tokens_[p].offset};
+          taint = RequestValue(annotation.text.substr(annotation.text[0] == '[')
+                                   .append(" parameter"),
+                               tokens_[p].offset);
         }
       }
       if (level != 0 || !IsName(tokens_, p)) continue;
@@ -585,8 +676,14 @@ void InjectionFinder::DefineParameters(std::size_t begin, std::size_t end,
       }
     }
     if (routed && name != "self" && name != "cls" && name != "request") {
-      taint =
-          Origin{"route parameter", k < tokens_.size() ? tokens_[k].offset : 0};
+      taint = RequestValue("route parameter",
+                           k < tokens_.size() ? tokens_[k].offset : 0);
+    }
+    if (!name.empty() && name != "self" && name != "cls") {
+      if (!taint && !function.empty()) {
+        taint = Origin{"parameter", tokens_[k].offset, index, function};
+      }
+      ++index;
     }
     if (!name.empty()) scopes_.back().names[name] = taint;
     k = stop + 1;
@@ -773,6 +870,7 @@ Taint InjectionFinder::EvaluateHoles(const TokenView& view, std::size_t i,
   } else {
     return std::nullopt;
   }
+  Taint parameter;  // a parameter's value, when no request value is found
   for (const std::string& hole :
        HolesOf(raw, token.kind == CodeTokenKind::kRegex)) {
     const std::vector<CodeToken> hole_tokens = LexCode(hole, language_);
@@ -780,13 +878,13 @@ Taint InjectionFinder::EvaluateHoles(const TokenView& view, std::size_t i,
                                                ? std::string_view()
                                                : std::string_view(hole));
     Taint taint = Evaluate(hole_view, 0, hole_tokens.size(), depth + 1);
-    if (taint) {
-      // A request value read inside the hole is read where the string is.
-      if (taint->offset == kNone && depth == 0) taint->offset = token.offset;
-      return taint;
-    }
+    if (!taint) continue;
+    // A request value read inside the hole is read where the string is.
+    if (taint->offset == kNone && depth == 0) taint->offset = token.offset;
+    if (taint->parameter < 0) return taint;
+    if (!parameter) parameter = std::move(taint);
   }
-  return std::nullopt;
+  return parameter;
 }
 
 Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
@@ -794,6 +892,9 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
   if (depth > kMaxHoleDepth) return std::nullopt;
   const std::vector<CodeToken>& tokens = *view.tokens;
   end = std::min(end, tokens.size());
+  // A request value wins over a parameter's value (a summary's) in the
+  // same expression.
+  Taint parameter;
   std::size_t k = begin;
   while (k < end) {
     const CodeToken& token = tokens[k];
@@ -801,6 +902,28 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
     if (IsSanitizerCall(view, k, &call_open)) {
       k = view.After(call_open);
       continue;
+    }
+    // Python: `"|".join(re.escape(n) for n in names)`: the iterable's
+    // elements reach the result only through the element expression; when
+    // that escapes, the iterable does not count.
+    if (language_ == SourceLanguage::kPython && IsName(tokens, k) &&
+        token.text == "for" && k > begin) {
+      std::size_t open = k;
+      int nesting = 0;
+      while (open > begin) {
+        --open;
+        if (IsClose(tokens[open])) ++nesting;
+        if (IsOpen(tokens[open]) && nesting-- == 0) break;
+      }
+      bool escaped = false;
+      for (std::size_t e = open + 1; e < k && !escaped; ++e) {
+        std::size_t ignored = 0;
+        escaped = IsSanitizerCall(view, e, &ignored);
+      }
+      if (escaped && IsOpen(tokens[open])) {
+        k = view.After(open) - 1;  // the closing bracket
+        continue;
+      }
     }
     bool matched = false;
     for (const Spelled& source : sources_) {
@@ -810,7 +933,7 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
       bool clean = false;
       const std::size_t chain = ChainEnd(view, primary, &clean);
       if (!clean) {
-        return Origin{source.text, depth == 0 ? token.offset : kNone};
+        return RequestValue(source.text, depth == 0 ? token.offset : kNone);
       }
       k = chain;
       matched = true;
@@ -822,19 +945,25 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
       if (Taint taint = Lookup(token.text)) {
         bool clean = false;
         const std::size_t chain = ChainEnd(view, k + 1, &clean);
-        if (!clean) return taint;
-        k = chain;
+        if (!clean && taint->parameter < 0) return taint;
+        if (!clean && !parameter) parameter = std::move(taint);
+        // A parameter's chain may still read a request value:
+        // `request.getParameter("q")` with `request` a parameter.
+        k = taint->parameter < 0 ? chain : k + 1;
         continue;
       }
     }
     if ((token.kind == CodeTokenKind::kString ||
          token.kind == CodeTokenKind::kRegex) &&
         !token.constant) {
-      if (Taint taint = EvaluateHoles(view, k, depth)) return taint;
+      if (Taint taint = EvaluateHoles(view, k, depth)) {
+        if (taint->parameter < 0) return taint;
+        if (!parameter) parameter = std::move(taint);
+      }
     }
     ++k;
   }
-  return std::nullopt;
+  return parameter;
 }
 
 std::size_t InjectionFinder::ExpressionEnd(std::size_t begin) const {
@@ -1049,9 +1178,7 @@ void InjectionFinder::HandleSinks(std::size_t i) {
       found.offset = token.offset;
       found.sink = "regex literal with #{...}";
       found.expression = token.text;
-      found.source = taint->source;
-      found.source_line = LineOf(taint->offset);
-      found_.push_back(std::move(found));
+      Report(std::move(found), *taint);
     }
     return;
   }
@@ -1109,10 +1236,95 @@ void InjectionFinder::HandleSinks(std::size_t i) {
       text += "...";
     }
     found.expression = std::move(text);
+    Report(std::move(found), *taint);
+    return;
+  }
+}
+
+// A sink reached by a request value is reported; one reached by a
+// parameter of the enclosing function is that function's summary.
+void InjectionFinder::Report(RegexInjection found, const Origin& origin) {
+  if (origin.parameter >= 0) {
+    if (!calls_only_) {
+      summaries_[origin.function].push_back(
+          {origin.parameter, std::move(found)});
+    }
+    return;
+  }
+  if (calls_only_ || !reported_offsets_.insert(found.offset).second) return;
+  found.source = origin.source;
+  found.source_line = LineOf(origin.offset);
+  found_.push_back(std::move(found));
+}
+
+// A call of a function with a summary: a request value passed to the
+// parameter a sink compiles is reported at that sink.
+void InjectionFinder::HandleCall(std::size_t i) {
+  if (!IsName(tokens_, i) || !IsPunct(tokens_, i + 1, "(")) return;
+  const auto summary = summaries_.find(tokens_[i].text);
+  if (summary == summaries_.end()) return;
+  if (i > 0) {
+    // A definition (`boolean check(`, `def check(`) is no call; a method of
+    // this object is (`this.check(`, `self.check(`, `$this->check(`).
+    const CodeToken& before = tokens_[i - 1];
+    if (before.kind == CodeTokenKind::kName && !LineStartAt(i) &&
+        before.text != "return" && before.text != "await" &&
+        before.text != "yield" && before.text != "in" &&
+        before.text != "else") {
+      return;
+    }
+    if (IsMemberName(view_, i)) {
+      const std::size_t receiver = IsPunct(tokens_, i - 1, ".") ? i - 2 : i - 3;
+      if (receiver >= tokens_.size() || !IsName(tokens_, receiver) ||
+          (tokens_[receiver].text != "this" &&
+           tokens_[receiver].text != "self" &&
+           tokens_[receiver].text != "$this")) {
+        return;
+      }
+    }
+  }
+  const std::size_t close = view_.partner[i + 1];
+  if (close == kNone) return;
+  std::vector<std::pair<std::size_t, std::size_t>> arguments;
+  std::size_t start = i + 2;
+  for (std::size_t k = i + 2; k <= close;) {
+    if (k == close || IsPunct(tokens_, k, ",")) {
+      if (k > start) arguments.emplace_back(start, k);
+      start = k + 1;
+      ++k;
+      continue;
+    }
+    k = IsOpen(tokens_[k]) ? view_.After(k) : k + 1;
+  }
+  for (const SinkSummary& sink : summary->second) {
+    const auto index = static_cast<std::size_t>(sink.parameter);
+    if (index >= arguments.size()) continue;
+    const Taint taint =
+        Evaluate(view_, arguments[index].first, arguments[index].second, 0);
+    if (!taint || taint->parameter >= 0) continue;
+    if (!reported_offsets_.insert(sink.injection.offset).second) continue;
+    RegexInjection found = sink.injection;
     found.source = taint->source;
     found.source_line = LineOf(taint->offset);
+    found.sink += " (through " + tokens_[i].text + "(), called on line " +
+                  std::to_string(LineOf(tokens_[i].offset)) + ")";
     found_.push_back(std::move(found));
-    return;
+  }
+}
+
+void InjectionFinder::Walk() {
+  scopes_.clear();
+  scopes_.push_back(Scope{tokens_.size(), false, {}});
+  for (std::size_t i = 0; i < tokens_.size(); ++i) {
+    while (scopes_.size() > 1 && scopes_.back().end <= i) scopes_.pop_back();
+    OpenScope(i);
+    HandleAssignment(i);
+    HandleLoop(i);
+    if (calls_only_) {
+      HandleCall(i);
+    } else {
+      HandleSinks(i);
+    }
   }
 }
 
@@ -1121,14 +1333,17 @@ std::vector<RegexInjection> InjectionFinder::Run() {
   FindLines();
   FindScopes();
   FindEscaperImports();
-  scopes_.push_back(Scope{tokens_.size(), false, {}});
-  for (std::size_t i = 0; i < tokens_.size(); ++i) {
-    while (scopes_.size() > 1 && scopes_.back().end <= i) scopes_.pop_back();
-    OpenScope(i);
-    HandleAssignment(i);
-    HandleLoop(i);
-    HandleSinks(i);
+  Walk();
+  // One level through the file's own functions: their summaries, applied
+  // at their call sites.
+  if (!summaries_.empty()) {
+    calls_only_ = true;
+    Walk();
   }
+  std::sort(found_.begin(), found_.end(),
+            [](const RegexInjection& a, const RegexInjection& b) {
+              return a.offset < b.offset;
+            });
   for (RegexInjection& found : found_) {
     const std::size_t newline =
         found.offset == 0 ? kNone : source_.rfind('\n', found.offset - 1);

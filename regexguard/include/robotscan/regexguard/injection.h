@@ -28,8 +28,11 @@
 //            regex methods, preg_*, Regexp.new and /#{...}/, regexp.Compile
 //            and MustCompile, new Regex and the static Regex methods).
 // The flow is read in source order, without branches: a value escaped on
-// one path only counts as escaped. A value passed to another function is
-// not followed into it (taint from another function is never assumed).
+// one path only counts as escaped. Across functions it goes one level
+// within the file: a function whose parameter reaches a sink is summarised,
+// and a call in the file passing it a request value reports that sink (the
+// sink's name then says "through f(), called on line N"). Taint from
+// another function's variables is never assumed.
 //
 // Languages: Python, JavaScript/TypeScript, Go, Java, Ruby, PHP, C#; the
 // others give no injections.
