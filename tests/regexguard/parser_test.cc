@@ -289,6 +289,15 @@ TEST(ParserTest, PythonGlobalFlagsOnlyAtTheStart) {
   }
 }
 
+// Go 1.19's regexp (Debian 12) refuses (?<name>...), which Go 1.22 added.
+TEST(ParserTest, GoRefusesAngleBracketGroupNames) {
+  Result<ParsedPattern> parsed = ParsePattern("(?<n>a)", In(Dialect::kGo));
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.status().code(), StatusCode::kInvalidInput);
+  EXPECT_TRUE(ParsePattern("(?P<n>a)", In(Dialect::kGo)));
+  EXPECT_TRUE(ParsePattern("(?<n>a)", In(Dialect::kJava)));
+}
+
 TEST(FlagLettersTest, ParsesKnownLettersAndRejectsOthers) {
   Result<PatternFlags> flags = ParseFlagLetters("imsxug");
   ASSERT_TRUE(flags);
@@ -378,7 +387,7 @@ TEST(DialectFeaturesTest, OnePatternPerFeature) {
       {R"((*SKIP)a)",
        {R"(?)", R"(?)", R"(!)", R"(!)", R"(?)", R"(?)", R"(?)", R"(?)"}},
       {R"((?'n'a))",
-       {R"((a))", R"(?)", R"(!)", R"(!)", R"((a))", R"((a))", R"((a))",
+       {R"((a))", R"(!)", R"(!)", R"(!)", R"((a))", R"((a))", R"((a))",
         R"((a))"}},
       {R"((?P<n>a))",
        {R"((a))", R"((a))", R"(!)", R"(!)", R"(!)", R"(!)", R"((a))",
@@ -389,7 +398,7 @@ TEST(DialectFeaturesTest, OnePatternPerFeature) {
       {R"((?#c)a)",
        {R"(a)", R"(a)", R"(!)", R"(!)", R"(a)", R"(a)", R"(?)", R"(a)"}},
       {R"((?Q))",
-       {R"(?)", R"(?)", R"(!)", R"(!)", R"(!)", R"(!)", R"(?)", R"(?)"}},
+       {R"(?)", R"(!)", R"(!)", R"(!)", R"(!)", R"(!)", R"(?)", R"(?)"}},
       {R"((?<n>a)(?<n>b))",
        {R"((a)(b))", R"(!)", R"(!)", R"(!)", R"(!)", R"((a)(b))", R"(!)",
         R"(!)"}},

@@ -48,6 +48,7 @@ enum class Feature : unsigned {
   // ---- Groups and inline flags
   kAtomicGroups,            // (?>...)
   kBacktrackingVerbs,       // (*SKIP) ... (refused)
+  kAngleGroupNames,         // (?<name>...) (not Go 1.19)
   kQuotedGroupNames,        // (?'name'...)
   kPythonGroupNames,        // (?P<name>...)
   kPythonNamedBackrefs,     // (?P=name)
@@ -140,7 +141,7 @@ namespace features {
 using enum Feature;
 
 // What every engine here shares.
-inline constexpr FeatureSet kCommon = FeatureSet(kBackReferences);
+inline constexpr FeatureSet kCommon = kBackReferences | kAngleGroupNames;
 
 // The Perl heritage of PCRE, Java, Ruby, Python and .NET.
 inline constexpr FeatureSet kPerlCommon =
@@ -169,7 +170,8 @@ inline constexpr FeatureSet kLikePython =
     kOmittedMinimumCount | kInlineUnicodeFlag | kInlineAsciiFlag |
     kUFlagIsUnicode | kEscapeVerticalTab | kTwoDigitHex | kEscapeU |
     kEscapeLongU | kNamedCharacters | kUpperZIsEndOfText |
-    kRangeToShorthandIsError | kLookbehindFixedLength | kGlobalFlagsOnlyAtStart;
+    kRangeToShorthandIsError | kLookbehindFixedLength |
+    kGlobalFlagsOnlyAtStart | kUnknownGroupIsInvalid;
 
 // Python's (?P<name>...) and (?P=name) are syntax errors in Java ("Unknown
 // inline modifier") and Ruby ("undefined group option"), as OpenJDK 17 and

@@ -123,6 +123,12 @@ std::unique_ptr<Node> Parser::ParseGroup(InlineFlags* outer_flags) {
       lookbehind = true;
       negated = Peek(1) == '!';
       pos_ += 2;
+    } else if (k == '<' && !Has(Feature::kAngleGroupNames)) {
+      // Go 1.19's regexp: "invalid or unsupported Perl syntax: `(?<`"
+      // (Go 1.22 added the form).
+      return FailNull(StatusCode::kInvalidInput,
+                      "invalid or unsupported Perl syntax: (?<", start,
+                      pos_ + 1);
     } else if (k == '<' || (k == '\'' && Has(Feature::kQuotedGroupNames)) ||
                (k == 'P' && Peek(1) == '<' &&
                 Has(Feature::kPythonGroupNames))) {
