@@ -201,6 +201,28 @@ TEST(AnalyzerTest, JavaVerdictFollowsItsLoopMemo) {
   EXPECT_EQ(Analyze("^(a+)+$", Dialect::kRuby).verdict, Verdict::kExponential);
 }
 
+// Onigmo (Ruby 3.1) searches for a literal every match must contain before
+// it matches at all (proof/jit_model.h: OnigmoRequiredStrings): a Ruby
+// attack must hold it, or Ruby rejects it at once (as measured: ` *, *` on
+// blanks without a comma, an e-mail pattern without its `@`).
+TEST(AnalyzerTest, RubyAttacksHoldTheLiteralOnigmoLooksFor) {
+  const struct {
+    const char* pattern;
+    const char* flags;
+    const char* literal;
+  } cases[] = {{" *, *", "g", ","},
+               {"^[a-z0-9]+(?:[.-]?[a-z0-9]+)*@[a-z]+$", "", "@"}};
+  for (const auto& c : cases) {
+    const AnalysisReport report = Analyze(c.pattern, Dialect::kRuby, c.flags);
+    ASSERT_TRUE(report.attack.has_value()) << c.pattern;
+    EXPECT_NE(
+        (report.attack->prefix + report.attack->pump + report.attack->suffix)
+            .find(c.literal),
+        std::string::npos)
+        << c.pattern;
+  }
+}
+
 TEST(AnalyzerTest, VerdictsAreDeterministic) {
   const char* patterns[] = {"^(\\w+\\s?)+$", "\\s*#?\\s*$",
                             "^[a-z]+\\d*[a-z]*\\d+$"};

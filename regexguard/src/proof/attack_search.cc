@@ -113,6 +113,23 @@ std::vector<Attempt> WithStartupVariants(std::vector<Attempt> rejected,
       if (&attack != &forms.front()) {
         variants.push_back({attack, original.candidate});
       }
+      // Strings the modelled engine wants before it matches at all
+      // (Onigmo), after the failure point like PCRE2's required unit.
+      std::string missing;
+      for (const std::string& literal : facts.required_strings) {
+        if ((attack.prefix + attack.pump + attack.suffix + missing)
+                .find(literal) == std::string::npos) {
+          missing += literal;
+        }
+      }
+      if (!missing.empty()) {
+        variants.push_back(
+            {Attack{attack.prefix, attack.pump, attack.suffix + missing},
+             original.candidate});
+        variants.push_back(
+            {Attack{attack.prefix, attack.pump, attack.suffix + '\n' + missing},
+             original.candidate});
+      }
       if (!require || attack.pump.find(required) != std::string::npos ||
           attack.suffix.find(required) != std::string::npos) {
         continue;

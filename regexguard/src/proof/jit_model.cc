@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace robotscan::regexguard::internal {
 namespace {
@@ -208,6 +210,69 @@ std::map<const Node*, int> JavaLoopMemo(const Node& root) {
   if (HasBackReferenceIn(root)) return loops;
   FindTopLoops(root, false, &loops);
   return loops;
+}
+
+namespace {
+
+// The ASCII character a kCharacters node always matches, or 0.
+char SingleAscii(const Node& node) {
+  if (node.kind != NodeKind::kCharacters || node.approximate ||
+      node.chars.ranges().size() != 1 ||
+      node.chars.ranges()[0].first != node.chars.ranges()[0].last ||
+      node.chars.ranges()[0].first >= 0x80 ||
+      node.chars.ranges()[0].first == 0) {
+    return 0;
+  }
+  return static_cast<char>(node.chars.ranges()[0].first);
+}
+
+void AddRun(std::string* run, std::vector<std::string>* out) {
+  if (!run->empty() &&
+      std::find(out->begin(), out->end(), *run) == out->end()) {
+    out->push_back(*run);
+  }
+  run->clear();
+}
+
+void CollectRequired(const Node& node, std::vector<std::string>* out) {
+  switch (node.kind) {
+    case NodeKind::kCharacters: {
+      std::string run(1, SingleAscii(node));
+      if (run[0] != 0) AddRun(&run, out);
+      return;
+    }
+    case NodeKind::kSequence: {
+      // Consecutive literal characters must appear as one string.
+      std::string run;
+      for (const auto& child : node.children) {
+        const char c = SingleAscii(*child);
+        if (c != 0) {
+          run.push_back(c);
+          continue;
+        }
+        AddRun(&run, out);
+        CollectRequired(*child, out);
+      }
+      AddRun(&run, out);
+      return;
+    }
+    case NodeKind::kGroup:
+      CollectRequired(*node.children[0], out);
+      return;
+    case NodeKind::kRepeat:
+      if (node.min >= 1) CollectRequired(*node.children[0], out);
+      return;
+    default:
+      return;  // alternations, lookarounds, assertions, back references
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> OnigmoRequiredStrings(const Node& root) {
+  std::vector<std::string> out;
+  CollectRequired(root, &out);
+  return out;
 }
 
 }  // namespace robotscan::regexguard::internal

@@ -111,6 +111,9 @@ struct StartupFacts {
   bool starts_at_line_start = false;  // PCRE2_INFO_FIRSTCODETYPE 2
   std::uint32_t min_length = 0;       // PCRE2_INFO_MINLENGTH, characters
   bool anchored = false;  // PCRE2_ANCHORED among the compiled options
+  // Strings a subject must hold before any matching is tried (the Onigmo
+  // model, jit_model.h: OnigmoRequiredStrings); empty for PCRE2.
+  std::vector<std::string> required_strings;
 };
 
 class CompiledPcre2 {
@@ -141,6 +144,13 @@ class CompiledPcre2 {
   // configuration, which turns the optimisations off.
   StartupFacts startup_facts() const;
 
+  // Models an engine that fails a search at once, with no work, when the
+  // subject lacks one of `strings` (Onigmo's exact-string search):
+  // CountSteps then counts nothing for such a subject.
+  void set_required_strings(std::vector<std::string> strings) {
+    required_strings_ = std::move(strings);
+  }
+
  private:
   CompiledPcre2(Pcre2Code code, Pcre2MatchData match_data,
                 Pcre2MatchContext context,
@@ -156,6 +166,7 @@ class CompiledPcre2 {
   Pcre2MatchContext context_;
   std::vector<EarlyFailRepeat> early_fail_;  // JIT model only
   EngineConfig config_;
+  std::vector<std::string> required_strings_;  // Onigmo model only
 };
 
 }  // namespace robotscan::regexguard::internal
