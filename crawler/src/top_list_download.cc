@@ -15,8 +15,8 @@
 #include <sstream>
 #include <utility>
 
-#include "curl_handles.h"
 #include "robotscan/base/ascii.h"
+#include "robotscan/crawler/download.h"
 
 namespace robotscan::crawler {
 namespace {
@@ -44,91 +44,21 @@ std::string UtcDate(std::time_t when) {
   return text;
 }
 
-// What one GET brought back.
-struct HttpAnswer {
-  long status = 0;
-  std::string body;
-  std::string content_type;
-  std::string last_modified;
-  bool too_big = false;
-  std::size_t max_bytes = 0;
-};
-
-std::size_t OnBody(char* data, std::size_t size, std::size_t count,
-                   void* user) {
-  auto* answer = static_cast<HttpAnswer*>(user);
-  const std::size_t length = size * count;
-  if (answer->body.size() + length > answer->max_bytes) {
-    answer->too_big = true;
-    return 0;  // Aborts the transfer.
-  }
-  answer->body.append(data, length);
-  return length;
-}
-
-std::size_t OnHeader(char* data, std::size_t size, std::size_t count,
-                     void* user) {
-  auto* answer = static_cast<HttpAnswer*>(user);
-  const std::size_t length = size * count;
-  const std::string_view line(data, length);
-  const std::size_t colon = line.find(':');
-  if (colon == std::string_view::npos) return length;
-  const std::string name = ToAsciiLower(line.substr(0, colon));
-  std::string_view value = line.substr(colon + 1);
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) {
-    value.remove_prefix(1);
-  }
-  while (!value.empty() && (value.back() == '\r' || value.back() == '\n' ||
-                            value.back() == ' ')) {
-    value.remove_suffix(1);
-  }
-  if (name == "content-type") answer->content_type = std::string(value);
-  if (name == "last-modified") answer->last_modified = std::string(value);
-  return length;
-}
-
+// The list at `url`: a 200 answer, or an error that says which URL failed.
 Status Get(const std::string& url, const TopListRequest& request,
-           HttpAnswer* answer) {
-  CurlEasy easy(curl_easy_init());
-  if (!easy) return Status(StatusCode::kNetwork, "curl_easy_init failed");
-  char error[CURL_ERROR_SIZE] = {};
-  const std::string agent =
-      request.user_agent.empty() ? DefaultUserAgent() : request.user_agent;
-  answer->max_bytes = request.max_bytes;
-  CURL* e = easy.get();
-  curl_easy_setopt(e, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-  curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
-  curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(e, CURLOPT_USERAGENT, agent.c_str());
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, 30L);
-  curl_easy_setopt(e, CURLOPT_TIMEOUT,
-                   static_cast<long>(request.timeout.count()));
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &OnBody);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, answer);
-  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &OnHeader);
-  curl_easy_setopt(e, CURLOPT_HEADERDATA, answer);
-  const CURLcode code = curl_easy_perform(e);
-  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &answer->status);
-  if (answer->too_big) {
-    return Status(StatusCode::kInvalidInput,
-                  url + ": larger than " +
-                      std::to_string(request.max_bytes >> 20) + " MiB");
-  }
-  if (code != CURLE_OK) {
-    return Status(
-        StatusCode::kIoError,
-        url + ": " +
-            (error[0] != '\0' ? std::string(error) : curl_easy_strerror(code)));
-  }
-  if (answer->status != 200) {
-    return Status(StatusCode::kIoError, url + ": HTTP " +
-                                            std::to_string(answer->status) +
-                                            " instead of the list");
+           Downloaded* answer) {
+  DownloadRequest get;
+  get.url = url;
+  get.timeout = request.timeout;
+  get.max_bytes = request.max_bytes;
+  get.user_agent = request.user_agent;
+  Result<Downloaded> downloaded = Download(get);
+  if (!downloaded.ok()) return downloaded.status();
+  *answer = std::move(downloaded).value();
+  if (answer->http_status != 200) {
+    return Status(StatusCode::kIoError,
+                  url + ": HTTP " + std::to_string(answer->http_status) +
+                      " instead of the list");
   }
   return Status::Ok();
 }
@@ -340,7 +270,7 @@ Status DownloadTopList(const TopListRequest& request, TopListDownload* list) {
   base = WithoutTrailingSlash(base);
   const std::string url = base + path;
 
-  HttpAnswer answer;
+  Downloaded answer;
   if (Status s = Get(url, request, &answer); !s.ok()) return s;
   if (Status s =
           ReadDownloadedList(url, std::move(answer.body), answer.content_type,
@@ -361,7 +291,7 @@ Status DownloadTopList(const TopListRequest& request, TopListDownload* list) {
     } else {
       // The current list's ID, the form a paper cites. Without it the list
       // is still usable (its date and SHA-256 identify it).
-      HttpAnswer id;
+      Downloaded id;
       if (Get(base + "/top-1m-id", request, &id).ok()) {
         std::string text = id.body;
         text = std::string(StripAsciiWhitespace(text));

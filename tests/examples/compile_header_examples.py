@@ -90,6 +90,11 @@ CONTEXTS = {
     "crawler/include/robotscan/crawler/history.h": {
         "epilogue": "(void)s;",
     },
+    "crawler/include/robotscan/crawler/download.h": {
+        "includes": ['"robotscan/crawler/crawler.h"'],
+        "returns": "robotscan::Status",
+        "epilogue": "(void)found;\nreturn robotscan::Status();",
+    },
     "crawler/include/robotscan/crawler/crawler.h": {
         "epilogue": "(void)status;",
     },
@@ -102,6 +107,9 @@ CONTEXTS = {
         "includes": ['"robotscan/report/render.h"'],
         "returns": "robotscan::storage::Status",
         "epilogue": "return s;",
+    },
+    "report/include/robotscan/report/agent_registry.h": {
+        "includes": ["<cstdio>"],
     },
     "regexguard/include/robotscan/regexguard/analyzer.h": {},
     "regexguard/include/robotscan/regexguard/syntax.h": {},

@@ -17,6 +17,7 @@ void AddCheckCommand(CLI::App& app, int* exit_code);
 void AddLintCommand(CLI::App& app, int* exit_code);
 void AddCrawlCommand(CLI::App& app, int* exit_code);
 void AddReportCommand(CLI::App& app, int* exit_code);
+void AddAgentsCommand(CLI::App& app, int* exit_code);
 void AddTopListCommand(CLI::App& app, int* exit_code);
 void AddEnqueueCommand(CLI::App& app, int* exit_code);
 void AddMigrateCommand(CLI::App& app, int* exit_code);

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   robotscan::cli::AddLintCommand(*app, &exit_code);
   robotscan::cli::AddCrawlCommand(*app, &exit_code);
   robotscan::cli::AddReportCommand(*app, &exit_code);
+  robotscan::cli::AddAgentsCommand(*app, &exit_code);
   robotscan::cli::AddTopListCommand(*app, &exit_code);
   robotscan::cli::AddEnqueueCommand(*app, &exit_code);
   robotscan::cli::AddMigrateCommand(*app, &exit_code);
