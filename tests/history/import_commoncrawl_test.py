@@ -402,6 +402,30 @@ def test_jobs_and_duplicates_keep_the_earliest_capture(work, port):
               name)
 
 
+def test_latest_fetch_is_the_newest_capture_whatever_the_order(work, port):
+    # A newer crawl imported first, an older one second: latest_fetch still
+    # shows the newer capture; each run keeps its own.
+    new = os.path.join(work, "new.warc.gz")
+    old = os.path.join(work, "old.warc.gz")
+    with open(new, "wb") as f:
+        f.write(member(response("http://y.test/robots.txt", 200, b"new",
+                                date="2024-03-01T00:00:00Z")))
+    with open(old, "wb") as f:
+        f.write(member(response("http://y.test/robots.txt", 200, b"old",
+                                date="2023-12-01T00:00:00Z")))
+    db = os.path.join(work, "latest.sqlite")
+    for path, crawl in ((new, "CC-MAIN-2024-10"), (old, "CC-MAIN-2023-50")):
+        rc, s, err = import_json(db, "--crawl-id", crawl, path)
+        check(rc == 0 and s["fetches"] == 1, (rc, s, err))
+    check(query(db, "SELECT body, fetched_at FROM latest_fetch") ==
+          [(b"new", "2024-03-01T00:00:00.000Z")],
+          query(db, "SELECT * FROM latest_fetch"))
+    check(query(db, "SELECT r.source_crawl, b.data FROM fetch f JOIN "
+                "crawl_run r ON r.id = f.run_id JOIN body b ON b.id = "
+                "f.body_id ORDER BY r.id") ==
+          [("CC-MAIN-2024-10", b"new"), ("CC-MAIN-2023-50", b"old")], "runs")
+
+
 def main():
     if shutil.which("wget") is None:
         print("SKIPPED: GNU wget is not installed (scripts/bootstrap --extras)")

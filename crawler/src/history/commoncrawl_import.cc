@@ -10,8 +10,10 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -127,9 +129,8 @@ bool IsValidUtf8(std::string_view s) {
 bool IsAddressLiteral(std::string_view host) {
   if (host.empty()) return false;
   if (host.front() == '[') return host.back() == ']';
-  return std::all_of(host.begin(), host.end(), [](char c) {
-    return (c >= '0' && c <= '9') || c == '.';
-  });
+  return std::all_of(host.begin(), host.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
 }
 
 // WARC-Date (W3C-DTF, UTC: 2024-02-20T12:34:56Z, with a fraction in
@@ -342,7 +343,11 @@ class Import {
         summary_(summary),
         holder_(HostName() + ":" + std::to_string(getpid())) {}
 
+  // Reads the files on options.jobs threads; one more thread writes what
+  // they read (SQLite has one writer at a time), so that reading and
+  // writing overlap even with one job.
   void Run(const std::vector<std::string>& files) {
+    std::thread writer([this] { WriteQueued(); });
     std::atomic<std::size_t> next{0};
     auto work = [&] {
       for (;;) {
@@ -356,6 +361,12 @@ class Import {
     for (int j = 1; j < jobs; ++j) threads.emplace_back(work);
     work();
     for (std::thread& t : threads) t.join();
+    {
+      std::lock_guard lock(queue_mutex_);
+      readers_done_ = true;
+    }
+    queue_cv_.notify_all();
+    writer.join();
   }
 
   // A storage failure stops every worker; the first is returned.
@@ -378,12 +389,6 @@ class Import {
     ++summary_->files_failed;
     ++summary_->errors;
     NoteError(file, reason);
-  }
-
-  void StorageFailed(Status s) {
-    std::lock_guard lock(mutex_);
-    if (storage_status_.ok()) storage_status_ = std::move(s);
-    stopped_ = true;
   }
 
   // What one file's reading has gathered since its last commit.
@@ -431,7 +436,7 @@ class Import {
   // A finished chain as the fetch a crawl would have recorded.
   void AddChain(CaptureChain chain, const std::string& file, Batch* batch) {
     const Capture& first = chain.hops.front();
-    const Capture& last = chain.hops.back();
+    Capture& last = chain.hops.back();
     batch->redirect_hops += static_cast<std::int64_t>(chain.hops.size()) - 1;
     FetchRecord r;
     if (!DomainOf(first.host, &r.domain, &r.rank)) {
@@ -458,7 +463,7 @@ class Import {
     }
     if (r.http_status >= 200 && r.http_status < 300 &&
         last.response.error == storage::ErrorClass::kNone) {
-      r.body = last.response.body;
+      r.body = std::move(last.response.body);
       r.truncated = last.response.truncated;
     }
     const ResponseHeaders& h = last.response.headers;
@@ -571,24 +576,81 @@ class Import {
     }
   }
 
-  // Commits `batch` with the file's resume point; false when storage failed.
-  bool Commit(std::int64_t file_id, std::int64_t resume_offset,
-              std::int64_t resume_skip, bool done, Batch* batch) {
+  // A batch read, waiting for the writer, with its file's resume point.
+  struct Pending {
+    std::string name;
+    std::int64_t file_id = 0;
+    std::int64_t resume_offset = 0;
+    std::int64_t resume_skip = 0;
+    bool done = false;     // The file's last batch.
+    bool resumed = false;  // The file was begun by an earlier import.
+    Batch batch;
+  };
+
+  // Hands `batch` to the writer (waiting while kMaxQueued are queued, which
+  // bounds memory); false once storage has failed.
+  bool Enqueue(const std::string& name, std::int64_t file_id,
+               std::int64_t resume_offset, std::int64_t resume_skip, bool done,
+               bool resumed, Batch* batch) {
+    Pending pending;
+    pending.name = name;
+    pending.file_id = file_id;
+    pending.resume_offset = resume_offset;
+    pending.resume_skip = resume_skip;
+    pending.done = done;
+    pending.resumed = resumed;
+    pending.batch = std::move(*batch);
+    *batch = Batch();
+    std::unique_lock lock(queue_mutex_);
+    queue_cv_.wait(lock,
+                   [&] { return queue_.size() < kMaxQueued || stopped_; });
+    if (stopped_) return false;
+    queue_.push_back(std::move(pending));
+    queue_cv_.notify_all();
+    return true;
+  }
+
+  // The writer: commits the queued batches in order, each with its file's
+  // progress, until the readers are done and the queue is empty. Batches
+  // queued when the import is cancelled are still committed (each is
+  // whole); after a storage failure nothing more is.
+  void WriteQueued() {
+    for (;;) {
+      Pending pending;
+      {
+        std::unique_lock lock(queue_mutex_);
+        queue_cv_.wait(lock, [&] { return !queue_.empty() || readers_done_; });
+        if (queue_.empty()) return;
+        pending = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      queue_cv_.notify_all();
+      if (!Commit(&pending)) {
+        std::lock_guard lock(queue_mutex_);
+        stopped_ = true;
+        queue_.clear();
+        queue_cv_.notify_all();
+        return;
+      }
+    }
+  }
+
+  bool Commit(Pending* pending) {
+    Batch* batch = &pending->batch;
     storage::HistoryProgress progress;
-    progress.file_id = file_id;
-    progress.resume_offset = resume_offset;
-    progress.resume_skip = resume_skip;
+    progress.file_id = pending->file_id;
+    progress.resume_offset = pending->resume_offset;
+    progress.resume_skip = pending->resume_skip;
     progress.counts = batch->counts;
     if (!batch->errors.empty()) progress.last_error = batch->errors.back();
-    progress.done = done;
-    if (done) progress.finished_at = Now();
+    progress.done = pending->done;
+    if (pending->done) progress.finished_at = Now();
     std::lock_guard lock(mutex_);
     if (!storage_status_.ok()) return false;
     storage::Result<storage::HistoryCounts> decided =
         store_->AppendImportedFetches(run_id_, batch->fetches, progress);
     if (!decided.ok()) {
       storage_status_ = decided.status();
-      stopped_ = true;
       return false;
     }
     summary_->records += batch->counts.records;
@@ -599,8 +661,12 @@ class Import {
     for (const auto& [reason, n] : batch->skipped) {
       summary_->skipped[reason] += n;
     }
-    for (const std::string& e : batch->errors) NoteError(current_, e);
-    *batch = Batch();
+    for (const std::string& e : batch->errors) NoteError(pending->name, e);
+    if (pending->done) {
+      ++summary_->files_imported;
+      if (pending->resumed) ++summary_->files_resumed;
+      if (callbacks_.on_file) callbacks_.on_file(pending->name, *summary_);
+    }
     return true;
   }
 
@@ -698,29 +764,17 @@ class Import {
         }
         finished.clear();
       }
-      if (full && chains.empty()) {
-        {
-          std::lock_guard lock(mutex_);
-          current_ = name;
-        }
-        if (!Commit(file.id, resume_offset, resume_skip, false, &batch)) {
-          return;
-        }
+      if (full && chains.empty() &&
+          !Enqueue(name, file.id, resume_offset, resume_skip, false, resumed,
+                   &batch)) {
+        return;
       }
     }
     chains.FinishAll(&finished);
     for (CaptureChain& chain : finished) {
       AddChain(std::move(chain), name, &batch);
     }
-    {
-      std::lock_guard lock(mutex_);
-      current_ = name;
-    }
-    if (!Commit(file.id, resume_offset, resume_skip, true, &batch)) return;
-    std::lock_guard lock(mutex_);
-    ++summary_->files_imported;
-    if (resumed) ++summary_->files_resumed;
-    if (callbacks_.on_file) callbacks_.on_file(name, *summary_);
+    Enqueue(name, file.id, resume_offset, resume_skip, true, resumed, &batch);
   }
 
   const CommonCrawlImport& options_;
@@ -732,10 +786,15 @@ class Import {
   ImportSummary* summary_;
   std::string holder_;
   std::size_t max_body_ = std::max(options_.max_body_bytes, kMinBodyLimitBytes);
-  std::mutex mutex_;  // Guards store_, summary_, storage_status_, current_.
+  std::mutex mutex_;  // Guards store_, summary_, storage_status_.
   Status storage_status_;
+  // Set when storage failed: readers and the writer stop.
   std::atomic<bool> stopped_{false};
-  std::string current_;
+  static constexpr std::size_t kMaxQueued = 4;
+  std::mutex queue_mutex_;  // Guards queue_, readers_done_.
+  std::condition_variable queue_cv_;
+  std::deque<Pending> queue_;
+  bool readers_done_ = false;
 };
 
 // The crawl ID in the first warcinfo record of a local file, or "".

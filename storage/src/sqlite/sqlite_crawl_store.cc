@@ -104,7 +104,8 @@ class SqliteCrawlStore final : public CrawlStore {
   // Imports' statements, prepared on first use.
   bool import_prepared_ = false;
   Statement find_import_run_, open_history_file_, fetch_of_run_domain_,
-      delete_steps_, delete_fetch_, newest_fetch_of_domain_, history_progress_;
+      delete_steps_, delete_fetch_, newest_fetch_of_domain_, set_latest_fetch_,
+      history_progress_;
 };
 
 Status SqliteCrawlStore::Initialize() {
@@ -452,15 +453,16 @@ Status SqliteCrawlStore::PrepareImportStatements() {
        "location = excluded.location, holder = excluded.holder "
        "RETURNING id, state, resume_offset, resume_skip, records, fetches, "
        "duplicates, skipped, errors"},
+      // The domain's newest fetch, and its fetch in this run if any.
       {&fetch_of_run_domain_,
-       "SELECT f.id, f.fetched_at, coalesce(f.source_file, ''), "
-       "coalesce(f.source_offset, -1) FROM domain d JOIN fetch f ON "
-       "f.domain_id = d.id AND f.run_id = ?1 WHERE d.name = ?2"},
+       "SELECT d.latest_fetch_id, lf.fetched_at, f.id, f.fetched_at, "
+       "coalesce(f.source_file, ''), coalesce(f.source_offset, -1) FROM "
+       "domain d LEFT JOIN fetch lf ON lf.id = d.latest_fetch_id LEFT JOIN "
+       "fetch f ON f.domain_id = d.id AND f.run_id = ?1 WHERE d.name = ?2"},
+      {&set_latest_fetch_,
+       "UPDATE domain SET latest_fetch_id = ?2 WHERE name = ?1"},
       {&delete_steps_, "DELETE FROM fetch_step WHERE fetch_id = ?1"},
       {&delete_fetch_, "DELETE FROM fetch WHERE id = ?1"},
-      // An import may add an older capture after a newer fetch: the
-      // domain's latest is its newest by capture time, not the last
-      // written.
       {&newest_fetch_of_domain_,
        "UPDATE domain SET latest_fetch_id = (SELECT f.id FROM fetch f WHERE "
        "f.domain_id = domain.id ORDER BY f.fetched_at DESC, f.id DESC LIMIT "
@@ -475,6 +477,12 @@ Status SqliteCrawlStore::PrepareImportStatements() {
   };
   for (const auto& [stmt, sql] : items) {
     if (Status s = Statement::Prepare(db_.get(), sql, stmt); !s.ok()) return s;
+  }
+  // An import writes a file's worth of bodies in a row: a 64 MiB page
+  // cache (SQLite's default is 2 MiB) keeps the tables' and indexes'
+  // pages in memory between its transactions.
+  if (Status s = Execute(db_.get(), "PRAGMA cache_size=-65536"); !s.ok()) {
+    return s;
   }
   import_prepared_ = true;
   return Status::Ok();
@@ -528,6 +536,8 @@ Status SqliteCrawlStore::ImportOne(std::int64_t run_id, std::int64_t* last_id,
                                    const FetchRecord& r,
                                    HistoryCounts* counts) {
   std::int64_t replaced = 0;
+  std::int64_t latest = 0;  // The domain's newest fetch before this one.
+  std::string latest_at;
   {
     ScopedReset reset(fetch_of_run_domain_);
     fetch_of_run_domain_.BindInt(1, run_id);
@@ -535,15 +545,19 @@ Status SqliteCrawlStore::ImportOne(std::int64_t run_id, std::int64_t* last_id,
     const int rc = fetch_of_run_domain_.Step();
     if (rc == SQLITE_ROW) {
       const Statement& st = fetch_of_run_domain_;
-      const std::string at = st.ColumnText(1);
-      const std::string file = st.ColumnText(2);
-      const std::int64_t offset = st.ColumnInt(3);
-      const bool earlier =
-          std::tie(r.fetched_at, r.source_file, r.source_offset) <
-          std::tie(at, file, offset);
-      ++counts->duplicates;
-      if (!earlier) return Status::Ok();
-      replaced = st.ColumnInt(0);
+      latest = st.ColumnInt(0);
+      latest_at = st.ColumnText(1);
+      if (!st.ColumnIsNull(2)) {
+        const std::string at = st.ColumnText(3);
+        const std::string file = st.ColumnText(4);
+        const std::int64_t offset = st.ColumnInt(5);
+        const bool earlier =
+            std::tie(r.fetched_at, r.source_file, r.source_offset) <
+            std::tie(at, file, offset);
+        ++counts->duplicates;
+        if (!earlier) return Status::Ok();
+        replaced = st.ColumnInt(2);
+      }
     } else if (rc != SQLITE_DONE) {
       return StatusFromSqlite(db_.get(), rc, "find the run's fetch");
     }
@@ -557,11 +571,24 @@ Status SqliteCrawlStore::ImportOne(std::int64_t run_id, std::int64_t* last_id,
       }
     }
   }
+  // InsertOne points the domain at the new fetch, which is right unless
+  // the domain has a newer one: an import may add an older capture after
+  // a newer fetch (the newest is by capture time, not the last written).
   if (Status s = InsertOne(run_id, ++*last_id, r); !s.ok()) return s;
   if (replaced == 0) ++counts->fetches;
-  ScopedReset reset(newest_fetch_of_domain_);
-  newest_fetch_of_domain_.BindText(1, r.domain);
-  return StepDone(newest_fetch_of_domain_, "point the domain at its newest");
+  if (latest != 0 && latest == replaced) {
+    // The replaced fetch was the newest: find the newest again.
+    ScopedReset reset(newest_fetch_of_domain_);
+    newest_fetch_of_domain_.BindText(1, r.domain);
+    return StepDone(newest_fetch_of_domain_, "point the domain at its newest");
+  }
+  if (latest != 0 && latest_at > r.fetched_at) {
+    ScopedReset reset(set_latest_fetch_);
+    set_latest_fetch_.BindText(1, r.domain);
+    set_latest_fetch_.BindInt(2, latest);
+    return StepDone(set_latest_fetch_, "keep the domain's newest fetch");
+  }
+  return Status::Ok();
 }
 
 Result<HistoryCounts> SqliteCrawlStore::AppendImportedFetches(
