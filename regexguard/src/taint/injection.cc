@@ -235,13 +235,18 @@ class InjectionFinder {
   void Assign(const std::string& name, const Taint& taint, bool declare);
 
   bool LineStartAt(std::size_t i) const { return line_start_[i]; }
+  // 1-based; binary search in the line starts found once.
   std::size_t LineOf(std::size_t offset) const {
-    return static_cast<std::size_t>(std::count(
-               source_.begin(),
-               source_.begin() + static_cast<std::ptrdiff_t>(
-                                     std::min(offset, source_.size())),
-               '\n')) +
-           1;
+    if (line_starts_.empty()) {
+      line_starts_.push_back(0);
+      for (std::size_t k = 0; k < source_.size(); ++k) {
+        if (source_[k] == '\n') line_starts_.push_back(k + 1);
+      }
+    }
+    return static_cast<std::size_t>(
+        std::upper_bound(line_starts_.begin(), line_starts_.end(),
+                         std::min(offset, source_.size())) -
+        line_starts_.begin());
   }
 
   std::string_view source_;
@@ -257,7 +262,8 @@ class InjectionFinder {
   std::set<std::string, std::less<>> escapers_;  // imported escape functions
   bool imports_regex_module_ = false;            // Python: `import regex`
 
-  std::vector<bool> line_start_;        // first token of its line
+  mutable std::vector<std::size_t> line_starts_;  // offsets, for LineOf
+  std::vector<bool> line_start_;                  // first token of its line
   std::vector<std::size_t> indent_;     // column of a line's first token
   std::vector<std::size_t> enclosing_;  // innermost open bracket, or kNone
   // Scopes by their first token: (end, hard, routed parameters).
@@ -289,11 +295,15 @@ void InjectionFinder::FindLines() {
   indent_.assign(n, 0);
   enclosing_.assign(n, kNone);
   std::vector<std::size_t> open;
+  // Tokens come in source order: one forward scan finds each one's line
+  // (a minified file's one long line stays linear).
+  std::size_t scanned = 0;
+  std::size_t line_begin = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t offset = tokens_[i].offset;
-    const std::size_t newline =
-        offset == 0 ? kNone : source_.rfind('\n', offset - 1);
-    const std::size_t line_begin = newline == kNone ? 0 : newline + 1;
+    const std::size_t offset = std::min(tokens_[i].offset, source_.size());
+    for (; scanned < offset; ++scanned) {
+      if (source_[scanned] == '\n') line_begin = scanned + 1;
+    }
     line_start_[i] = i == 0 || tokens_[i - 1].offset < line_begin;
     indent_[i] = offset - line_begin;
     enclosing_[i] = open.empty() ? kNone : open.back();
@@ -508,7 +518,9 @@ void InjectionFinder::FindRubyScopes() {
       if (word == "do" && !open.empty() && !open.back().scope) {
         const std::string& opener = tokens_[open.back().index].text;
         bool same_line = true;
-        for (std::size_t k = open.back().index + 1; k <= i; ++k) {
+        // Bounded: a loop header is short.
+        if (i - open.back().index > 64) same_line = false;
+        for (std::size_t k = open.back().index + 1; same_line && k <= i; ++k) {
           if (LineStartAt(k)) same_line = false;
         }
         if (same_line &&
@@ -1344,15 +1356,22 @@ std::vector<RegexInjection> InjectionFinder::Run() {
             [](const RegexInjection& a, const RegexInjection& b) {
               return a.offset < b.offset;
             });
+  // Findings come sorted: each line's suppression is read once, even when
+  // one long (minified) line holds many.
+  std::size_t suppression_line = 0;
+  std::optional<std::string> suppression;
   for (RegexInjection& found : found_) {
-    const std::size_t newline =
-        found.offset == 0 ? kNone : source_.rfind('\n', found.offset - 1);
     found.line = LineOf(found.offset);
-    found.column = found.offset - (newline == kNone ? 0 : newline + 1) + 1;
+    const std::size_t line_begin = line_starts_[found.line - 1];
+    found.column = found.offset - line_begin + 1;
     found.dialect = rules_.dialect;
     found.linear_engine = rules_.linear_engine;
     found.escape_with = std::string(rules_.escape_with);
-    found.suppression = internal::SuppressionAt(source_, found.offset);
+    if (found.line != suppression_line) {
+      suppression_line = found.line;
+      suppression = internal::SuppressionAt(source_, line_begin);
+    }
+    found.suppression = suppression;
   }
   return std::move(found_);
 }
