@@ -68,6 +68,9 @@ ANSWERS = {
     "f.test": (200, [("Content-Type", "text/plain")], b""),
     "loop.test": (302, [("Location", "/robots.txt")], b""),
 }
+# Files the server serves at 127.0.0.1 by path (a crawl's WARC files and
+# its path list, for the URL and --paths inputs).
+FILES = {}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -84,8 +87,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             rest = path[len("http://"):]
             host = rest.split("/", 1)[0].split(":")[0]
             path = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
-        status, headers, body = ANSWERS.get(
-            host, (404, [("Content-Type", "text/plain")], b"unknown host"))
+        if host == "127.0.0.1" and path in FILES:
+            status, headers, body = 200, [], FILES[path]
+        else:
+            status, headers, body = ANSWERS.get(
+                host, (404, [("Content-Type", "text/plain")], b"unknown host"))
         self.send_response(status)
         chunked = host == "e.test"
         for k, v in headers:
@@ -424,6 +430,48 @@ def test_latest_fetch_is_the_newest_capture_whatever_the_order(work, port):
                 "crawl_run r ON r.id = f.run_id JOIN body b ON b.id = "
                 "f.body_id ORDER BY r.id") ==
           [("CC-MAIN-2024-10", b"new"), ("CC-MAIN-2023-50", b"old")], "runs")
+
+
+def test_urls_and_path_lists_are_downloaded(work, port):
+    prefix = "crawl-data/CC-MAIN-2024-18/segments/1/robotstxt/"
+    names = ["CC-MAIN-1-00000.warc.gz", "CC-MAIN-1-00001.warc.gz"]
+    for i, name in enumerate(names):
+        FILES["/" + prefix + name] = member(response(
+            "http://u%d.test/robots.txt" % i, 200, b"User-agent: u%d\n" % i))
+    paths = os.path.join(work, "robotstxt.paths.gz")
+    with gzip.open(paths, "wb") as f:
+        f.write("".join(prefix + n + "\n" for n in names).encode())
+        f.write(("crawl-data/CC-MAIN-2024-18/missing.warc.gz\n").encode())
+    db = os.path.join(work, "urls.sqlite")
+    base = "http://127.0.0.1:%d/" % port
+    # The crawl ID comes from the paths; the missing file fails (exit 3)
+    # and is retried by the next run.
+    rc, s, err = import_json(db, "--paths", paths, "--base-url", base,
+                             "--download-dir", work)
+    check(rc == 3 and s["crawl_id"] == "CC-MAIN-2024-18" and
+          s["files_imported"] == 2 and s["files_failed"] == 1 and
+          s["fetches"] == 2, (rc, s, err))
+    check(query(db, "SELECT d.name, f.source_file, b.data FROM fetch f JOIN "
+                "domain d ON d.id = f.domain_id JOIN body b ON b.id = "
+                "f.body_id ORDER BY d.name") ==
+          [("u0.test", names[0], b"User-agent: u0\n"),
+           ("u1.test", names[1], b"User-agent: u1\n")], "bodies")
+    check(query(db, "SELECT status FROM crawl_run") == [("interrupted",)],
+          "a run with a failed file is not finished")
+    check(not [f for f in os.listdir(work) if f.endswith(".part")],
+          "downloads left behind")
+    FILES["/crawl-data/CC-MAIN-2024-18/missing.warc.gz"] = member(response(
+        "http://u9.test/robots.txt", 200, b"late"))
+    rc, s, err = import_json(db, "--paths", paths, "--base-url", base,
+                             "--download-dir", work)
+    check(rc == 0 and s["files_already_done"] == 2 and
+          s["files_imported"] == 1 and s["fetches"] == 1, (rc, s, err))
+    check(query(db, "SELECT status FROM crawl_run") == [("finished",)], "run")
+    # A single URL argument works the same way.
+    db2 = os.path.join(work, "url.sqlite")
+    rc, s, err = import_json(db2, base + prefix + names[0])
+    check(rc == 0 and s["fetches"] == 1 and
+          s["crawl_id"] == "CC-MAIN-2024-18", (rc, s, err))
 
 
 def main():

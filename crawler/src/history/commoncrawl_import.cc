@@ -55,6 +55,10 @@ constexpr int kForcedCommitFactor = 4;
 // Records read without a commit (skips only) before one is made anyway,
 // so that the resume point keeps up in files of other hosts.
 constexpr std::int64_t kRecordsPerCommit = 20000;
+// Bodies a batch holds before it is committed. With at most kMaxQueued
+// batches waiting for the writer, one being read and one being written,
+// an import holds about 6 x 16 MiB of bodies whatever the file's size.
+constexpr std::size_t kMaxBatchBodyBytes = 16u << 20;
 
 // A file descriptor, closed once.
 class FileSource final : public history::ByteSource {
@@ -400,6 +404,7 @@ class Import {
     std::string last_error;
     std::vector<std::string> errors;
     std::int64_t records_since_commit = 0;
+    std::size_t body_bytes = 0;
   };
 
   void Skip(Batch* batch, const char* reason) {
@@ -493,6 +498,7 @@ class Import {
     r.source_file = file;
     r.source_offset = first.offset;
     r.source_timestamp = first.date;
+    batch->body_bytes += r.body.size();
     batch->fetches.push_back(std::move(r));
   }
 
@@ -755,6 +761,7 @@ class Import {
       resume_offset = record.offset;
       resume_skip = record.index_in_member + 1;
       const bool full = batch.fetches.size() >= batch_size ||
+                        batch.body_bytes >= kMaxBatchBodyBytes ||
                         batch.records_since_commit >= kRecordsPerCommit;
       if (full && !chains.empty() &&
           batch.fetches.size() >= batch_size * kForcedCommitFactor) {
