@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes a synthetic Common Crawl-like robots.txt WARC for the import
 benchmark (bench/RESULTS.md, "issue 28"): per capture a request, a response
-and a metadata record, each its own gzip member (level 6), as Common Crawl
-writes them; robots.txt bodies of 100 B to 16 KB (log-uniform), decoded
+and a metadata record, each its own gzip member (level 6, no timestamp: the
+same bytes on every run), as Common Crawl writes them; robots.txt bodies of 100 B to 16 KB (log-uniform), decoded
 with X-Crawler-Content-Length as Common Crawl keeps them.
 
   make_cc_warc.py OUT.warc.gz CAPTURES [--distinct FRACTION]
@@ -54,23 +54,24 @@ def main():
                        b"User-Agent: CCBot/2.0\r\n\r\n" % host.encode())
             response = (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
                         b"X-Crawler-Content-Length: %d\r\nContent-Length: %d"
-                        b"\r\n\r\n" % (len(body), len(body))) + body
+                        b"\r\nDate: Tue, 20 Feb 2024 10:00:00 GMT\r\n\r\n"
+                        % (len(body), len(body))) + body
             common = [("WARC-Target-URI", uri), ("WARC-Date", date),
                       ("WARC-Record-ID",
                        "<urn:uuid:%032x>" % rng.getrandbits(128))]
-            f.write(gzip.compress(record(
+            f.write(gzip.compress(mtime=0, compresslevel=6, data=record(
                 [("WARC-Type", "request")] + common +
                 [("Content-Type", "application/http; msgtype=request")],
-                request), 6))
-            f.write(gzip.compress(record(
+                request)))
+            f.write(gzip.compress(mtime=0, compresslevel=6, data=record(
                 [("WARC-Type", "response")] + common +
                 [("Content-Type", "application/http; msgtype=response"),
                  ("WARC-IP-Address", "192.0.2.%d" % (i % 250))],
-                response), 6))
-            f.write(gzip.compress(record(
+                response)))
+            f.write(gzip.compress(mtime=0, compresslevel=6, data=record(
                 [("WARC-Type", "metadata")] + common +
                 [("Content-Type", "application/warc-fields")],
-                b"fetchTimeMs: 123\r\n"), 6))
+                b"fetchTimeMs: 123\r\n")))
 
 
 if __name__ == "__main__":
