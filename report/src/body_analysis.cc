@@ -124,6 +124,51 @@ Restriction RestrictionFor(const robots::RobotsTxt& robots,
   return restriction;
 }
 
+std::uint8_t CrawlerFlagsFor(const robots::RobotsTxt& robots,
+                             std::string_view agent, bool named,
+                             bool googlebot_root_allowed) {
+  std::uint8_t flags = 0;
+  // Without a group of its own the agent is governed by `*`.
+  const Restriction restriction = RestrictionFor(robots, agent);
+  if (named) flags |= kCrawlerNamed;
+  if (restriction.full) flags |= kCrawlerFull;
+  if (restriction.partial) flags |= kCrawlerPartial;
+  if (named && !robots.IsAllowedFor(agent, "/") && googlebot_root_allowed) {
+    flags |= kCrawlerSingledOut;
+  }
+  return flags;
+}
+
+// The registry matrix's flags. A file names a handful of agents and the
+// registry holds over a hundred, so every agent the file does not name
+// shares one answer, the `*` group's (what the generic agent gets), and
+// only the named ones are matched one by one. CPython's reading matches
+// whole names its own way (substrings), so there each agent is asked by
+// the name the registry gives it.
+std::vector<std::uint8_t> RegistryFlagsOf(const robots::RobotsTxt& robots,
+                                          const AnalysisSettings& settings,
+                                          const ReadingVerdicts& verdicts) {
+  const std::size_t n = settings.registry_tokens.size();
+  std::vector<std::uint8_t> flags;
+  if (robots.compat() == robots::Compat::kUrllib) {
+    flags.reserve(n);
+    for (const std::string& name : settings.registry_names) {
+      flags.push_back(CrawlerFlagsFor(robots, name, robots.HasGroupFor(name),
+                                      verdicts.googlebot_root_allowed));
+    }
+    return flags;
+  }
+  flags.assign(n, CrawlerFlagsFor(robots, settings.generic_agent, false,
+                                  verdicts.googlebot_root_allowed));
+  for (const TokenVerdict& verdict : verdicts.tokens) {
+    auto it = settings.registry_index.find(verdict.token);
+    if (it == settings.registry_index.end()) continue;
+    flags[it->second] = CrawlerFlagsFor(robots, verdict.token, true,
+                                        verdicts.googlebot_root_allowed);
+  }
+  return flags;
+}
+
 ReadingVerdicts VerdictsOf(const robots::RobotsTxt& robots,
                            const AnalysisSettings& settings) {
   const bool urllib = robots.compat() == robots::Compat::kUrllib;
@@ -153,7 +198,6 @@ ReadingVerdicts VerdictsOf(const robots::RobotsTxt& robots,
 
   verdicts.crawler_flags.reserve(settings.crawlers.size());
   for (const std::string& crawler : settings.crawlers) {
-    std::uint8_t flags = 0;
     // Files name crawlers the way the matcher reads a user-agent line
     // (RFC 9309 §2.2.1: letters, '-', '_'), so "User-agent: MJ12bot" is a
     // group for "mj"; asking with the same cut finds that group. CPython
@@ -162,17 +206,9 @@ ReadingVerdicts VerdictsOf(const robots::RobotsTxt& robots,
     if (!urllib && !robots::ExtractProductToken(crawler).empty()) {
       agent = robots::ExtractProductToken(crawler);
     }
-    const bool named = robots.HasGroupFor(agent);
-    // Without a group of its own the agent is governed by `*`.
-    const Restriction restriction = RestrictionFor(robots, agent);
-    if (named) flags |= kCrawlerNamed;
-    if (restriction.full) flags |= kCrawlerFull;
-    if (restriction.partial) flags |= kCrawlerPartial;
-    if (named && !robots.IsAllowedFor(agent, "/") &&
-        verdicts.googlebot_root_allowed) {
-      flags |= kCrawlerSingledOut;
-    }
-    verdicts.crawler_flags.push_back(flags);
+    verdicts.crawler_flags.push_back(
+        CrawlerFlagsFor(robots, agent, robots.HasGroupFor(agent),
+                        verdicts.googlebot_root_allowed));
   }
   return verdicts;
 }
@@ -435,12 +471,20 @@ BodyAnalysis AnalyzeBody(std::string_view body,
     if (r != primary && !settings.all_readings) continue;
     if (kReadings[r] == parse.compat) {
       analysis.readings[r] = VerdictsOf(robots, settings);
-      if (r == primary) analysis.has_rules = HasRules(robots);
+      if (r == primary) {
+        analysis.has_rules = HasRules(robots);
+        analysis.readings[r].registry_flags =
+            RegistryFlagsOf(robots, settings, analysis.readings[r]);
+      }
       continue;
     }
     const robots::RobotsTxt reading = std::move(*others[r]).Finish();
     analysis.readings[r] = VerdictsOf(reading, settings);
-    if (r == primary) analysis.has_rules = HasRules(reading);
+    if (r == primary) {
+      analysis.has_rules = HasRules(reading);
+      analysis.readings[r].registry_flags =
+          RegistryFlagsOf(reading, settings, analysis.readings[r]);
+    }
   }
 
   std::unordered_set<std::string> codes;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "robotscan/report/report.h"
@@ -43,7 +44,10 @@ struct ReadingVerdicts {
   bool bingbot_root_allowed = true;
   bool duckduckbot_root_allowed = true;
   std::vector<std::uint8_t> crawler_flags;  // Parallel to the crawler list.
-  std::vector<TokenVerdict> tokens;         // Distinct, file order.
+  // Parallel to AnalysisSettings::registry_tokens; the report's own
+  // reading only (empty in the others).
+  std::vector<std::uint8_t> registry_flags;
+  std::vector<TokenVerdict> tokens;  // Distinct, file order.
 
   bool walled_garden() const {
     return googlebot_root_allowed && !generic_root_allowed;
@@ -90,6 +94,11 @@ struct AnalysisSettings {
   bool all_readings = false;
   std::vector<std::string> crawlers;
   std::string generic_agent;
+  // The registry's product tokens (part 4's registry matrix), and each
+  // lower-case token's index there.
+  std::vector<std::string> registry_tokens;
+  std::vector<std::string> registry_names;  // For CPython's reading.
+  std::unordered_map<std::string, std::size_t> registry_index;
 };
 
 BodyAnalysis AnalyzeBody(std::string_view body,

@@ -289,6 +289,84 @@ Section BlockingSection(const Report& report) {
   return section;
 }
 
+Section RegistrySection(const Report& report, std::size_t top) {
+  const RegistryMatrix& matrix = report.registry_blocking;
+  Section section;
+  section.id = "registry";
+  section.title = "4b. The agent registry by purpose";
+  section.paragraphs.push_back(
+      "The blocking matrix for every agent of the registry (" + matrix.origin +
+      "): " + FormatCount(static_cast<std::int64_t>(matrix.agents.size())) +
+      " agents, each under its product token as a file's User-agent line "
+      "names it (robotscan agents lists them), in the " +
+      std::string(ReadingTitle(ReadingIndex(report.compat))) +
+      " reading. Denominator: " + FormatCount(matrix.files) +
+      " robots.txt files.");
+  Table purposes;
+  purposes.name = "blocking-registry-purposes";
+  purposes.caption = "Who keeps each purpose class out";
+  purposes.denominator = "robots.txt files";
+  purposes.headers = {"Purpose", "Agents", "Fully block at least one",
+                      "Fully block all", "Name at least one in a group"};
+  for (const PurposeBlocking& p : matrix.purposes) {
+    purposes.rows.push_back({Text(std::string(AgentPurposeName(p.purpose))),
+                             Number(p.agents), ShareCell(p.any_full),
+                             ShareCell(p.all_full), ShareCell(p.any_named)});
+  }
+  // The chart: the agents most often fully blocked, so it stays readable
+  // whatever the registry's size; every agent is in the table below.
+  std::vector<const RegistryAgentBlocking*> ranked;
+  for (const RegistryAgentBlocking& agent : matrix.agents) {
+    ranked.push_back(&agent);
+  }
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const RegistryAgentBlocking* a, const RegistryAgentBlocking* b) {
+        return a->full.count > b->full.count;
+      });
+  if (ranked.size() > top) ranked.resize(top);
+  BarChart chart;
+  chart.title = "The " + std::to_string(ranked.size()) +
+                " registry agents most often fully blocked";
+  chart.denominator = "robots.txt files";
+  chart.series = {"Full block",
+                  "Singled out (own group refuses /, Googlebot allowed)"};
+  chart.grouped = true;
+  chart.label_width = 230;
+  for (const RegistryAgentBlocking* agent : ranked) {
+    chart.bars.push_back(
+        {agent->token + " (" + std::string(AgentPurposeName(agent->purpose)) +
+             ")",
+         {agent->full.percent(), agent->singled_out.percent()}});
+  }
+  Table table;
+  table.name = "blocking-registry";
+  table.caption = "Blocking per registry agent, by purpose";
+  table.denominator = "robots.txt files";
+  table.headers = {"Agent (token)",
+                   "Purpose",
+                   "Operator",
+                   "Full block",
+                   "Singled out (Googlebot allowed)",
+                   "Named in a group",
+                   "Some paths disallowed (partial)"};
+  table.text_rows = top;
+  for (const RegistryAgentBlocking& agent : matrix.agents) {
+    table.rows.push_back(
+        {Text(agent.token == agent.name
+                  ? agent.token
+                  : agent.token + " (from " + agent.name + ")"),
+         Text(std::string(AgentPurposeName(agent.purpose))),
+         Text(agent.operator_name.empty() ? "-" : agent.operator_name),
+         ShareCell(agent.full), ShareCell(agent.singled_out),
+         ShareCell(agent.named), ShareCell(agent.partial)});
+  }
+  section.blocks.emplace_back(std::move(purposes));
+  section.blocks.emplace_back(std::move(chart));
+  section.blocks.emplace_back(std::move(table));
+  return section;
+}
+
 Section CommentsSection(const Report& report) {
   const CommentFindings& comments = report.comments;
   Section section;
@@ -822,6 +900,10 @@ Document BuildDocument(const Report& report) {
   document.sections.push_back(WalledGardenSection(report));
   document.sections.push_back(BannedAgentsSection(report));
   document.sections.push_back(BlockingSection(report));
+  if (!report.registry_blocking.agents.empty()) {
+    document.sections.push_back(
+        RegistrySection(report, report.registry_blocking.top));
+  }
   document.sections.push_back(CommentsSection(report));
   document.sections.push_back(FactsSection(report));
   if (report.sensitivity.computed) {

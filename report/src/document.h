@@ -32,6 +32,9 @@ struct Table {
   std::vector<std::vector<Cell>> rows;
   bool preformatted_first_column = false;  // Comment text, file excerpts.
   bool last_row_is_total = false;  // Kept last when the table is sorted.
+  // Text and Markdown print this many rows at most (0: all) and say where
+  // the rest is (CSV and JSON); HTML prints every row.
+  std::size_t text_rows = 0;
 };
 
 // Horizontal bars; each bar has one or more stacked segments (percent of

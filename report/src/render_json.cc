@@ -250,6 +250,31 @@ std::string RenderJson(const Report& report) {
   root["blocking_matrix"] = {{"files", report.blocking.files},
                              {"crawlers", std::move(crawlers)}};
 
+  const RegistryMatrix& matrix = report.registry_blocking;
+  ordered_json purposes = ordered_json::array();
+  for (const PurposeBlocking& p : matrix.purposes) {
+    purposes.push_back({{"purpose", AgentPurposeName(p.purpose)},
+                        {"agents", p.agents},
+                        {"any_full", ShareJson(p.any_full)},
+                        {"all_full", ShareJson(p.all_full)},
+                        {"any_named", ShareJson(p.any_named)}});
+  }
+  ordered_json registry_agents = ordered_json::array();
+  for (const RegistryAgentBlocking& agent : matrix.agents) {
+    registry_agents.push_back({{"token", agent.token},
+                               {"name", agent.name},
+                               {"operator", agent.operator_name},
+                               {"purpose", AgentPurposeName(agent.purpose)},
+                               {"full", ShareJson(agent.full)},
+                               {"partial", ShareJson(agent.partial)},
+                               {"singled_out", ShareJson(agent.singled_out)},
+                               {"named", ShareJson(agent.named)}});
+  }
+  root["registry_matrix"] = {{"origin", matrix.origin},
+                             {"files", matrix.files},
+                             {"purposes", std::move(purposes)},
+                             {"agents", std::move(registry_agents)}};
+
   const CommentFindings& comments = report.comments;
   ordered_json findings = ordered_json::array();
   for (const CommentFinding& finding : comments.findings) {

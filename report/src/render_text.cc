@@ -45,6 +45,14 @@ std::size_t DisplayWidth(std::string_view text) {
       [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
+// The line under a table cut at Table::text_rows.
+std::string MoreRows(const Table& table, std::size_t shown) {
+  return "  ... and " + std::to_string(table.rows.size() - shown) +
+         " more rows: all " + std::to_string(table.rows.size()) +
+         " are in --format csv --table " + table.name +
+         ", --format json and --format html\n";
+}
+
 void AppendText(const Table& table, std::string* out) {
   *out += "\n" + SanitizeForTerminal(table.caption) +
           "  [denominator: " + SanitizeForTerminal(table.denominator) + "]\n";
@@ -58,7 +66,11 @@ void AppendText(const Table& table, std::string* out) {
     headers.push_back(SanitizeForTerminal(header));
   }
   cells.push_back(std::move(headers));
-  for (const auto& row : table.rows) {
+  const std::size_t shown = table.text_rows == 0
+                                ? table.rows.size()
+                                : std::min(table.text_rows, table.rows.size());
+  for (std::size_t r = 0; r < shown; ++r) {
+    const auto& row = table.rows[r];
     std::vector<std::string> line;
     for (const Cell& cell : row)
       line.push_back(Cut(SanitizeForTerminal(cell.text)));
@@ -90,6 +102,7 @@ void AppendText(const Table& table, std::string* out) {
       *out += " " + std::string(total - 1, '-') + "\n";
     }
   }
+  if (shown < table.rows.size()) *out += MoreRows(table, shown);
 }
 
 std::string RenderText(const Document& document) {
@@ -190,12 +203,20 @@ std::string RenderMarkdown(const Document& document) {
         out += table->rows[0][c].numeric ? " ---: |" : " --- |";
       }
       out += "\n";
-      for (const auto& row : table->rows) {
+      const std::size_t shown =
+          table->text_rows == 0
+              ? table->rows.size()
+              : std::min(table->text_rows, table->rows.size());
+      for (std::size_t r = 0; r < shown; ++r) {
+        const auto& row = table->rows[r];
         out += "|";
         for (const Cell& cell : row) {
           out += " " + EscapeMarkdown(Cut(cell.text)) + " |";
         }
         out += "\n";
+      }
+      if (shown < table->rows.size()) {
+        out += "\n" + EscapeMarkdown(MoreRows(*table, shown));
       }
       out += "\n";
     }

@@ -324,9 +324,21 @@ struct ReportBuilder::State {
     settings.all_readings = options.compare_readings;
     settings.crawlers = options.crawlers;
     settings.generic_agent = options.generic_agent;
+    for (const RegisteredAgent& agent : options.registry.agents) {
+      settings.registry_index.emplace(ToAsciiLower(agent.token),
+                                      settings.registry_tokens.size());
+      settings.registry_tokens.push_back(agent.token);
+      settings.registry_names.push_back(agent.name);
+      ++registry_agents_per_purpose[static_cast<std::size_t>(agent.purpose)];
+    }
     older.settings = settings;
     older.settings.all_readings = false;
+    // Part 8 compares the named crawlers only.
+    older.settings.registry_tokens.clear();
+    older.settings.registry_names.clear();
+    older.settings.registry_index.clear();
     crawlers.resize(options.crawlers.size());
+    registry.resize(options.registry.agents.size());
   }
 
   // Bodies analysed for this crawl, and for the older side of part 8, which
@@ -493,12 +505,36 @@ struct ReportBuilder::State {
       if (!verdict.written_as.empty()) counts->written.Add(verdict.written_as);
     }
     for (std::size_t i = 0; i < crawlers.size(); ++i) {
-      const std::uint8_t flags = verdicts.crawler_flags[i];
-      if (flags & kCrawlerNamed) ++crawlers[i].named;
-      if (flags & kCrawlerFull) ++crawlers[i].full;
-      if (flags & kCrawlerPartial) ++crawlers[i].partial;
-      if (flags & kCrawlerSingledOut) ++crawlers[i].singled_out;
+      Count(verdicts.crawler_flags[i], &crawlers[i]);
     }
+    if (verdicts.registry_flags.size() != registry.size()) return;
+    std::array<bool, kPurposes> any_full{}, any_named{}, all_full;
+    all_full.fill(true);
+    for (std::size_t i = 0; i < registry.size(); ++i) {
+      const std::uint8_t flags = verdicts.registry_flags[i];
+      Count(flags, &registry[i]);
+      const auto p =
+          static_cast<std::size_t>(options.registry.agents[i].purpose);
+      if (flags & kCrawlerFull) {
+        any_full[p] = true;
+      } else {
+        all_full[p] = false;
+      }
+      if (flags & kCrawlerNamed) any_named[p] = true;
+    }
+    for (std::size_t p = 0; p < kPurposes; ++p) {
+      if (registry_agents_per_purpose[p] == 0) continue;
+      if (any_full[p]) ++purposes[p].any_full;
+      if (all_full[p]) ++purposes[p].all_full;
+      if (any_named[p]) ++purposes[p].any_named;
+    }
+  }
+
+  static void Count(std::uint8_t flags, CrawlerCounts* counts) {
+    if (flags & kCrawlerNamed) ++counts->named;
+    if (flags & kCrawlerFull) ++counts->full;
+    if (flags & kCrawlerPartial) ++counts->partial;
+    if (flags & kCrawlerSingledOut) ++counts->singled_out;
   }
 
   ReportOptions options;
@@ -519,6 +555,14 @@ struct ReportBuilder::State {
   std::unordered_map<std::string, AgentCounts> agents;
   std::int64_t untracked_agents = 0;
   std::vector<CrawlerCounts> crawlers;
+  // Part 4's registry matrix, parallel to options.registry.agents.
+  static constexpr std::size_t kPurposes = kAgentPurposeNames.size();
+  std::vector<CrawlerCounts> registry;
+  std::array<std::int64_t, kPurposes> registry_agents_per_purpose{};
+  struct PurposeCounts {
+    std::int64_t any_full = 0, all_full = 0, any_named = 0;
+  };
+  std::array<PurposeCounts, kPurposes> purposes{};
 
   ReadingTally readings;     // Part 7.
   ComparisonTally compared;  // Part 8.
@@ -680,6 +724,32 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
                                         {c.partial, files},
                                         {c.singled_out, files},
                                         {c.named, files}});
+  }
+
+  RegistryMatrix& matrix = report.registry_blocking;
+  matrix.origin = s.options.registry.origin;
+  matrix.files = files;
+  matrix.top = s.options.top;
+  for (std::size_t i = 0; i < s.registry.size(); ++i) {
+    const RegisteredAgent& agent = s.options.registry.agents[i];
+    const CrawlerCounts& c = s.registry[i];
+    matrix.agents.push_back({agent.token,
+                             agent.name,
+                             agent.operator_name,
+                             agent.purpose,
+                             {c.full, files},
+                             {c.partial, files},
+                             {c.singled_out, files},
+                             {c.named, files}});
+  }
+  for (std::size_t p = 0; p < ReportBuilder::State::kPurposes; ++p) {
+    if (s.registry_agents_per_purpose[p] == 0) continue;
+    const auto& counts = s.purposes[p];
+    matrix.purposes.push_back({static_cast<AgentPurpose>(p),
+                               s.registry_agents_per_purpose[p],
+                               {counts.any_full, files},
+                               {counts.all_full, files},
+                               {counts.any_named, files}});
   }
 
   if (s.options.compare_readings) {

@@ -91,9 +91,10 @@ TEST(RenderTextTest, NamesDenominatorsAndFigures) {
          at = text.find(table_mark, at + 1)) {
       ++denominators;
     }
-    // 15 tables of parts 1-6, the skipped-ranks table (the fixture's ranks
-    // have gaps) and the five of part 7.
-    EXPECT_EQ(denominators, 21u) << static_cast<int>(format);
+    // 15 tables of parts 1-6, the two of part 4b (the registry), the
+    // skipped-ranks table (the fixture's ranks have gaps) and the five of
+    // part 7.
+    EXPECT_EQ(denominators, 23u) << static_cast<int>(format);
   }
 }
 
@@ -246,8 +247,9 @@ TEST(RenderHtmlTest, HasChartsAndSortableTables) {
        at = html.find("<svg class=\"chart\"", at + 1)) {
     ++charts;
   }
-  // Outcomes, agents, matrix, sizes, crawl-delay, and part 7's readings.
-  EXPECT_EQ(charts, 6u);
+  // Outcomes, agents, matrix, the registry's matrix, sizes, crawl-delay,
+  // and part 7's readings.
+  EXPECT_EQ(charts, 7u);
   EXPECT_NE(html.find("<table class=\"sortable\">"), std::string::npos);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "agent_source.h"
 #include "choices.h"
 #include "commands.h"
 #include "robotscan/report/render.h"
@@ -31,6 +32,7 @@ struct ReportCommandOptions {
   std::string out;
   std::size_t top = 25;
   std::vector<std::string> agents;
+  std::string agents_from;
   std::string compat = "rfc";
   std::string table;
   std::string compare;
@@ -96,6 +98,16 @@ int RunReport(const ReportCommandOptions& options) {
     }
   }
   if (!options.agents.empty()) report_options.crawlers = options.agents;
+  if (!options.agents_from.empty()) {
+    Result<report::AgentRegistry> registry =
+        LoadAgentRegistry(options.agents_from);
+    if (!registry.ok()) {
+      std::fprintf(stderr, "robotscan report: %s\n",
+                   registry.status().message().c_str());
+      return ExitCodeFor(registry.status());
+    }
+    report_options.registry = std::move(registry).value();
+  }
   if (!robots::ParseCompatName(options.compat, &report_options.compat)) {
     std::fprintf(stderr, "robotscan report: unknown compat mode '%s'\n",
                  options.compat.c_str());
@@ -167,6 +179,11 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
                    "Crawlers of the blocking matrix (comma-separated; "
                    "default: 17 search, AI and SEO crawlers)")
       ->delimiter(',');
+  command->add_option(
+      "--agents-from", options->agents_from,
+      "Agent registry of the registry matrix (part 4b): a file or an "
+      "http(s) URL, ai.robots.txt's robots.json or robotscan's format "
+      "(default: the built-in one; `robotscan agents` lists it)");
   command
       ->add_option("--compat", options->compat,
                    "Matching semantics: rfc (default), google or urllib "

@@ -8,7 +8,8 @@
 //      list entries the crawl skipped (ranks without a domain).
 //   2. Walled gardens: Googlebot may fetch "/", a generic crawler may not.
 //   3. Most-banned user agents (full bans) and partial restrictions.
-//   4. Blocking matrix for a list of named crawlers.
+//   4. Blocking matrix for a list of named crawlers, and (4b) for every
+//      agent of an agent registry, grouped by purpose (agent_registry.h).
 //   5. Comment findings: job adverts hidden in `#` comments.
 //   6. File facts: sizes, line endings, BOM, UTF-8, extensions, lint codes,
 //      user-agent tokens, identical files served by many domains.
@@ -50,6 +51,7 @@
 #include <string_view>
 #include <vector>
 
+#include "robotscan/report/agent_registry.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/storage/latest_fetch_reader.h"
 #include "robotscan/storage/status.h"
@@ -74,6 +76,9 @@ struct ComparisonSource {
 
 struct ReportOptions {
   std::vector<std::string> crawlers = DefaultCrawlers();
+  // Part 4's registry matrix: every agent of this registry, in the report's
+  // own reading (agent_registry.h; `robotscan report --agents-from`).
+  AgentRegistry registry = BuiltInAgentRegistry();
   // A product token no robots.txt names, so it is governed by the `*` group
   // (or by nothing): what a new, unknown crawler may fetch.
   std::string generic_agent = "RobotscanGenericCrawler";
@@ -209,6 +214,34 @@ struct CrawlerBlocking {
 struct BlockingMatrix {
   std::int64_t files = 0;  // The denominator: robots.txt files.
   std::vector<CrawlerBlocking> crawlers;
+};
+
+// Part 4, the registry matrix: the same four figures for every agent of
+// ReportOptions::registry, and per purpose class how many files keep the
+// class out. Computed in the report's own reading only.
+struct RegistryAgentBlocking {
+  std::string token;  // As a matcher reads it (RegisteredAgent::token).
+  std::string name;   // As the registry spells it.
+  std::string operator_name;
+  AgentPurpose purpose = AgentPurpose::kOther;
+  Share full;
+  Share partial;
+  Share singled_out;
+  Share named;
+};
+struct PurposeBlocking {
+  AgentPurpose purpose = AgentPurpose::kOther;
+  std::int64_t agents = 0;  // Agents of this class in the registry.
+  Share any_full;           // Files that fully block at least one of them.
+  Share all_full;           // Files that fully block every one of them.
+  Share any_named;          // Files with a group naming at least one of them.
+};
+struct RegistryMatrix {
+  std::string origin;      // AgentRegistry::origin.
+  std::int64_t files = 0;  // The denominator: robots.txt files.
+  std::size_t top = 25;    // ReportOptions::top: the chart's agents.
+  std::vector<RegistryAgentBlocking> agents;  // Registry order.
+  std::vector<PurposeBlocking> purposes;      // Classes with agents.
 };
 
 // Part 5.
@@ -358,6 +391,7 @@ struct Report {
   WalledGardens walled_gardens;
   BannedAgents banned_agents;
   BlockingMatrix blocking;
+  RegistryMatrix registry_blocking;
   CommentFindings comments;
   FileFacts facts;
   ParserSensitivity sensitivity;
