@@ -399,5 +399,36 @@ TEST_F(InjectionScanTest, BaselineKeepsKnownInjectionsWhenLinesMove) {
   EXPECT_TRUE(applied->failing);
 }
 
+TEST_F(InjectionScanTest, SeverityFromOptionsAndConfiguration) {
+  Write("app.js",
+        "app.get('/', (req, res) => res.send(new RegExp(req.query.q)));\n");
+  ScanOptions options = Options();
+  options.injection_severity = Severity::kWarning;
+  Result<ScanReport> report = ScanSources(options);
+  ASSERT_TRUE(report) << report.status().message();
+  ASSERT_EQ(report->findings.size(), 1u);
+  EXPECT_EQ(report->findings[0].severity, Severity::kWarning);
+  EXPECT_FALSE(report->failing);  // the default fail level is error
+
+  options.injection_severity = Severity::kNone;
+  report = ScanSources(options);
+  ASSERT_TRUE(report);
+  EXPECT_TRUE(report->findings.empty());
+
+  // The configuration file's key, and a wrong value named with its line.
+  options = Options();
+  options.no_config = false;
+  options.config_file = Write("off.toml", "injection = \"off\"\n").string();
+  report = ScanSources(options);
+  ASSERT_TRUE(report) << report.status().message();
+  EXPECT_TRUE(report->findings.empty());
+  options.config_file = Write("bad.toml", "\ninjection = \"note\"\n").string();
+  report = ScanSources(options);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(report.status().message().find("bad.toml:2:"), std::string::npos)
+      << report.status().message();
+}
+
 }  // namespace
 }  // namespace robotscan::regexguard

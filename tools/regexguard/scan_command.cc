@@ -33,6 +33,7 @@ struct ScanFlags {
   // --fail-level and --polynomial-severity as given (CLI11 checks them).
   std::optional<std::string> fail_level_name;
   std::optional<std::string> polynomial_severity_name;
+  std::optional<std::string> injection_severity_name;
 };
 
 // Compiler-style: "PATH:LINE:COLUMN: severity: message [rule]", then the
@@ -124,6 +125,11 @@ void AddScanCommand(CLI::App& app, int* exit_code) {
                    "Severity of polynomial backtracking inside one match: "
                    "warning (default) or error")
       ->check(CLI::IsMember({"error", "warning"}));
+  scan->add_option("--injection-severity", scan_flags->injection_severity_name,
+                   "Severity of regex injection (a pattern built from a "
+                   "request value): error (default), warning, or off (not "
+                   "looked for)")
+      ->check(CLI::IsMember({"error", "warning", "off"}));
   scan->add_option("--timeout-per-regex", scan_flags->options.timeout_seconds,
                    "Analysis budget per distinct pattern in seconds "
                    "(default 1); running out is reported as budget exceeded")
@@ -166,6 +172,12 @@ void AddScanCommand(CLI::App& app, int* exit_code) {
     if (scan_flags->polynomial_severity_name) {
       scan_flags->options.polynomial_severity =
           SeverityFromName(*scan_flags->polynomial_severity_name);
+    }
+    if (scan_flags->injection_severity_name) {
+      scan_flags->options.injection_severity =
+          *scan_flags->injection_severity_name == "off"
+              ? Severity::kNone
+              : SeverityFromName(*scan_flags->injection_severity_name);
     }
     *exit_code = RunScan(*scan_flags);
   });

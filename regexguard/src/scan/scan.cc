@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -144,6 +145,7 @@ struct ScanSettings {
   ScanConfig config;
   Severity threshold = Severity::kError;
   Severity polynomial = Severity::kWarning;
+  Severity injection = Severity::kError;  // kNone: not looked for
   double timeout_seconds = 1.0;
   std::string baseline_file;  // empty: no baseline
 };
@@ -173,6 +175,10 @@ Result<ScanSettings> ResolveSettings(const ScanOptions& options) {
       from_config(config.fail_level, Severity::kError));
   settings.polynomial = options.polynomial_severity.value_or(
       from_config(config.polynomial_severity, Severity::kWarning));
+  settings.injection = options.injection_severity.value_or(
+      config.injection_severity == "off"
+          ? Severity::kNone
+          : from_config(config.injection_severity, Severity::kError));
   settings.timeout_seconds =
       options.timeout_seconds.value_or(config.timeout_seconds.value_or(1.0));
   if (!options.baseline.empty()) {
@@ -208,7 +214,7 @@ struct FileExtraction {
 // that cannot be read.
 Result<std::vector<FileExtraction>> ExtractAll(
     const std::vector<SourceFile>& files, const ScanConfig& config,
-    unsigned jobs) {
+    bool find_injections, unsigned jobs) {
   std::vector<std::optional<FileExtraction>> extracted(files.size());
   ParallelFor(files.size(), jobs, [&](std::size_t i) {
     std::optional<std::string> source = internal::ReadSourceFile(files[i]);
@@ -217,7 +223,9 @@ Result<std::vector<FileExtraction>> ExtractAll(
     if (internal::LooksBinary(*source)) return;
     const SourceLanguage language = *LanguageForPath(files[i].path);
     extracted[i]->literals = ExtractRegexLiterals(*source, language);
-    extracted[i]->injections = FindRegexInjections(*source, language);
+    if (find_injections) {
+      extracted[i]->injections = FindRegexInjections(*source, language);
+    }
     auto dialect =
         config.dialects.find(std::string(SourceLanguageName(language)));
     if (dialect == config.dialects.end()) return;
@@ -240,7 +248,8 @@ Result<std::vector<FileExtraction>> ExtractAll(
 // The finding of a regex injection: an error where the engine backtracks,
 // a warning where it cannot (the pattern's meaning is still the client's);
 // none when suppressed.
-Finding InjectionFinding(const std::string& path, RegexInjection injection) {
+Finding InjectionFinding(const std::string& path, RegexInjection injection,
+                         Severity severity) {
   Finding finding;
   finding.path = path;
   finding.line = injection.line;
@@ -253,8 +262,9 @@ Finding InjectionFinding(const std::string& path, RegexInjection injection) {
   finding.literal.offset = injection.offset;
   finding.literal.suppression = injection.suppression;
   if (!injection.suppression) {
-    finding.severity =
-        injection.linear_engine ? Severity::kWarning : Severity::kError;
+    finding.severity = injection.linear_engine
+                           ? std::min(severity, Severity::kWarning)
+                           : severity;
     finding.rule = std::string(kRuleInjection);
     finding.message =
         "regex injection: the pattern " + Quoted(injection.expression) +
@@ -426,8 +436,8 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
                                                  : options.paths,
                            config, options.use_git);
   if (!files) return files.status();
-  Result<std::vector<FileExtraction>> extracted =
-      ExtractAll(*files, config, options.jobs);
+  Result<std::vector<FileExtraction>> extracted = ExtractAll(
+      *files, config, settings.injection != Severity::kNone, options.jobs);
   if (!extracted) return extracted.status();
 
   // One analysis per distinct key; informational and suppressed literals
@@ -445,7 +455,8 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
       while (next_injection < injections.size() &&
              injections[next_injection].offset <= offset) {
         report.findings.push_back(InjectionFinding(
-            (*files)[i].path, std::move(injections[next_injection++])));
+            (*files)[i].path, std::move(injections[next_injection++]),
+            settings.injection));
         analysis_of.push_back(std::nullopt);
       }
     };

@@ -212,6 +212,9 @@ std::optional<Status> ReadConfig(const fs::path& file, const ConfigNode& root,
     } else if (key == "polynomial") {
       error = ReadChoice(file, node, {"error", "warning"},
                          &config->polynomial_severity);
+    } else if (key == "injection") {
+      error = ReadChoice(file, node, {"error", "warning", "off"},
+                         &config->injection_severity);
     } else if (key == "timeout-per-regex") {
       if (node.kind != ConfigNode::Kind::kNumber || !(node.number > 0)) {
         error =

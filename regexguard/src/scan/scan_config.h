@@ -6,6 +6,7 @@
 //   exclude = ["tests/fixtures/**", "*.min.js"]
 //   fail-level = "error"          # error | warning | note
 //   polynomial = "warning"        # severity of polynomial backtracking
+//   injection = "error"           # regex injection: error | warning | off
 //   timeout-per-regex = 2.0       # seconds per distinct pattern
 //   baseline = "base.json"        # relative to this file
 //   [dialects]                    # language name = dialect name
@@ -41,6 +42,7 @@ struct ScanConfig {
   std::vector<std::string> exclude;
   std::optional<std::string> fail_level;
   std::optional<std::string> polynomial_severity;
+  std::optional<std::string> injection_severity;  // "off": not looked for
   std::optional<double> timeout_seconds;
   // The baseline file, resolved against the configuration file's folder.
   std::optional<std::filesystem::path> baseline;

@@ -130,8 +130,11 @@ struct ScanOptions {
   // Unset values come from the configuration file, then the defaults.
   std::optional<Severity> fail_level;           // default kError
   std::optional<Severity> polynomial_severity;  // default kWarning
-  std::optional<double> timeout_seconds;        // default 1
-  unsigned jobs = 1;        // threads for reading and analyzing
+  // Severity of regex injection (kError, kWarning, or kNone: not looked
+  // for); default kError. Go's are at most warnings.
+  std::optional<Severity> injection_severity;
+  std::optional<double> timeout_seconds;  // default 1
+  unsigned jobs = 1;                      // threads for reading and analyzing
   bool show_info = false;   // report notes (Go/RE2 literals, unknowns)
   std::string config_file;  // empty: search .regexguard.toml upward
   bool no_config = false;
