@@ -347,6 +347,10 @@ std::unique_ptr<Node> Parser::ParseEscape(const InlineFlags& flags) {
     ++pos_;
     auto node = MakeNode(NodeKind::kAssertion, start, pos_);
     node->assertion = kind;
+    if (kind == AssertionKind::kEndOfTextOrFinalNewline) {
+      // Java's \Z and $ also stop before a final \r, \r\n, U+0085...
+      node->chars = LineTerminatorSet(dialect_);
+    }
     return node;
   };
   switch (c) {

@@ -203,6 +203,9 @@ std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
         node->assertion = AssertionKind::kEndOfText;
       } else {
         node->assertion = AssertionKind::kEndOfTextOrFinalNewline;
+        // Java's $ also matches before a final \r, \r\n, U+0085, U+2028
+        // or U+2029 (its line terminators), not only before \n.
+        node->chars = LineTerminatorSet(dialect_);
       }
       return node;
     }

@@ -378,7 +378,13 @@ void Print(const Node& node, std::string* out,
           out->append("\\z");
           break;
         case AssertionKind::kEndOfTextOrFinalNewline:
-          out->append("\\Z");
+          if (node.chars.empty() || node.chars == CodePointSet::Single('\n')) {
+            out->append("\\Z");
+          } else {
+            // Before one final terminator (or \r\n), or at the end.
+            out->append("(?=(?:\\r\\n|" + internal::SetToPcre2(node.chars) +
+                        ")?\\z)");
+          }
           break;
         case AssertionKind::kEndOfLine:
           if (node.chars.empty() || node.chars == CodePointSet::Single('\n')) {
