@@ -316,6 +316,30 @@ TEST(TaintTrackingTest, ReportsWhereAndWhat) {
   EXPECT_EQ(go[0].escape_with, "regexp.QuoteMeta");
 }
 
+// A minified file is one long line: every finding still gets its own
+// column, and the suppression of that line applies to all of them.
+TEST(TaintTrackingTest, LongMinifiedLine) {
+  std::string source;
+  std::vector<std::size_t> columns;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string handler = "function h" + std::to_string(i) +
+                                "(req){var q=req.query.q;new RegExp(q)}";
+    columns.push_back(source.size() + handler.find("q)}") + 1);
+    source += handler;
+  }
+  std::vector<RegexInjection> found = FindRegexInjections(source, kJs);
+  ASSERT_EQ(found.size(), columns.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(found[i].line, 1u);
+    EXPECT_EQ(found[i].column, columns[i]) << i;
+    EXPECT_FALSE(found[i].suppression);
+  }
+  found =
+      FindRegexInjections(source + "/* regexguard: ignore generated */", kJs);
+  ASSERT_EQ(found.size(), columns.size());
+  EXPECT_TRUE(found.front().suppression && found.back().suppression);
+}
+
 class InjectionScanTest : public internal::ScanPartsTest {
  protected:
   ScanOptions Options() const {
