@@ -263,6 +263,19 @@ TEST(TaintTrackingTest, EveryLanguage) {
        "    Regex.Match(\"s\", $\"^{q}\");\n    new Regex(Regex.Escape(q));\n"
        "  }\n}\n",
        {4, 6, 7}},
+      {"kotlin",
+       SourceLanguage::kKotlin,
+       "fun f(r: HttpServletRequest, @RequestParam n: String): Regex {\n"
+       "    val q = r.getParameter(\"q\")\n    Regex(n)\n"
+       "    \"^$q\".toRegex()\n    q?.toRegex()\n"
+       "    Regex.escape(q).toRegex()\n    return Regex(\"a+\")\n}\n",
+       {3, 4, 5}},
+      {"typescript return type",
+       kJs,
+       "function f(q: string): RegExp {\n  return new RegExp(q);\n}\n"
+       "function g(req: Request): void {\n  const q = req.query.q;\n"
+       "  f(q);\n}\n",
+       {2}},
       {"not covered: rust",
        SourceLanguage::kRust,
        "fn f(q: &str) { Regex::new(q); }",

@@ -123,6 +123,7 @@ std::vector<CodeToken> LexPython(std::string_view source);
 std::vector<CodeToken> LexJavaScript(std::string_view source);
 std::vector<CodeToken> LexGo(std::string_view source);
 std::vector<CodeToken> LexJava(std::string_view source);
+std::vector<CodeToken> LexKotlin(std::string_view source);
 std::vector<CodeToken> LexRuby(std::string_view source);
 std::vector<CodeToken> LexPhp(std::string_view source);
 std::vector<CodeToken> LexCSharp(std::string_view source);

@@ -359,6 +359,10 @@ std::vector<CodeToken> LexJava(std::string_view source) {
   return Lexer(source, /*kotlin=*/false).Run();
 }
 
+std::vector<CodeToken> LexKotlin(std::string_view source) {
+  return Lexer(source, /*kotlin=*/true).Run();
+}
+
 std::vector<RegexLiteral> ExtractJava(std::string_view source) {
   return Extract(source, false);
 }

@@ -50,6 +50,8 @@ std::vector<CodeToken> LexCode(std::string_view text, SourceLanguage language) {
       return internal::LexGo(text);
     case SourceLanguage::kJava:
       return internal::LexJava(text);
+    case SourceLanguage::kKotlin:
+      return internal::LexKotlin(text);
     case SourceLanguage::kRuby:
       return internal::LexRuby(text);
     case SourceLanguage::kPhp:
@@ -375,6 +377,24 @@ void InjectionFinder::FindBraceScopes() {
       if (!IsName(tokens_, k - 1) && !IsPunct(tokens_, k - 1, ",") &&
           !IsPunct(tokens_, k - 1, ".")) {
         break;
+      }
+    }
+    // Kotlin and TypeScript: `fun f(p: String): List<String> {`,
+    // `function f(req: Request): Promise<void> {`.
+    if (language_ == SourceLanguage::kKotlin ||
+        language_ == SourceLanguage::kJavaScript) {
+      std::size_t k = j;
+      while (k > 0 && j - k < 16 &&
+             (IsName(tokens_, k - 1) || IsPunct(tokens_, k - 1, ".") ||
+              IsPunct(tokens_, k - 1, "<") || IsPunct(tokens_, k - 1, ">") ||
+              IsPunct(tokens_, k - 1, ",") || IsPunct(tokens_, k - 1, "?") ||
+              IsPunct(tokens_, k - 1, "[") || IsPunct(tokens_, k - 1, "]") ||
+              IsPunct(tokens_, k - 1, "|"))) {
+        --k;
+      }
+      if (k < j && k >= 2 && IsPunct(tokens_, k - 1, ":") &&
+          IsPunct(tokens_, k - 2, ")")) {
+        j = k - 1;
       }
     }
     // Go: `func f(p string) *regexp.Regexp {`, `func f(p T) (int, error) {`
@@ -809,6 +829,27 @@ std::vector<std::string> InjectionFinder::HolesOf(std::string_view raw,
         i = close;
         break;
       }
+      case SourceLanguage::kKotlin: {
+        if (raw[i] == '\\') {
+          ++i;
+          break;
+        }
+        if (raw[i] != '$' || i + 1 >= raw.size()) break;
+        if (raw[i + 1] == '{') {
+          const std::size_t close = braced(i + 1);
+          if (close == std::string_view::npos) return holes;
+          holes.emplace_back(raw.substr(i + 2, close - i - 2));
+          i = close;
+        } else if (internal::IsIdentifierByte(raw[i + 1])) {
+          std::size_t end = i + 1;
+          while (end < raw.size() && internal::IsIdentifierByte(raw[end])) {
+            ++end;
+          }
+          holes.emplace_back(raw.substr(i + 1, end - i - 1));
+          i = end - 1;
+        }
+        break;
+      }
       case SourceLanguage::kRuby: {
         if (raw[i] == '\\') {
           ++i;
@@ -1218,13 +1259,43 @@ void InjectionFinder::HandleSinks(std::size_t i) {
       }
       k = IsOpen(tokens_[k]) ? view_.After(k) : k + 1;
     }
-    if (static_cast<int>(arguments.size()) < rule.min_arguments ||
-        static_cast<int>(arguments.size()) <= rule.argument) {
-      return;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    if (rule.argument < 0) {
+      // The receiver: the postfix chain before the `.` (`q.toRegex()`,
+      // `q?.toRegex()`, `("^" + q).toRegex()`).
+      end = IsPunct(tokens_, i - 1, "?") ? i - 1 : i;
+      begin = end;
+      for (std::size_t steps = 0; begin > 0 && steps < 64; ++steps) {
+        const CodeToken& before = tokens_[begin - 1];
+        if (IsClose(before) && view_.partner[begin - 1] != kNone) {
+          begin = view_.partner[begin - 1];
+        } else if (before.kind != CodeTokenKind::kPunct) {
+          --begin;
+        } else {
+          break;
+        }
+        if (begin > 0 && IsPunct(tokens_, begin - 1, ".")) {
+          --begin;
+          if (begin > 0 && IsPunct(tokens_, begin - 1, "?")) --begin;
+          continue;
+        }
+        // A call or an index on what comes before: `f(x)`, `a[0]`.
+        if (begin > 0 && IsOpen(tokens_[begin]) &&
+            (IsName(tokens_, begin - 1) || IsClose(tokens_[begin - 1]))) {
+          continue;
+        }
+        break;
+      }
+      if (begin == end) return;
+    } else {
+      if (static_cast<int>(arguments.size()) < rule.min_arguments ||
+          static_cast<int>(arguments.size()) <= rule.argument) {
+        return;
+      }
+      begin = arguments[static_cast<std::size_t>(rule.argument)].first;
+      end = arguments[static_cast<std::size_t>(rule.argument)].second;
     }
-    const auto [begin, end] =
-        arguments[static_cast<std::size_t>(rule.argument)];
-    // Keyword arguments other than the pattern's own are not it.
     const Taint taint = Evaluate(view_, begin, end, 0);
     if (!taint) return;
     RegexInjection found;

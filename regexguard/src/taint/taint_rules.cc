@@ -97,6 +97,37 @@ constexpr std::array<Names, 11> kJavaControl = {
     "if",  "else",  "for",     "while",        "do",  "switch",
     "try", "catch", "finally", "synchronized", "case"};
 
+// --- Kotlin: the Servlet API and Spring (as Java), Ktor calls.
+constexpr std::array<Names, 14> kKotlinSources = {
+    ".getParameter(",
+    ".getParameterValues(",
+    ".getParameterMap(",
+    ".getHeader(",
+    ".getHeaders(",
+    ".getQueryString(",
+    ".getPathInfo(",
+    ".getRequestURI(",
+    ".getCookies(",
+    "call.parameters",
+    "call.request.queryParameters",
+    "call.receiveParameters(",
+    "call.receiveText(",
+    "call.request.headers"};
+constexpr std::array<SinkRule, 4> kKotlinSinks = {{
+    {"Regex(", "Regex", 0, 1},
+    {"Pattern.compile(", "Pattern.compile", 0, 1},
+    {".toRegex(", ".toRegex", -1, 0},
+    {".toPattern(", ".toPattern", -1, 0},
+}};
+constexpr std::array<Names, 4> kKotlinSanitizers = {
+    "Regex.escape(", "Pattern.quote(", "Regex.fromLiteral(",
+    "Integer.parseInt("};
+constexpr std::array<Names, 5> kKotlinMembers = {".toInt", ".toIntOrNull",
+                                                 ".toLong", ".length", ".size"};
+constexpr std::array<Names, 9> kKotlinControl = {
+    "if", "else", "for", "while", "do", "when", "try", "catch", "finally"};
+constexpr std::array<Names, 2> kKotlinDeclarations = {"val", "var"};
+
 // --- PHP: superglobals, Laravel and Symfony requests.
 constexpr std::array<Names, 16> kPhpSources = {
     "$_GET",           "$_POST",           "$_REQUEST",
@@ -269,8 +300,19 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.dialect = Dialect::kDotNet;
       rules.parameter_name = ParameterName::kLast;
       return rules;
-    case SourceLanguage::kCpp:
     case SourceLanguage::kKotlin:
+      rules.escape_with = "Regex.escape";
+      rules.sources = kKotlinSources;
+      rules.sinks = kKotlinSinks;
+      rules.sanitizers = kKotlinSanitizers;
+      rules.sanitizing_members = kKotlinMembers;
+      rules.parameter_sources = kJavaParameterSources;
+      rules.control_keywords = kKotlinControl;
+      rules.declaration_keywords = kKotlinDeclarations;
+      rules.dialect = Dialect::kJava;  // kotlin.text.Regex is java.util.regex
+      rules.statements_end_at_line_breaks = true;
+      return rules;
+    case SourceLanguage::kCpp:
     case SourceLanguage::kRust:
       break;
   }

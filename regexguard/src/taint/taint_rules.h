@@ -20,7 +20,8 @@ namespace robotscan::regexguard::internal {
 struct SinkRule {
   std::string_view spelling;  // up to the call's "(": "re.compile("
   std::string_view name;      // as reported: "re.compile"
-  int argument = 0;           // which argument is the pattern
+  int argument = 0;           // which argument is the pattern; -1: the receiver
+                              // (Kotlin's `q.toRegex()`)
   int min_arguments = 1;      // fewer arguments: not this call
 };
 
