@@ -34,8 +34,8 @@
 // sink's name then says "through f(), called on line N"). Taint from
 // another function's variables is never assumed.
 //
-// Languages: Python, JavaScript/TypeScript, Go, Java, Ruby, PHP, C#; the
-// others give no injections.
+// Languages: Python, JavaScript/TypeScript, Go, Java, Kotlin, Ruby, PHP,
+// C#; the others (C/C++, Rust) give no injections.
 //
 // Bounds: linear in the size of the source times the small, fixed number of
 // spelled sources, sinks and sanitizers; an expression is read for at most
