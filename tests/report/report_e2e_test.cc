@@ -230,14 +230,15 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
   EXPECT_EQ(html.find("<img"), std::string::npos);
   // The payload is on the page, as text.
   EXPECT_NE(html.find("&lt;script&gt;document.title="), std::string::npos);
-  // Charts: the five of parts 1-6, part 7's and part 8's two, with bars.
+  // Charts: the five of parts 1-6, part 4b's, part 7's and part 8's two,
+  // with bars.
   std::size_t charts = 0;
   for (std::size_t at = html.find("<svg class=\"chart\"");
        at != std::string::npos;
        at = html.find("<svg class=\"chart\"", at + 1)) {
     ++charts;
   }
-  EXPECT_EQ(charts, 8u);
+  EXPECT_EQ(charts, 9u);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
   // The new sections are on the page, and their crawled text is text.
   EXPECT_NE(html.find("<section id=\"sensitivity\">"), std::string::npos);
@@ -248,7 +249,8 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
             std::string::npos);
 
   // Sorting: a harness page (same directory; file access allowed between
-  // files) clicks the "Full block" header of the blocking matrix twice and
+  // files) clicks the "Full block" header of the blocking matrix (not
+  // part 4b's, the next table with that header) twice and
   // prints the column's values after each click.
   const std::string harness = dir + "/harness.html";
   robotscan::report::testing::WriteTextFile(harness, R"html(<!DOCTYPE html>
@@ -256,8 +258,9 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
 <iframe id="f" src="report.html" width="1200" height="600"></iframe>
 <script>
 document.getElementById('f').addEventListener('load', function () {
-  var d = this.contentDocument, lines = [];
+  var d = this.contentDocument, lines = [], done = false;
   d.querySelectorAll('table.sortable').forEach(function (t) {
+    if (done) return;  // The first such table: part 4's matrix.
     var ths = t.querySelectorAll('th');
     for (var i = 0; i < ths.length; ++i) {
       if (ths[i].textContent !== 'Full block') continue;
@@ -269,6 +272,7 @@ document.getElementById('f').addEventListener('load', function () {
         });
         lines.push(order + ':' + values.join(','));
       });
+      done = true;
     }
   });
   document.getElementById('out').textContent = lines.join(' ');
