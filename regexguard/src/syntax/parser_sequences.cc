@@ -180,7 +180,14 @@ std::unique_ptr<Node> Parser::ParseAtom(InlineFlags* flags) {
       ClassBuilder cls;
       cls.set = flags->dot_all ? CodePointSet::All()
                                : LineTerminatorSet(dialect_).Complement();
-      return MakeCharacters(std::move(cls), std::nullopt, start, pos_);
+      auto dot = MakeCharacters(std::move(cls), std::nullopt, start, pos_);
+      if (dot->chars == CodePointSet::Single('\n').Complement()) {
+        // PCRE2's own `.` (UTF mode, newline LF) is this set; spelled so,
+        // PCRE2 as shipped anchors a leading `.*` at line starts as Onigmo
+        // does (the ruby configuration); the naive one turns that off.
+        dot->pcre2_text = ".";
+      }
+      return dot;
     }
     case '^': {
       ++pos_;
