@@ -335,7 +335,9 @@ Section RegistrySection(const Report& report, std::size_t top) {
   chart.label_width = 230;
   for (const RegistryAgentBlocking* agent : ranked) {
     chart.bars.push_back(
-        {agent->token + " (" + std::string(AgentPurposeName(agent->purpose)) +
+        // The registry's name reads better than a cut token ("MJ12bot",
+        // not "MJ"); the table gives both.
+        {agent->name + " (" + std::string(AgentPurposeName(agent->purpose)) +
              ")",
          {agent->full.percent(), agent->singled_out.percent()}});
   }
