@@ -398,6 +398,15 @@ def test_jobs_and_duplicates_keep_the_earliest_capture(work, port):
     with open(second, "wb") as f:
         f.write(member(response("http://x.test/robots.txt", 200, b"early",
                                 date="2024-02-20T00:00:00Z")))
+    # The same file named twice (another path, the same name) is read once.
+    copy_dir = os.path.join(work, "copy")
+    os.makedirs(copy_dir, exist_ok=True)
+    shutil.copy(first, copy_dir)
+    db = os.path.join(work, "twice.sqlite")
+    rc, s, err = import_json(db, "--crawl-id", CRAWL_ID, "--jobs", "2", first,
+                             os.path.join(copy_dir, "one.warc.gz"))
+    check(rc == 0 and s["files"] == 1 and s["records"] == 2 and
+          s["fetches"] == 1 and s["duplicates"] == 1, (rc, s, err))
     for order, name in (([first, second], "ab"), ([second, first], "ba")):
         db = os.path.join(work, "dup-%s.sqlite" % name)
         rc, s, err = import_json(db, "--crawl-id", CRAWL_ID, "--jobs", "2",

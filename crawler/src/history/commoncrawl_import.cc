@@ -871,11 +871,18 @@ Status ImportCommonCrawl(const CommonCrawlImport& options,
   if (files.empty()) {
     return Status(StatusCode::kInvalidArgument, "no WARC files to import");
   }
+  // A file is known by its name (history_file): the same name twice is
+  // read once, so that two jobs never import one file at the same time.
+  std::vector<std::string> unique;
+  std::unordered_map<std::string, bool> seen;
   for (const std::string& f : files) {
-    if (FileName(f).empty()) {
+    const std::string name = FileName(f);
+    if (name.empty()) {
       return Status(StatusCode::kInvalidArgument, "'" + f + "' names no file");
     }
+    if (seen.emplace(name, true).second) unique.push_back(f);
   }
+  files = std::move(unique);
   summary->files = static_cast<std::int64_t>(files.size());
 
   // The crawl ID: given, else in the files' paths, else in the first
