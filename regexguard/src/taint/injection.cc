@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -118,6 +119,82 @@ std::vector<Spelled> SpellAll(std::span<const std::string_view> texts,
   return out;
 }
 
+// Hashes strings and string views alike (heterogeneous lookup).
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view text) const {
+    return std::hash<std::string_view>{}(text);
+  }
+};
+using TextSet = std::unordered_set<std::string, TextHash, std::equal_to<>>;
+
+// A language's tables as tokens, lexed once per process (immutable after).
+struct SpelledRules {
+  std::vector<Spelled> sources;
+  std::vector<Spelled> sanitizers;
+  std::vector<Spelled> members;
+  std::vector<Spelled> parameter_sources;
+  std::vector<Spelled> sinks;  // in the order of TaintRules::sinks
+  // The first token of every source and sanitizer, and of every sink: most
+  // tokens are none, and are dismissed with one lookup.
+  TextSet evaluate_heads;
+  TextSet sink_heads;
+};
+
+SpelledRules SpellRules(SourceLanguage language, const TaintRules& rules) {
+  SpelledRules out;
+  out.sources = SpellAll(rules.sources, language);
+  out.sanitizers = SpellAll(rules.sanitizers, language);
+  out.members = SpellAll(rules.sanitizing_members, language);
+  out.parameter_sources = SpellAll(rules.parameter_sources, language);
+  for (const SinkRule& sink : rules.sinks) {
+    out.sinks.push_back(
+        {LexCode(sink.spelling, language), std::string(sink.spelling)});
+  }
+  for (const auto* list : {&out.sources, &out.sanitizers}) {
+    for (const Spelled& spelled : *list) {
+      if (!spelled.tokens.empty()) {
+        out.evaluate_heads.insert(spelled.tokens[0].text);
+      }
+    }
+  }
+  for (const Spelled& sink : out.sinks) {
+    if (!sink.tokens.empty()) out.sink_heads.insert(sink.tokens[0].text);
+  }
+  return out;
+}
+
+template <SourceLanguage kLanguage>
+const SpelledRules& CachedSpelledRules(const TaintRules& rules) {
+  // Built on first use (thread-safe), never changed afterwards.
+  static const SpelledRules spelled = SpellRules(kLanguage, rules);
+  return spelled;
+}
+
+const SpelledRules& SpelledRulesFor(SourceLanguage language,
+                                    const TaintRules& rules) {
+  switch (language) {
+    case SourceLanguage::kPython:
+      return CachedSpelledRules<SourceLanguage::kPython>(rules);
+    case SourceLanguage::kJavaScript:
+      return CachedSpelledRules<SourceLanguage::kJavaScript>(rules);
+    case SourceLanguage::kGo:
+      return CachedSpelledRules<SourceLanguage::kGo>(rules);
+    case SourceLanguage::kJava:
+      return CachedSpelledRules<SourceLanguage::kJava>(rules);
+    case SourceLanguage::kKotlin:
+      return CachedSpelledRules<SourceLanguage::kKotlin>(rules);
+    case SourceLanguage::kRuby:
+      return CachedSpelledRules<SourceLanguage::kRuby>(rules);
+    case SourceLanguage::kPhp:
+      return CachedSpelledRules<SourceLanguage::kPhp>(rules);
+    case SourceLanguage::kCSharp:
+      return CachedSpelledRules<SourceLanguage::kCSharp>(rules);
+    default:
+      return CachedSpelledRules<SourceLanguage::kCpp>(rules);
+  }
+}
+
 // A request value and where it was read.
 struct Origin {
   std::string source;
@@ -187,15 +264,12 @@ class InjectionFinder {
         tokens_(language == SourceLanguage::kPhp ? internal::LexPhp(source)
                                                  : LexCode(source, language)),
         view_(tokens_, source),
-        sources_(SpellAll(rules.sources, language)),
-        sanitizers_(SpellAll(rules.sanitizers, language)),
-        members_(SpellAll(rules.sanitizing_members, language)),
-        parameter_sources_(SpellAll(rules.parameter_sources, language)) {
-    for (const SinkRule& sink : rules.sinks) {
-      sinks_.push_back(
-          {LexCode(sink.spelling, language), std::string(sink.spelling)});
-    }
-  }
+        spelled_(SpelledRulesFor(language, rules)),
+        sources_(spelled_.sources),
+        sanitizers_(spelled_.sanitizers),
+        members_(spelled_.members),
+        parameter_sources_(spelled_.parameter_sources),
+        sinks_(spelled_.sinks) {}
 
   std::vector<RegexInjection> Run();
 
@@ -256,11 +330,12 @@ class InjectionFinder {
   const TaintRules& rules_;
   std::vector<CodeToken> tokens_;
   TokenView view_;
-  std::vector<Spelled> sources_;
-  std::vector<Spelled> sanitizers_;
-  std::vector<Spelled> members_;
-  std::vector<Spelled> parameter_sources_;
-  std::vector<Spelled> sinks_;
+  const SpelledRules& spelled_;
+  const std::vector<Spelled>& sources_;
+  const std::vector<Spelled>& sanitizers_;
+  const std::vector<Spelled>& members_;
+  const std::vector<Spelled>& parameter_sources_;
+  const std::vector<Spelled>& sinks_;
   std::set<std::string, std::less<>> escapers_;  // imported escape functions
   bool imports_regex_module_ = false;            // Python: `import regex`
 
@@ -735,7 +810,10 @@ bool InjectionFinder::IsMemberName(const TokenView& view, std::size_t i) const {
 bool InjectionFinder::IsSanitizerCall(const TokenView& view, std::size_t i,
                                       std::size_t* call_open) const {
   const std::vector<CodeToken>& tokens = *view.tokens;
+  const bool head =
+      IsCode(tokens[i]) && spelled_.evaluate_heads.contains(tokens[i].text);
   for (const Spelled& sanitizer : sanitizers_) {
+    if (!head) break;
     if (SpellsAt(tokens, i, sanitizer)) {
       *call_open = i + sanitizer.tokens.size() - 1;
       return true;
@@ -979,7 +1057,10 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
       }
     }
     bool matched = false;
+    const bool head =
+        IsCode(token) && spelled_.evaluate_heads.contains(token.text);
     for (const Spelled& source : sources_) {
+      if (!head) break;
       if (!SpellsAt(tokens, k, source)) continue;
       std::size_t primary = k + source.tokens.size();
       if (IsOpen(tokens[primary - 1])) primary = view.After(primary - 1);
@@ -1235,6 +1316,7 @@ void InjectionFinder::HandleSinks(std::size_t i) {
     }
     return;
   }
+  if (!IsCode(token) || !spelled_.sink_heads.contains(token.text)) return;
   for (std::size_t s = 0; s < sinks_.size(); ++s) {
     if (!SpellsAt(tokens_, i, sinks_[s])) continue;
     // `regex.findall(s)` is the regex module's only where it is imported;
