@@ -213,6 +213,116 @@ ReadingVerdicts VerdictsOf(const robots::RobotsTxt& robots,
   return verdicts;
 }
 
+// Cloudflare's managed robots.txt, by the comments it writes: the block
+// markers, and the Content Signals Policy's opening sentence (which domains
+// on the Free plan get without the signals line).
+bool IsCloudflareManaged(std::string_view body) {
+  static constexpr std::string_view kMarkers[] = {
+      "BEGIN Cloudflare Managed content",
+      "As a condition of accessing this website, you agree to abide by the",
+  };
+  for (std::string_view marker : kMarkers) {
+    auto at = std::search(
+        body.begin(), body.end(), marker.begin(), marker.end(),
+        [](char a, char b) { return ToAsciiLower(a) == ToAsciiLower(b); });
+    if (at != body.end()) return true;
+  }
+  return false;
+}
+
+bool SaysNo(const std::vector<robots::AppliedPreference>& preferences,
+            std::string_view key) {
+  for (const robots::AppliedPreference& p : preferences) {
+    if (p.key == key && !p.allowed) return true;
+  }
+  return false;
+}
+
+// Whether `preferences` keep an agent of `purpose` out of its use.
+bool KeepsOut(const robots::Preferences& preferences, AgentPurpose purpose) {
+  switch (purpose) {
+    case AgentPurpose::kTraining:
+      return SaysNo(preferences.content_usage, "train-ai") ||
+             SaysNo(preferences.content_signal, "ai-train");
+    case AgentPurpose::kSearch:
+      return SaysNo(preferences.content_usage, "search") ||
+             SaysNo(preferences.content_signal, "search");
+    case AgentPurpose::kUserTriggered:
+    case AgentPurpose::kAgent:
+      return SaysNo(preferences.content_signal, "ai-input");
+    case AgentPurpose::kOther:
+      break;
+  }
+  return false;
+}
+
+// Part 9's facts. As for the registry matrix, the agents a file does not
+// name share the generic agent's answer; the named ones are asked.
+AiFacts AiFactsOf(std::string_view body, const robots::RobotsTxt& robots,
+                  const AnalysisSettings& settings) {
+  AiFacts facts;
+  auto signal = [&](AiSignal s) -> bool& {
+    return facts.signals[static_cast<std::size_t>(s)];
+  };
+  signal(AiSignal::kCloudflareManaged) = IsCloudflareManaged(body);
+  signal(AiSignal::kLicense) = !robots.licenses().empty();
+  signal(AiSignal::kContentUsage) =
+      !robots.content_usages_outside_groups().empty();
+  signal(AiSignal::kContentSignal) =
+      !robots.content_signals_outside_groups().empty();
+  auto note_train_ai = [&](const std::vector<robots::ContentUsage>& lines) {
+    for (const robots::ContentUsage& line : lines) {
+      for (const robots::UsagePreference& p : line.preferences) {
+        if (p.key == "train-ai" && p.allowed) facts.train_ai_yes = true;
+      }
+    }
+  };
+  note_train_ai(robots.content_usages_outside_groups());
+  std::unordered_set<std::string> named;
+  for (const robots::Group& group : robots.groups()) {
+    if (!group.content_usages.empty()) signal(AiSignal::kContentUsage) = true;
+    if (!group.content_signals.empty()) {
+      signal(AiSignal::kContentSignal) = true;
+    }
+    note_train_ai(group.content_usages);
+    for (const std::string& token : group.tokens) {
+      if (token != "*" && !token.empty()) named.insert(token);
+    }
+  }
+  facts.gptbot_blocked = !robots.IsAllowedFor("GPTBot", "/");
+  if (!signal(AiSignal::kContentUsage) && !signal(AiSignal::kContentSignal)) {
+    return facts;  // No preference can apply to anyone.
+  }
+  const robots::Preferences generic =
+      robots.PreferencesFor(settings.generic_agent, "/");
+  std::array<bool, kAgentPurposeNames.size()> unnamed_in_class{};
+  for (std::size_t i = 0; i < settings.registry_tokens.size(); ++i) {
+    const AgentPurpose purpose = settings.registry_purposes[i];
+    const auto p = static_cast<std::size_t>(purpose);
+    const std::string lower = ToAsciiLower(settings.registry_tokens[i]);
+    if (named.count(lower) == 0) {
+      unnamed_in_class[p] = true;
+      continue;
+    }
+    const robots::Preferences own = robots.PreferencesFor(lower, "/");
+    if (KeepsOut(own, purpose)) facts.out_by_preference[p] = true;
+    if (purpose == AgentPurpose::kTraining &&
+        SaysNo(own.content_signal, "ai-train")) {
+      facts.ai_train_no = true;
+    }
+  }
+  for (std::size_t p = 0; p < unnamed_in_class.size(); ++p) {
+    if (!unnamed_in_class[p]) continue;
+    const auto purpose = static_cast<AgentPurpose>(p);
+    if (KeepsOut(generic, purpose)) facts.out_by_preference[p] = true;
+    if (purpose == AgentPurpose::kTraining &&
+        SaysNo(generic.content_signal, "ai-train")) {
+      facts.ai_train_no = true;
+    }
+  }
+  return facts;
+}
+
 bool HasRules(const robots::RobotsTxt& robots) {
   for (const robots::Group& group : robots.groups()) {
     if (!group.rules.empty()) return true;
@@ -486,6 +596,8 @@ BodyAnalysis AnalyzeBody(std::string_view body,
           RegistryFlagsOf(reading, settings, analysis.readings[r]);
     }
   }
+
+  analysis.ai = AiFactsOf(body, robots, settings);
 
   std::unordered_set<std::string> codes;
   for (const robots::Diagnostic& diagnostic : std::move(linter).Finish()) {

@@ -54,8 +54,21 @@ struct ReadingVerdicts {
   }
 };
 
+// Part 9's facts of one body (see AiPreferences in report.h).
+struct AiFacts {
+  std::array<bool, kAiSignalNames.size()> signals{};  // By AiSignal.
+  // By AgentPurpose: a `n`/`no` for the class's use applies at / to an agent
+  // of the class (registry agents; the ones the file does not name answer
+  // as the generic agent).
+  std::array<bool, kAgentPurposeNames.size()> out_by_preference{};
+  bool ai_train_no = false;     // Content-Signal ai-train=no applies at /.
+  bool train_ai_yes = false;    // Some Content-Usage statement: train-ai=y.
+  bool gptbot_blocked = false;  // GPTBot may not fetch /.
+};
+
 struct BodyAnalysis {
   bool has_rules = false;
+  AiFacts ai;
   // The linter's html-body finding: an HTML page, not a robots.txt.
   bool html_body = false;
   // By ReadingIndex; only the report's own reading is filled unless
@@ -98,6 +111,7 @@ struct AnalysisSettings {
   // lower-case token's index there.
   std::vector<std::string> registry_tokens;
   std::vector<std::string> registry_names;  // For CPython's reading.
+  std::vector<AgentPurpose> registry_purposes;
   std::unordered_map<std::string, std::size_t> registry_index;
 };
 

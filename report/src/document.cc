@@ -1,5 +1,7 @@
 #include "document.h"
 
+#include "robotscan/robots/preferences.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -366,6 +368,110 @@ Section RegistrySection(const Report& report, std::size_t top) {
   section.blocks.emplace_back(std::move(purposes));
   section.blocks.emplace_back(std::move(chart));
   section.blocks.emplace_back(std::move(table));
+  return section;
+}
+
+std::string ContradictionTitle(AiContradiction kind) {
+  switch (kind) {
+    case AiContradiction::kAiTrainNoButTrainingAllowed:
+      return "Content-Signal ai-train=no, but no training crawler has any "
+             "path disallowed";
+    case AiContradiction::kTrainAiYesButGptBotBlocked:
+      return "Content-Usage train-ai=y, but GPTBot may not fetch /";
+  }
+  return "";
+}
+
+Section AiPreferencesSection(const Report& report) {
+  const AiPreferences& ai = report.ai_preferences;
+  Section section;
+  section.id = "ai-preferences";
+  section.title = "9. AI preferences";
+  section.paragraphs.push_back(
+      "The usage-preference lines of robots.txt files: Content-Usage (IETF "
+      "aipref, " +
+      std::string(robots::kAiprefAttachDraft) + " with " +
+      std::string(robots::kAiprefVocabulary) +
+      "), Content-Signal (Cloudflare) and License (RSL), and Cloudflare's "
+      "managed robots.txt (recognised by its comments), read as " +
+      std::string(report.compat == robots::Compat::kGoogle ? "Google"
+                                                           : "RFC 9309") +
+      " reads the file. A preference applies only where the agent may crawl "
+      "(the draft's rule), so a class kept out by rules at / has no "
+      "preference there. Signals outside robots.txt (TDMRep, llms.txt, "
+      "X-Robots-Tag) need a crawl with --signals and are not part of this "
+      "edition. Denominator: " +
+      FormatCount(ai.files) + " robots.txt files.");
+  Table presence;
+  presence.name = "ai-signals";
+  presence.caption = "Preference lines by rank stratum";
+  presence.denominator = "robots.txt files of the stratum";
+  presence.headers = {"Stratum",       "robots.txt files",
+                      "Content-Usage", "Content-Signal",
+                      "License",       "Cloudflare managed"};
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    std::vector<Cell> row = {Text(std::string(StratumName(stratum))),
+                             Number(ai.presence[stratum][0].denominator)};
+    for (const Share& share : ai.presence[stratum]) {
+      row.push_back(ShareCell(share));
+    }
+    presence.rows.push_back(std::move(row));
+  }
+  BarChart chart;
+  chart.title = "How files keep each purpose class out";
+  chart.denominator = "robots.txt files";
+  chart.series = {"By rules (an agent of the class may not fetch /)",
+                  "By preference lines (a no for the class's use)"};
+  chart.grouped = true;
+  Table purposes;
+  purposes.name = "ai-purposes";
+  purposes.caption = "Rules versus preference lines, per purpose class";
+  purposes.denominator = "robots.txt files";
+  purposes.headers = {"Purpose", "By rules", "By preference lines", "By either",
+                      "By both"};
+  for (const AiPreferences::PurposeOut& p : ai.purposes) {
+    const std::string name(AgentPurposeName(p.purpose));
+    chart.bars.push_back(
+        {name, {p.by_rules.percent(), p.by_preference.percent()}});
+    purposes.rows.push_back({Text(name), ShareCell(p.by_rules),
+                             ShareCell(p.by_preference), ShareCell(p.by_either),
+                             ShareCell(p.by_both)});
+  }
+  Table contradictions;
+  contradictions.name = "ai-contradictions";
+  contradictions.caption = "Signals that contradict the rules";
+  contradictions.denominator = "robots.txt files";
+  contradictions.headers = {"Contradiction", "Files", "Best-ranked domains"};
+  Table domains;
+  domains.name = "ai-contradiction-domains";
+  domains.caption =
+      "The domains of each contradiction (best-ranked " +
+      FormatCount(static_cast<std::int64_t>(ai.domains_listed_cap)) +
+      " of each)";
+  domains.denominator = "domains listed";
+  domains.headers = {"Contradiction", "Domain", "Rank"};
+  domains.text_rows = report.registry_blocking.top;
+  for (const AiPreferences::Contradiction& c : ai.contradictions) {
+    std::string examples;
+    for (std::size_t i = 0; i < c.domains.size() && i < 5; ++i) {
+      examples += (i == 0 ? "" : ", ") + c.domains[i].domain;
+    }
+    if (c.domains.size() > 5) examples += ", ...";
+    contradictions.rows.push_back({Text(ContradictionTitle(c.kind)),
+                                   ShareCell(c.files),
+                                   Text(examples.empty() ? "-" : examples)});
+    for (const RankedDomain& d : c.domains) {
+      domains.rows.push_back(
+          {Text(std::string(
+               kAiContradictionNames[static_cast<std::size_t>(c.kind)])),
+           Text(d.domain), RankCell(d.rank)});
+    }
+  }
+  section.blocks.emplace_back(std::move(presence));
+  section.blocks.emplace_back(std::move(chart));
+  section.blocks.emplace_back(std::move(purposes));
+  section.blocks.emplace_back(std::move(contradictions));
+  section.blocks.emplace_back(std::move(domains));
   return section;
 }
 
@@ -914,6 +1020,7 @@ Document BuildDocument(const Report& report) {
   if (report.comparison.computed) {
     document.sections.push_back(ComparisonSection(report));
   }
+  document.sections.push_back(AiPreferencesSection(report));
   return document;
 }
 

@@ -270,6 +270,41 @@ std::string RenderJson(const Report& report) {
                                {"singled_out", ShareJson(agent.singled_out)},
                                {"named", ShareJson(agent.named)}});
   }
+  const AiPreferences& ai = report.ai_preferences;
+  ordered_json presence = ordered_json::array();
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    ordered_json row = {{"stratum", StratumName(stratum)},
+                        {"files", ai.presence[stratum][0].denominator}};
+    for (std::size_t k = 0; k < kAiSignalNames.size(); ++k) {
+      row[std::string(kAiSignalNames[k])] = ShareJson(ai.presence[stratum][k]);
+    }
+    presence.push_back(std::move(row));
+  }
+  ordered_json ai_purposes = ordered_json::array();
+  for (const AiPreferences::PurposeOut& p : ai.purposes) {
+    ai_purposes.push_back({{"purpose", AgentPurposeName(p.purpose)},
+                           {"by_rules", ShareJson(p.by_rules)},
+                           {"by_preference", ShareJson(p.by_preference)},
+                           {"by_either", ShareJson(p.by_either)},
+                           {"by_both", ShareJson(p.by_both)}});
+  }
+  ordered_json contradictions = ordered_json::array();
+  for (const AiPreferences::Contradiction& c : ai.contradictions) {
+    ordered_json listed = ordered_json::array();
+    for (const RankedDomain& d : c.domains) {
+      listed.push_back({{"domain", d.domain}, {"rank", d.rank}});
+    }
+    contradictions.push_back(
+        {{"kind", kAiContradictionNames[static_cast<std::size_t>(c.kind)]},
+         {"files", ShareJson(c.files)},
+         {"domains", std::move(listed)}});
+  }
+  root["ai_preferences"] = {{"files", ai.files},
+                            {"presence", std::move(presence)},
+                            {"purposes", std::move(ai_purposes)},
+                            {"contradictions", std::move(contradictions)},
+                            {"domains_listed_cap", ai.domains_listed_cap}};
+
   root["registry_matrix"] = {{"origin", matrix.origin},
                              {"files", matrix.files},
                              {"purposes", std::move(purposes)},

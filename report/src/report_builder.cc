@@ -329,6 +329,7 @@ struct ReportBuilder::State {
                                       settings.registry_tokens.size());
       settings.registry_tokens.push_back(agent.token);
       settings.registry_names.push_back(agent.name);
+      settings.registry_purposes.push_back(agent.purpose);
       ++registry_agents_per_purpose[static_cast<std::size_t>(agent.purpose)];
     }
     older.settings = settings;
@@ -336,9 +337,12 @@ struct ReportBuilder::State {
     // Part 8 compares the named crawlers only.
     older.settings.registry_tokens.clear();
     older.settings.registry_names.clear();
+    older.settings.registry_purposes.clear();
     older.settings.registry_index.clear();
     crawlers.resize(options.crawlers.size());
     registry.resize(options.registry.agents.size());
+    contradictions.assign(kAiContradictionNames.size(),
+                          ContradictionCounts(options.contradiction_domains));
   }
 
   // Bodies analysed for this crawl, and for the older side of part 8, which
@@ -507,9 +511,12 @@ struct ReportBuilder::State {
     for (std::size_t i = 0; i < crawlers.size(); ++i) {
       Count(verdicts.crawler_flags[i], &crawlers[i]);
     }
+    file_any_full = {};
+    file_training_restricted = false;
     if (verdicts.registry_flags.size() != registry.size()) return;
     std::array<bool, kPurposes> any_full{}, any_named{}, all_full;
     all_full.fill(true);
+    bool training_restricted = false;
     for (std::size_t i = 0; i < registry.size(); ++i) {
       const std::uint8_t flags = verdicts.registry_flags[i];
       Count(flags, &registry[i]);
@@ -521,6 +528,10 @@ struct ReportBuilder::State {
         all_full[p] = false;
       }
       if (flags & kCrawlerNamed) any_named[p] = true;
+      if (p == static_cast<std::size_t>(AgentPurpose::kTraining) &&
+          (flags & (kCrawlerFull | kCrawlerPartial))) {
+        training_restricted = true;
+      }
     }
     for (std::size_t p = 0; p < kPurposes; ++p) {
       if (registry_agents_per_purpose[p] == 0) continue;
@@ -528,6 +539,44 @@ struct ReportBuilder::State {
       if (all_full[p]) ++purposes[p].all_full;
       if (any_named[p]) ++purposes[p].any_named;
     }
+    file_any_full = any_full;
+    file_training_restricted = training_restricted;
+  }
+
+  // Part 9, after AddAgents has seen the same file's registry flags.
+  void AddAiPreferences(const storage::LatestFetchRow& row,
+                        const AiFacts& facts) {
+    for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+      const bool in_stratum =
+          stratum == kStratumCount - 1 ||
+          (row.rank > 0 && row.rank <= kStratumLimits[stratum]);
+      if (!in_stratum) continue;
+      ++ai_files_by_stratum[stratum];
+      for (std::size_t k = 0; k < kAiSignalNames.size(); ++k) {
+        if (facts.signals[k]) ++ai_presence[stratum][k];
+      }
+    }
+    for (std::size_t p = 0; p < kPurposes; ++p) {
+      const bool rules = file_any_full[p];
+      const bool preference = facts.out_by_preference[p];
+      if (rules) ++ai_out[p].rules;
+      if (preference) ++ai_out[p].preference;
+      if (rules || preference) ++ai_out[p].either;
+      if (rules && preference) ++ai_out[p].both;
+    }
+    if (facts.ai_train_no && !file_training_restricted) {
+      AddContradiction(AiContradiction::kAiTrainNoButTrainingAllowed, row);
+    }
+    if (facts.train_ai_yes && facts.gptbot_blocked) {
+      AddContradiction(AiContradiction::kTrainAiYesButGptBotBlocked, row);
+    }
+  }
+
+  void AddContradiction(AiContradiction kind,
+                        const storage::LatestFetchRow& row) {
+    ContradictionCounts& c = contradictions[static_cast<std::size_t>(kind)];
+    ++c.files;
+    c.best.Add(row.rank, row.domain, RankedDomain{row.domain, row.rank});
   }
 
   static void Count(std::uint8_t flags, CrawlerCounts* counts) {
@@ -563,6 +612,24 @@ struct ReportBuilder::State {
     std::int64_t any_full = 0, all_full = 0, any_named = 0;
   };
   std::array<PurposeCounts, kPurposes> purposes{};
+  // The current file's registry figures, for part 9.
+  std::array<bool, kPurposes> file_any_full{};
+  bool file_training_restricted = false;
+
+  // Part 9.
+  std::array<std::int64_t, kStratumCount> ai_files_by_stratum{};
+  std::array<std::array<std::int64_t, kAiSignalNames.size()>, kStratumCount>
+      ai_presence{};
+  struct OutCounts {
+    std::int64_t rules = 0, preference = 0, either = 0, both = 0;
+  };
+  std::array<OutCounts, kPurposes> ai_out{};
+  struct ContradictionCounts {
+    explicit ContradictionCounts(std::size_t cap) : best(cap) {}
+    std::int64_t files = 0;
+    BestRanked<RankedDomain> best;
+  };
+  std::vector<ContradictionCounts> contradictions;
 
   ReadingTally readings;     // Part 7.
   ComparisonTally compared;  // Part 8.
@@ -646,6 +713,7 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
   const ReadingVerdicts& verdicts = analysis.readings[s.primary];
   if (verdicts.walled_garden()) s.AddWalledGarden(row, verdicts);
   s.AddAgents(verdicts);
+  s.AddAiPreferences(row, analysis.ai);
   if (s.options.compare_readings) s.readings.Add(row, analysis);
   s.AddComments(row, analysis);
   s.AddFacts(row, analysis);
@@ -750,6 +818,34 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
                                {counts.any_full, files},
                                {counts.all_full, files},
                                {counts.any_named, files}});
+  }
+
+  AiPreferences& ai = report.ai_preferences;
+  ai.files = files;
+  ai.domains_listed_cap = s.options.contradiction_domains;
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    for (std::size_t k = 0; k < kAiSignalNames.size(); ++k) {
+      ai.presence[stratum][k] = {s.ai_presence[stratum][k],
+                                 s.ai_files_by_stratum[stratum]};
+    }
+  }
+  for (std::size_t p = 0; p < ReportBuilder::State::kPurposes; ++p) {
+    const auto purpose = static_cast<AgentPurpose>(p);
+    if (s.registry_agents_per_purpose[p] == 0 ||
+        purpose == AgentPurpose::kOther) {
+      continue;
+    }
+    const auto& out = s.ai_out[p];
+    ai.purposes.push_back({purpose,
+                           {out.rules, files},
+                           {out.preference, files},
+                           {out.either, files},
+                           {out.both, files}});
+  }
+  for (std::size_t k = 0; k < s.contradictions.size(); ++k) {
+    auto& c = s.contradictions[k];
+    ai.contradictions.push_back(
+        {static_cast<AiContradiction>(k), {c.files, files}, c.best.Take()});
   }
 
   if (s.options.compare_readings) {

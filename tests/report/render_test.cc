@@ -92,9 +92,9 @@ TEST(RenderTextTest, NamesDenominatorsAndFigures) {
       ++denominators;
     }
     // 15 tables of parts 1-6, the two of part 4b (the registry), the
-    // skipped-ranks table (the fixture's ranks have gaps) and the five of
-    // part 7.
-    EXPECT_EQ(denominators, 23u) << static_cast<int>(format);
+    // skipped-ranks table (the fixture's ranks have gaps), the five of
+    // part 7 and the four of part 9.
+    EXPECT_EQ(denominators, 27u) << static_cast<int>(format);
   }
 }
 
@@ -248,8 +248,8 @@ TEST(RenderHtmlTest, HasChartsAndSortableTables) {
     ++charts;
   }
   // Outcomes, agents, matrix, the registry's matrix, sizes, crawl-delay,
-  // and part 7's readings.
-  EXPECT_EQ(charts, 7u);
+  // part 7's readings and part 9's purposes.
+  EXPECT_EQ(charts, 8u);
   EXPECT_NE(html.find("<table class=\"sortable\">"), std::string::npos);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
 }

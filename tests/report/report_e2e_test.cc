@@ -230,15 +230,15 @@ TEST(ChromiumTest, PageRendersChartsAndRunsNoCrawledScript) {
   EXPECT_EQ(html.find("<img"), std::string::npos);
   // The payload is on the page, as text.
   EXPECT_NE(html.find("&lt;script&gt;document.title="), std::string::npos);
-  // Charts: the five of parts 1-6, part 4b's, part 7's and part 8's two,
-  // with bars.
+  // Charts: the five of parts 1-6, part 4b's, part 7's, part 8's two and
+  // part 9's, with bars.
   std::size_t charts = 0;
   for (std::size_t at = html.find("<svg class=\"chart\"");
        at != std::string::npos;
        at = html.find("<svg class=\"chart\"", at + 1)) {
     ++charts;
   }
-  EXPECT_EQ(charts, 9u);
+  EXPECT_EQ(charts, 10u);
   EXPECT_NE(html.find("<rect class=\"bar\""), std::string::npos);
   // The new sections are on the page, and their crawled text is text.
   EXPECT_NE(html.find("<section id=\"sensitivity\">"), std::string::npos);

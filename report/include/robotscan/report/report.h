@@ -19,6 +19,9 @@
 //   8. Change over time (optional): against an older run or database, who
 //      started or stopped fully blocking each crawler, outcome transitions,
 //      changed files, sitemaps added and removed.
+//   9. AI preferences: Content-Usage, Content-Signal, License and
+//      Cloudflare's managed file by rank stratum; per purpose class, rules
+//      versus preference lines; signals that contradict the rules.
 // Every figure carries its denominator (Share, and the `*_denominator`
 // fields), so no renderer can print a bare percentage.
 //
@@ -84,6 +87,9 @@ struct ReportOptions {
   std::string generic_agent = "RobotscanGenericCrawler";
   // Rows in each ranked list (walled gardens, agents, comments, templates).
   std::size_t top = 25;
+  // Part 9: the best-ranked domains kept for each contradiction (all of
+  // them are counted).
+  std::size_t contradiction_domains = 1000;
   robots::Compat compat = robots::Compat::kRfc9309;
   // A body is a "template" when at least this many domains serve it.
   std::int64_t template_min_domains = 2;
@@ -379,6 +385,54 @@ struct Comparison {
   std::vector<SitemapChange> sitemap_changes;  // Best-ranked, up to top.
 };
 
+// Part 9: AI usage preferences in robots.txt (robots/preferences.h), read
+// as RFC 9309 (as Google with --compat google; CPython's parser has no such
+// lines, so the urllib reading is never used here).
+enum class AiSignal : std::uint8_t {
+  kContentUsage,       // A Content-Usage line (IETF aipref).
+  kContentSignal,      // A Content-Signal line (Cloudflare).
+  kLicense,            // A License line (RSL).
+  kCloudflareManaged,  // Cloudflare's managed robots.txt (its comments).
+};
+inline constexpr std::array<std::string_view, 4> kAiSignalNames = {
+    "content-usage", "content-signal", "license", "cloudflare-managed"};
+enum class AiContradiction : std::uint8_t {
+  // Content-Signal ai-train=no, while no training agent of the registry has
+  // any path disallowed.
+  kAiTrainNoButTrainingAllowed,
+  // A Content-Usage statement with train-ai=y, while GPTBot may not fetch /.
+  kTrainAiYesButGptBotBlocked,
+};
+inline constexpr std::array<std::string_view, 2> kAiContradictionNames = {
+    "ai-train-no-but-training-crawlers-allowed",
+    "train-ai-yes-but-gptbot-disallowed"};
+struct AiPreferences {
+  std::int64_t files = 0;  // robots.txt files (the denominator of `by_*`).
+  // [stratum][AiSignal]; denominator: the stratum's robots.txt files.
+  std::array<std::array<Share, kAiSignalNames.size()>, kStratumCount>
+      presence{};
+  // Per purpose class with agents, how files keep it out: by rules (a
+  // registry agent of the class may not fetch /) or by preference lines (a
+  // `n`/`no` for the class's use applies at / to an agent of the class:
+  // train-ai or ai-train for training, search for search, ai-input for
+  // user-triggered and agent; "other" has no use of its own).
+  struct PurposeOut {
+    AgentPurpose purpose = AgentPurpose::kOther;
+    Share by_rules;
+    Share by_preference;
+    Share by_either;
+    Share by_both;
+  };
+  std::vector<PurposeOut> purposes;
+  struct Contradiction {
+    AiContradiction kind = AiContradiction::kAiTrainNoButTrainingAllowed;
+    Share files;                        // Denominator: robots.txt files.
+    std::vector<RankedDomain> domains;  // Best-ranked, up to the cap.
+  };
+  std::vector<Contradiction> contradictions;  // kAiContradictionNames order.
+  std::size_t domains_listed_cap = 0;  // ReportOptions::contradiction_domains.
+};
+
 struct Report {
   std::int64_t domains = 0;
   // The crawl_run rows, for the top list each crawl read (its provenance).
@@ -396,6 +450,7 @@ struct Report {
   FileFacts facts;
   ParserSensitivity sensitivity;
   Comparison comparison;
+  AiPreferences ai_preferences;
 };
 
 // Accumulates rows one at a time. Memory as described at the top.
