@@ -139,6 +139,10 @@ struct SpelledRules {
   // tokens are none, and are dismissed with one lookup.
   TextSet evaluate_heads;
   TextSet sink_heads;
+  // The longest name of each sink ("compile", "RegExp", "preg_match"): a
+  // file that holds none of them as text has no sink call, and needs no
+  // lexing.
+  std::vector<std::string> sink_words;
 };
 
 SpelledRules SpellRules(SourceLanguage language, const TaintRules& rules) {
@@ -160,6 +164,14 @@ SpelledRules SpellRules(SourceLanguage language, const TaintRules& rules) {
   }
   for (const Spelled& sink : out.sinks) {
     if (!sink.tokens.empty()) out.sink_heads.insert(sink.tokens[0].text);
+    std::string word;
+    for (const CodeToken& token : sink.tokens) {
+      if (token.kind == CodeTokenKind::kName &&
+          token.text.size() > word.size()) {
+        word = token.text;
+      }
+    }
+    if (!word.empty()) out.sink_words.push_back(word);
   }
   return out;
 }
@@ -1535,6 +1547,19 @@ std::vector<RegexInjection> FindRegexInjections(std::string_view source,
                                                 SourceLanguage language) {
   const std::optional<TaintRules> rules = internal::TaintRulesFor(language);
   if (!rules) return {};
+  // Most files call no regex constructor at all: a text search settles
+  // them without lexing. Exact, since a sink's names are written as they
+  // are; Ruby's interpolated regex literals are sinks of their own.
+  const SpelledRules& spelled = SpelledRulesFor(language, *rules);
+  bool may_hold_sink = language == SourceLanguage::kRuby &&
+                       (source.find("#{") != std::string_view::npos ||
+                        source.find("#@") != std::string_view::npos ||
+                        source.find("#$") != std::string_view::npos);
+  for (const std::string& word : spelled.sink_words) {
+    if (may_hold_sink) break;
+    may_hold_sink = source.find(word) != std::string_view::npos;
+  }
+  if (!may_hold_sink) return {};
   return InjectionFinder(source, language, *rules).Run();
 }
 
