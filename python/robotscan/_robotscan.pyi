@@ -4,7 +4,7 @@ The runtime docstrings (help(robotscan.RobotsTxt)) say the same in more words;
 tests/python/test_stubs.py checks that this file and the module agree.
 """
 
-from typing import Iterable, List, Literal, Optional, Union
+from typing import Any, Dict, Iterable, List, Literal, Optional, Union
 
 import numpy.typing
 
@@ -155,6 +155,8 @@ class RobotsTxt:
 
         A list shortened by another thread during the call ends the answer where it ends."""
     def _can_fetch(self, useragent: _Text, url: _Text) -> bool: ...
+    def preferences(self, agent: _Text, url: _Text) -> Dict[str, Any]:
+        """Usage preferences in effect (Content-Usage, Content-Signal, License), with their lines."""
     def has_group_for(self, agent: _Text) -> bool: ...
     def crawl_delay(self, agent: _Text) -> Optional[float]: ...
     def request_rate(self, agent: _Text) -> Optional[RequestRate]: ...

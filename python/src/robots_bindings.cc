@@ -636,6 +636,48 @@ void BindRobotsTxt(py::module_& m) {
            "For robotscan.robotparser: matches the product token at the "
            "start of a User-Agent string; URLs are not refused.")
       .def(
+          "preferences",
+          [](const RobotsTxt& robots, py::handle agent, py::handle url) {
+            const std::string_view url_text = TextOf(url, "url");
+            RequireCheckableUrl(url_text);
+            const robots::Preferences p =
+                robots.PreferencesFor(TextOf(agent, "agent"), url_text);
+            py::dict usage, signal, usage_lines, signal_lines;
+            for (const robots::AppliedPreference& a : p.content_usage) {
+              const py::str key = FileText(std::string(a.key));
+              usage[key] = a.allowed ? "y" : "n";
+              usage_lines[key] = a.line;
+            }
+            for (const robots::AppliedPreference& a : p.content_signal) {
+              const py::str key = FileText(std::string(a.key));
+              signal[key] = a.allowed ? "yes" : "no";
+              signal_lines[key] = a.line;
+            }
+            py::dict lines;
+            lines["content_usage"] = usage_lines;
+            lines["content_signal"] = signal_lines;
+            lines["license"] = p.license_line == 0
+                                   ? py::object(py::none())
+                                   : py::object(py::int_(p.license_line));
+            py::dict result;
+            result["crawl_allowed"] = p.crawl.allowed;
+            result["content_usage"] = usage;
+            result["content_signal"] = signal;
+            result["license"] =
+                p.license_line == 0
+                    ? py::object(py::none())
+                    : py::object(FileText(std::string(p.license)));
+            result["lines"] = lines;
+            return result;
+          },
+          py::arg("agent"), py::arg("url"),
+          "The usage preferences in effect for `agent` at `url` "
+          "(robots/preferences.h): {'crawl_allowed': bool, 'content_usage': "
+          "{label: 'y'|'n'}, 'content_signal': {key: 'yes'|'no'}, "
+          "'license': URL or None, 'lines': the deciding line of each}. "
+          "Shaped as `robotscan check --json` prints them; none apply where "
+          "the agent may not crawl `url` (draft-ietf-aipref-attach-05).")
+      .def(
           "has_group_for",
           [](const RobotsTxt& robots, py::handle agent) {
             return robots.HasGroupFor(TextOf(agent, "agent"));

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <new>
 #include <string_view>
+#include <vector>
 
 #include "robotscan/base/version.h"
 #include "robotscan/robots/access_policy.h"
@@ -17,6 +18,11 @@ struct robots_txt {
 
 struct robots_matcher {
   robotscan::robots::AgentMatcher matcher;
+};
+
+struct robots_preferences {
+  robotscan::robots::RobotsTxt robots;  // Owns what the keys point into.
+  robotscan::robots::Preferences preferences;
 };
 
 namespace {
@@ -33,6 +39,17 @@ Compat ToCompat(robots_compat compat) {
       break;
   }
   return Compat::kRfc9309;
+}
+
+// The i-th of `list` for the C accessors; NULL past its end.
+const char* AppliedAt(
+    const std::vector<robotscan::robots::AppliedPreference>& list, size_t i,
+    size_t* len, int* allowed, int* line) {
+  if (i >= list.size()) return nullptr;
+  if (len != nullptr) *len = list[i].key.size();
+  if (allowed != nullptr) *allowed = list[i].allowed ? 1 : 0;
+  if (line != nullptr) *line = list[i].line;
+  return list[i].key.data();
 }
 
 std::string_view View(const char* data, size_t len) {
@@ -154,6 +171,59 @@ const char* robots_sitemap(const robots_txt* robots, size_t i, size_t* len) {
   if (i >= sitemaps.size()) return nullptr;
   if (len != nullptr) *len = sitemaps[i].url.size();
   return sitemaps[i].url.c_str();
+}
+
+robots_preferences* robots_preferences_for(const robots_txt* robots,
+                                           const char* agent, size_t agent_len,
+                                           const char* url, size_t url_len) {
+  try {
+    // The keys are views into the RobotsTxt; the copy keeps them alive.
+    auto* preferences = new robots_preferences{robots->robots, {}};
+    preferences->preferences = preferences->robots.PreferencesFor(
+        View(agent, agent_len), View(url, url_len));
+    return preferences;
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+
+int robots_preferences_crawl_allowed(const robots_preferences* preferences) {
+  return preferences->preferences.crawl.allowed ? 1 : 0;
+}
+
+size_t robots_preferences_usage_count(const robots_preferences* preferences) {
+  return preferences->preferences.content_usage.size();
+}
+
+const char* robots_preferences_usage(const robots_preferences* preferences,
+                                     size_t i, size_t* len, int* allowed,
+                                     int* line) {
+  return AppliedAt(preferences->preferences.content_usage, i, len, allowed,
+                   line);
+}
+
+size_t robots_preferences_signal_count(const robots_preferences* preferences) {
+  return preferences->preferences.content_signal.size();
+}
+
+const char* robots_preferences_signal(const robots_preferences* preferences,
+                                      size_t i, size_t* len, int* allowed,
+                                      int* line) {
+  return AppliedAt(preferences->preferences.content_signal, i, len, allowed,
+                   line);
+}
+
+const char* robots_preferences_license(const robots_preferences* preferences,
+                                       size_t* len, int* line) {
+  const robotscan::robots::Preferences& p = preferences->preferences;
+  if (p.license_line == 0) return nullptr;
+  if (len != nullptr) *len = p.license.size();
+  if (line != nullptr) *line = p.license_line;
+  return p.license.data();
+}
+
+void robots_preferences_free(robots_preferences* preferences) {
+  delete preferences;
 }
 
 const char* robots_version(void) { return ROBOTSCAN_VERSION_STRING; }

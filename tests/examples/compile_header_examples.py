@@ -118,6 +118,10 @@ CONTEXTS = {
         "prelude": 'std::string_view source = "re.compile(r\'(a+)+$\')";',
     },
     "regexguard/include/robotscan/regexguard/scan.h": {"returns": "int"},
+    "regexguard/include/robotscan/regexguard/injection.h": {
+        "includes": ["<cstdio>"],
+        "prelude": 'std::string_view source = "new RegExp(req.query.q);";',
+    },
     "regexguard/include/robotscan/regexguard/pre_commit_hook.h": {},
 }
 

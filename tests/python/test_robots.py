@@ -280,3 +280,57 @@ def test_group_structure_as_written():
     # Extensions stay with their group; rules are shared as Google groups them.
     assert (robots.crawl_delay("a"), robots.crawl_delay("b")) == (1.0, None)
     assert not robots.is_allowed("a", "/~joe") and not robots.is_allowed("b", "/~joe")
+
+
+PREFERENCES_BODY = b"""\
+License: https://example.com/license.xml
+User-agent: *
+Content-Usage: train-ai=n, search=y
+Content-Usage: /blog/ train-ai=y
+Content-Signal: search=yes, ai-train=no
+Disallow: /private
+"""
+
+
+def test_preferences_as_the_drafts_read_them():
+    robots = RobotsTxt.parse(PREFERENCES_BODY)
+    p = robots.preferences("GPTBot", "https://example.com/page")
+    assert p["crawl_allowed"] is True
+    assert p["content_usage"] == {"search": "y", "train-ai": "n"}
+    assert p["content_signal"] == {"ai-train": "no", "search": "yes"}
+    assert p["license"] == "https://example.com/license.xml"
+    assert p["lines"] == {"content_usage": {"search": 3, "train-ai": 3},
+                          "content_signal": {"ai-train": 5, "search": 5},
+                          "license": 1}
+    # The longest matching path decides: train-ai=y under /blog/.
+    blog = robots.preferences("GPTBot", "/blog/post")
+    assert blog["content_usage"] == {"train-ai": "y"}
+    assert blog["lines"]["content_usage"] == {"train-ai": 4}
+    # Where the agent may not crawl, no preference applies.
+    hidden = robots.preferences("GPTBot", "/private/x")
+    assert hidden["crawl_allowed"] is False
+    assert hidden["content_usage"] == {} and hidden["content_signal"] == {}
+    # CPython's reading has none of these lines.
+    urllib = RobotsTxt.parse(PREFERENCES_BODY, "urllib")
+    assert urllib.preferences("GPTBot", "/page")["content_usage"] == {}
+    with pytest.raises(ValueError):
+        robots.preferences("GPTBot", "/a b")
+
+
+def test_preferences_agree_with_check_json(robotscan_cli, tmp_path):
+    """The same answers as `robotscan check --json` for the same file."""
+    robots = RobotsTxt.parse(PREFERENCES_BODY)
+    urls = ["https://example.com/page", "https://example.com/blog/x",
+            "https://example.com/private/y"]
+    path = tmp_path / "robots.txt"
+    path.write_bytes(PREFERENCES_BODY)
+    out = run_robotscan(robotscan_cli, "check", "--json", "--user-agent", "GPTBot",
+                        "--robots-file", str(path), *urls)
+    lines = out.stdout.decode().splitlines()
+    assert len(lines) == len(urls), out.stderr
+    for line, url in zip(lines, urls):
+        checked = json.loads(line)
+        p = robots.preferences("GPTBot", url)
+        assert (checked.get("content_usage") or {}) == p["content_usage"], url
+        assert (checked.get("content_signal") or {}) == p["content_signal"], url
+        assert checked.get("license") == p["license"], url

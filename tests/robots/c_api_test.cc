@@ -112,3 +112,80 @@ TEST(CApi, HttpOutcomesBecomePolicies) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string KeyAt(const char* key, size_t len) {
+  return key == nullptr ? "<null>" : std::string(key, len);
+}
+
+// attach-05's form in the * group, Cloudflare's line, an RSL licence; the
+// preferences outlive the robots_txt, and none apply where crawling is not
+// allowed.
+TEST(CApi, PreferencesForAnAgentAndUrl) {
+  const std::string body =
+      "License: https://e.com/license.xml\n"
+      "User-agent: *\n"
+      "Content-Usage: train-ai=n, search=y\n"
+      "Content-Usage: /blog/ train-ai=y\n"
+      "Content-Signal: ai-train=no, search=yes\n"
+      "Disallow: /private\n";
+  robots_txt* robots =
+      robots_parse(body.data(), body.size(), ROBOTS_COMPAT_RFC9309);
+  ASSERT_NE(robots, nullptr);
+  const char* url = "https://e.com/page";
+  robots_preferences* p =
+      robots_preferences_for(robots, "GPTBot", 6, url, std::strlen(url));
+  robots_free(robots);  // The preferences keep what they need.
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(robots_preferences_crawl_allowed(p), 1);
+  ASSERT_EQ(robots_preferences_usage_count(p), 2u);
+  size_t len = 0;
+  int allowed = -1, line = -1;
+  const char* key = robots_preferences_usage(p, 0, &len, &allowed, &line);
+  EXPECT_EQ(KeyAt(key, len), "search");
+  EXPECT_EQ(allowed, 1);
+  EXPECT_EQ(line, 3);
+  key = robots_preferences_usage(p, 1, &len, &allowed, &line);
+  EXPECT_EQ(KeyAt(key, len), "train-ai");
+  EXPECT_EQ(allowed, 0);
+  EXPECT_EQ(robots_preferences_usage(p, 2, &len, nullptr, nullptr), nullptr);
+  ASSERT_EQ(robots_preferences_signal_count(p), 2u);
+  key = robots_preferences_signal(p, 0, &len, &allowed, &line);
+  EXPECT_EQ(KeyAt(key, len), "ai-train");
+  EXPECT_EQ(allowed, 0);
+  EXPECT_EQ(line, 5);
+  key = robots_preferences_license(p, &len, &line);
+  EXPECT_EQ(KeyAt(key, len), "https://e.com/license.xml");
+  EXPECT_EQ(line, 1);
+  robots_preferences_free(p);
+
+  // The longer path wins for /blog/: train-ai=y there.
+  robots = robots_parse(body.data(), body.size(), ROBOTS_COMPAT_RFC9309);
+  const char* blog = "https://e.com/blog/post";
+  p = robots_preferences_for(robots, "GPTBot", 6, blog, std::strlen(blog));
+  ASSERT_EQ(robots_preferences_usage_count(p), 1u);
+  key = robots_preferences_usage(p, 0, &len, &allowed, &line);
+  EXPECT_EQ(KeyAt(key, len), "train-ai");
+  EXPECT_EQ(allowed, 1);
+  EXPECT_EQ(line, 4);
+  robots_preferences_free(p);
+
+  // Disallowed: no preference is implied.
+  const char* hidden = "https://e.com/private/x";
+  p = robots_preferences_for(robots, "GPTBot", 6, hidden, std::strlen(hidden));
+  EXPECT_EQ(robots_preferences_crawl_allowed(p), 0);
+  EXPECT_EQ(robots_preferences_usage_count(p), 0u);
+  EXPECT_EQ(robots_preferences_signal_count(p), 0u);
+  robots_preferences_free(p);
+  robots_free(robots);
+
+  // A file without these lines.
+  robots = robots_parse("", 0, ROBOTS_COMPAT_RFC9309);
+  p = robots_preferences_for(robots, "a", 1, "/", 1);
+  EXPECT_EQ(robots_preferences_license(p, &len, &line), nullptr);
+  robots_preferences_free(p);
+  robots_free(robots);
+}
+
+}  // namespace

@@ -89,6 +89,35 @@ size_t robots_sitemap_count(const robots_txt* robots);
 /* The i-th Sitemap URL (file order); NULL when i is out of range. */
 const char* robots_sitemap(const robots_txt* robots, size_t i, size_t* len);
 
+/* Usage preferences in effect for an agent and URL (RobotsTxt::PreferencesFor
+ * in robots.h, the rules in preferences.h): the aipref Content-Usage labels
+ * (y/n), Cloudflare's Content-Signal keys (yes/no) and the RSL License URL.
+ * None apply where the agent may not crawl the URL. Independent of the
+ * robots_txt's lifetime. NULL only when out of memory. */
+typedef struct robots_preferences robots_preferences;
+robots_preferences* robots_preferences_for(const robots_txt* robots,
+                                           const char* agent, size_t agent_len,
+                                           const char* url, size_t url_len);
+/* 1 when the agent may crawl the URL (robots_check's answer), else 0. */
+int robots_preferences_crawl_allowed(const robots_preferences* preferences);
+/* Content-Usage labels in effect, sorted by label. */
+size_t robots_preferences_usage_count(const robots_preferences* preferences);
+/* The i-th label (not NUL-terminated: its length is *len), its value in
+ * *allowed (1 y, 0 n) and its deciding line in *line (either may be NULL);
+ * NULL when i is out of range. */
+const char* robots_preferences_usage(const robots_preferences* preferences,
+                                     size_t i, size_t* len, int* allowed,
+                                     int* line);
+/* Content-Signal keys in effect, sorted by key, read the same way. */
+size_t robots_preferences_signal_count(const robots_preferences* preferences);
+const char* robots_preferences_signal(const robots_preferences* preferences,
+                                      size_t i, size_t* len, int* allowed,
+                                      int* line);
+/* The file's first License URL and its line, or NULL when it has none. */
+const char* robots_preferences_license(const robots_preferences* preferences,
+                                       size_t* len, int* line);
+void robots_preferences_free(robots_preferences* preferences);
+
 /* Library version, e.g. "0.1.0". */
 const char* robots_version(void);
 
