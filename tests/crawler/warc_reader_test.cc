@@ -140,7 +140,9 @@ TEST(WarcReaderTest, BlocksAndHeadersAreBounded) {
   options.max_block_bytes = 100;
   const std::string big =
       Response("http://b.test/robots.txt", kOk + std::string(5000, 'x'));
-  StringSource source(Gzip(big));
+  // StringSource reads a view: the gzip bytes must outlive it.
+  const std::string gzipped = Gzip(big);
+  StringSource source(gzipped);
   WarcReader reader(&source, 0, options);
   WarcRecord record;
   std::string error;

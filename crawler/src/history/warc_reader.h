@@ -50,6 +50,8 @@ class ByteSource {
 class StringSource final : public ByteSource {
  public:
   explicit StringSource(std::string_view bytes) : bytes_(bytes) {}
+  // The source keeps a view: a temporary string would dangle.
+  explicit StringSource(std::string&&) = delete;
   std::ptrdiff_t Read(char* out, std::size_t size) override;
 
  private:
