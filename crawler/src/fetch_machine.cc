@@ -271,6 +271,17 @@ FetchAction DomainFetch::FinishUnresolvedRedirect(ErrorClass error,
   return Finish(/*network_error=*/false, /*redirects_unresolved=*/true);
 }
 
+void CopyResponseHeaders(const ResponseHeaders& h, storage::FetchRecord* r) {
+  r->content_type = h.content_type;
+  r->content_encoding = h.content_encoding;
+  r->content_length = h.content_length;
+  r->cache_control = h.cache_control;
+  r->expires = h.expires;
+  r->last_modified = h.last_modified;
+  r->etag = h.etag;
+  r->retry_after = h.retry_after;
+}
+
 FetchAction DomainFetch::Finish(bool network_error, bool redirects_unresolved) {
   storage::FetchRecord& r = record_;
   r.redirects = redirects_;
@@ -278,17 +289,7 @@ FetchAction DomainFetch::Finish(bool network_error, bool redirects_unresolved) {
   r.ip = ip_;
   // The last lookup's time, also when it failed (a dns_timeout's wait).
   r.dns_ms = dns_ms_;
-  if (r.http_status > 0) {
-    const ResponseHeaders& h = last_headers_;
-    r.content_type = h.content_type;
-    r.content_encoding = h.content_encoding;
-    r.content_length = h.content_length;
-    r.cache_control = h.cache_control;
-    r.expires = h.expires;
-    r.last_modified = h.last_modified;
-    r.etag = h.etag;
-    r.retry_after = h.retry_after;
-  }
+  if (r.http_status > 0) CopyResponseHeaders(last_headers_, &r);
   if (r.http_status == 304 && previous_ && previous_->has_body) {
     r.not_modified = true;
     r.body_from_fetch_id = previous_->fetch_id;

@@ -64,6 +64,11 @@ struct ResponseHeaders {
       expires, last_modified, etag, retry_after, location;
 };
 
+// The headers a fetch record keeps (all but Location, which each step
+// keeps): one place for the crawl and the archive importers.
+void CopyResponseHeaders(const ResponseHeaders& headers,
+                         storage::FetchRecord* record);
+
 // One finished transfer, as the event loop saw it.
 struct TransferResult {
   ErrorClass error = ErrorClass::kNone;  // kNone: completed (or cut at the

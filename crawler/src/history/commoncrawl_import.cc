@@ -471,15 +471,7 @@ class Import {
       r.body = std::move(last.response.body);
       r.truncated = last.response.truncated;
     }
-    const ResponseHeaders& h = last.response.headers;
-    r.content_type = h.content_type;
-    r.content_encoding = h.content_encoding;
-    r.content_length = h.content_length;
-    r.cache_control = h.cache_control;
-    r.expires = h.expires;
-    r.last_modified = h.last_modified;
-    r.etag = h.etag;
-    r.retry_after = h.retry_after;
+    CopyResponseHeaders(last.response.headers, &r);
     r.ip = last.ip;
     for (const Capture& hop : chain.hops) {
       storage::FetchStep step;
