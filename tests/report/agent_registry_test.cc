@@ -146,20 +146,20 @@ TEST(AgentRegistryTest, NamesAMatcherCannotTellApartAreOneEntry) {
 }
 })json");
   const RegisteredAgent* iask = Find(registry, "iaskspider");
-ASSERT_NE(iask, nullptr);
-EXPECT_EQ(iask->name, "iaskspider");  // The name that is its own token.
-EXPECT_EQ(iask->aliases, std::vector<std::string>{"iaskspider/2.0"});
-// The lead knew nothing; the alias fills operator, purpose and respect.
-EXPECT_EQ(iask->operator_name, "iAsk");
-EXPECT_EQ(iask->purpose, AgentPurpose::kUserTriggered);
-EXPECT_EQ(iask->respects_robots, "no");
-const RegisteredAgent* meta = Find(registry, "meta-externalagent");
-ASSERT_NE(meta, nullptr);
-EXPECT_EQ(meta->name, "meta-externalagent");
-EXPECT_EQ(meta->aliases, std::vector<std::string>{"Meta-ExternalAgent"});
-EXPECT_EQ(meta->operator_name, "Meta");
-// Four names, two tokens, plus robotscan's 17.
-EXPECT_EQ(registry.agents.size(), 2u + RobotscanCrawlers().size());
+  ASSERT_NE(iask, nullptr);
+  EXPECT_EQ(iask->name, "iaskspider");  // The name that is its own token.
+  EXPECT_EQ(iask->aliases, std::vector<std::string>{"iaskspider/2.0"});
+  // The lead knew nothing; the alias fills operator, purpose and respect.
+  EXPECT_EQ(iask->operator_name, "iAsk");
+  EXPECT_EQ(iask->purpose, AgentPurpose::kUserTriggered);
+  EXPECT_EQ(iask->respects_robots, "no");
+  const RegisteredAgent* meta = Find(registry, "meta-externalagent");
+  ASSERT_NE(meta, nullptr);
+  EXPECT_EQ(meta->name, "meta-externalagent");
+  EXPECT_EQ(meta->aliases, std::vector<std::string>{"Meta-ExternalAgent"});
+  EXPECT_EQ(meta->operator_name, "Meta");
+  // Four names, two tokens, plus robotscan's 17.
+  EXPECT_EQ(registry.agents.size(), 2u + RobotscanCrawlers().size());
 }
 
 TEST(AgentRegistryTest, PurposeFromTheRegistrysFunctionField) {

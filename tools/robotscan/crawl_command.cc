@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "commands.h"
-#include "stop_on_signals.h"
 #include "robotscan/base/version.h"
 #include "robotscan/crawler/crawler.h"
 #include "robotscan/robots/access_policy.h"
 #include "robotscan/storage/database_location.h"
 #include "robotscan/storage/fetch_classes.h"
 #include "robotscan/storage/shared_frontier.h"
+#include "stop_on_signals.h"
 
 namespace robotscan::cli {
 namespace {

@@ -40,8 +40,8 @@ bool RunsHere(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "crawl" || arg == "report" || arg == "toplist" ||
-        arg == "agents" ||
-        arg == "enqueue" || arg == "migrate" || arg == "import") {
+        arg == "agents" || arg == "enqueue" || arg == "migrate" ||
+        arg == "import") {
       return false;
     }
   }
