@@ -247,6 +247,17 @@ Section BannedAgentsSection(const Report& report) {
   return section;
 }
 
+// Parts 4 and 4b chart full blocks and singled-out agents side by side.
+BarChart BlockingChart(std::string title) {
+  BarChart chart;
+  chart.title = std::move(title);
+  chart.denominator = "robots.txt files";
+  chart.series = {"Full block",
+                  "Singled out (own group refuses /, Googlebot allowed)"};
+  chart.grouped = true;
+  return chart;
+}
+
 Section BlockingSection(const Report& report) {
   const BlockingMatrix& matrix = report.blocking;
   Section section;
@@ -264,13 +275,8 @@ Section BlockingSection(const Report& report) {
       "crawler and says little about any one of them; it is left out of the "
       "chart. Denominator: " +
       FormatCount(matrix.files) + " robots.txt files.");
-  BarChart chart;
-  chart.title =
-      "Share of robots.txt files that fully block or single out each crawler";
-  chart.denominator = "robots.txt files";
-  chart.series = {"Full block",
-                  "Singled out (own group refuses /, Googlebot allowed)"};
-  chart.grouped = true;
+  BarChart chart = BlockingChart(
+      "Share of robots.txt files that fully block or single out each crawler");
   Table table;
   table.name = "blocking";
   table.caption = "Blocking per crawler";
@@ -327,13 +333,8 @@ Section RegistrySection(const Report& report, std::size_t top) {
         return a->full.count > b->full.count;
       });
   if (ranked.size() > top) ranked.resize(top);
-  BarChart chart;
-  chart.title = "The " + std::to_string(ranked.size()) +
-                " registry agents most often fully blocked";
-  chart.denominator = "robots.txt files";
-  chart.series = {"Full block",
-                  "Singled out (own group refuses /, Googlebot allowed)"};
-  chart.grouped = true;
+  BarChart chart = BlockingChart("The " + std::to_string(ranked.size()) +
+                                 " registry agents most often fully blocked");
   chart.label_width = 230;
   for (const RegistryAgentBlocking* agent : ranked) {
     chart.bars.push_back(
