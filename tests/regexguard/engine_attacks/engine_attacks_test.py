@@ -171,9 +171,15 @@ class Judge:
             ratios.append(self.paired_ratio(n, 2 * n)[0])
         return statistics.median(ratios) >= RATIO, ratios
 
-    def judge(self, counted):
+    def judge(self, counted, least_length=0):
+        """The verdict for this attack. `least_length`: no ratio uses a
+        subject shorter than this (judge_time's smallest is n/4), for an
+        engine that picks its algorithm by subject length (Go's bit-state
+        backtracker below 256 Kibit / program size, then its NFA: a 3x
+        step at that one doubling that is not growth)."""
         targets = STEP_TARGETS if counted else CPU_TARGETS
-        n = 1
+        n = max(1, -(-4 * max(0, least_length - self.fixed) //
+                     self.pump_length))
         for target in targets:
             n, cost, length = self.grow_until(n, target)
             superlinear, ratios = False, []
