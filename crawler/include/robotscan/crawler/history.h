@@ -18,8 +18,20 @@
 // so an import stopped anywhere (a signal, kill -9, a full disk) resumes
 // where it stood, and each record is imported once.
 //
-// Thread-safety: ImportCommonCrawl may be called from any thread; it runs
-// options.jobs threads of its own. Cancel through the CrawlHandle.
+// ImportWayback asks the Wayback Machine's CDX API, per domain of a top
+// list, for the captures of DOMAIN/robots.txt in a time range, takes the
+// first capture of each period (month, quarter or year) and fetches its
+// raw bytes (the `id_` snapshot URL). Each snapshot becomes a fetch of
+// the period's run ("wayback", the period's label), fetched_at the capture
+// time. A domain/period pair is imported once: its history_file row is
+// committed with its fetch, so a stopped import resumes without fetching
+// it again. Polite by construction: at most `concurrency` requests to the
+// archive at a time, paced, 429/503 answered with the Retry-After asked
+// (every worker waits), a User-Agent naming robotscan and its version.
+//
+// Thread-safety: ImportCommonCrawl and ImportWayback may be called from
+// any thread; they run options.jobs (options.concurrency) threads of their
+// own. Cancel through the CrawlHandle.
 //
 // Usage:
 //   CommonCrawlImport import;
@@ -28,9 +40,18 @@
 //   import.files = {"CC-MAIN-20240220...-00000.warc.gz"};
 //   ImportSummary summary;
 //   Status s = ImportCommonCrawl(import, {}, nullptr, &summary);
+//
+//   WaybackImport wayback;  // The Wayback Machine, one run per month.
+//   wayback.db_path = "history.sqlite";
+//   wayback.list_path = "top-1m.csv";
+//   wayback.from = "2016";
+//   wayback.to = "202412";
+//   WaybackSummary monthly;
+//   s = ImportWayback(wayback, {}, nullptr, &monthly);
 #ifndef ROBOTSCAN_CRAWLER_HISTORY_H_
 #define ROBOTSCAN_CRAWLER_HISTORY_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -107,6 +128,90 @@ struct ImportCallbacks {
 Status ImportCommonCrawl(const CommonCrawlImport& options,
                          const ImportCallbacks& callbacks, CrawlHandle* handle,
                          ImportSummary* summary);
+
+// How often ImportWayback takes a capture: the first one of each
+// calendar month, quarter (Q1 = January to March) or year. Each period is
+// one run, its source_crawl the label "2024-03", "2024-Q1" or "2024".
+enum class WaybackPeriod { kMonth, kQuarter, kYear };
+
+struct WaybackImport {
+  std::string db_path;
+  // A top list (top_list.h formats), required; top > 0: its first `top`
+  // entries. Domains are asked for in the list's order.
+  std::string list_path;
+  std::int64_t top = 0;
+  // The range, YYYY or YYYYMM, both ends included, widened to whole
+  // periods (--every quarter --from 202402 starts in January).
+  std::string from, to;
+  WaybackPeriod every = WaybackPeriod::kMonth;
+  // Replaces https://web.archive.org for /cdx/search/cdx and /web/.
+  std::string wayback_url = "https://web.archive.org";
+  // Requests to the archive in flight at once, at most (1 to 16): one
+  // worker thread each, one request at a time.
+  int concurrency = 2;
+  // Pacing of request starts, all workers together; 0: none. The defaults
+  // keep under the limits the archive enforces per IP address (docs/
+  // history.md): CDX queries 24 a minute, snapshots 8 a second.
+  double cdx_per_minute = 24;
+  double snapshots_per_second = 8;
+  // Captures asked for per CDX answer (limit=); further pages follow
+  // the answer's resumeKey.
+  int cdx_page_rows = 1000;
+  // The CDX output asked for: JSON (false) or the plain space-separated
+  // text (true). Either is read, whatever was asked.
+  bool cdx_plain_text = false;
+  // Tries of one request: a 429, a 5xx or a failed transfer is retried
+  // after the Retry-After the archive asked for (or 2, 4, 8... s, at most
+  // 120 s, without one) until this many tries have failed.
+  int max_tries = 6;
+  std::chrono::seconds timeout{120};                // One request, whole.
+  std::size_t max_body_bytes = kMinBodyLimitBytes;  // Raised to the minimum.
+  bool compress_bodies = false;
+  std::string tool_version;
+  std::string user_agent;  // Empty: DefaultUserAgent().
+};
+
+// What a Wayback import did, in this invocation. A unit is one domain in
+// one period.
+struct WaybackSummary {
+  std::vector<std::string> periods;      // Labels, oldest first.
+  std::vector<std::int64_t> run_ids;     // One per period, in that order.
+  std::int64_t domains = 0;              // Listed.
+  std::int64_t domains_done_before = 0;  // Every period done earlier.
+  std::int64_t domains_failed = 0;       // A unit left for the next import.
+  std::int64_t units_done_before = 0;
+  std::int64_t cdx_requests = 0;       // Answers, pages included.
+  std::int64_t snapshot_requests = 0;  // Answers received.
+  std::int64_t retries = 0;            // Requests tried again (429, 5xx...).
+  std::int64_t captures = 0;           // CDX rows read.
+  std::int64_t fetches = 0;            // Snapshots written as fetches.
+  std::int64_t no_capture = 0;         // Units without a capture: no fetch.
+  // Fetches whose archived response is HTML (text/html) with a 2xx: the
+  // site served a page, not a robots.txt; recorded as it came.
+  std::int64_t html = 0;
+  // Units whose capture the archive did not replay (its own error page,
+  // no Memento-Datetime): no fetch; history_file says why.
+  std::int64_t archive_errors = 0;
+  std::int64_t malformed_captures = 0;  // CDX rows that could not be read.
+  std::int64_t units_failed = 0;        // Left pending: CDX or snapshot failed.
+  std::vector<std::string> first_errors;  // Up to 10, "domain: reason".
+  bool cancelled = false;
+};
+
+struct WaybackCallbacks {
+  // After each domain, with the summary so far.
+  std::function<void(std::string_view domain, const WaybackSummary&)> on_domain;
+};
+
+// Imports the snapshots. Errors: kInvalidArgument (a bad --from/--to, an
+// option out of range, no list, a PostgreSQL database: not supported yet),
+// kLocked (another crawl or import holds the database), kIoError (the
+// list cannot be read), storage errors as they come. A domain whose CDX
+// query or snapshot fails after every try is counted (units_failed) and
+// left to the next import. `handle` may be null.
+Status ImportWayback(const WaybackImport& options,
+                     const WaybackCallbacks& callbacks, CrawlHandle* handle,
+                     WaybackSummary* summary);
 
 // The crawl ID named in a Common Crawl path or URL
 // (".../crawl-data/CC-MAIN-2024-10/..."), or "".

@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `robotscan import wayback` (issue 28, item 2)
+against wayback_emulator.py, a loopback emulator of the Wayback Machine's
+CDX API and snapshots (127.0.0.1 only; nothing else is contacted).
+
+Checked: JSON and plain CDX output, resumeKey pagination, 429 and 503
+answered no earlier than their Retry-After (seconds and an HTTP date),
+empty answers, the archive's own error pages and HTML captures counted
+and recorded, every imported body equal to the bytes the emulator served,
+one fetch per domain per period, the concurrency bound as the emulator
+counted it, resume after kill -9 (each snapshot imported exactly once,
+integrity_check ok), and the CLI's refusal of a bad --from/--to.
+
+  import_wayback_test.py ROBOTSCAN [TEST...]
+
+Exit status 0 when every test passed, 1 otherwise. Prints "N passed, N
+failed".
+"""
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wayback_emulator as wb  # noqa: E402
+
+ROBOTSCAN = sys.argv[1] if len(sys.argv) > 1 else "robotscan"
+MONTHS = ["2023-%02d" % m for m in range(1, 7)]
+CONCURRENCY = 2
+
+BINARY = b"User-agent: *\r\nDisallow: /a\x00\xff\xfe binary\n" + bytes(
+    range(256))
+PLAIN = [("Content-Type", "text/plain")]
+
+
+def a_captures():
+    # Two captures in some months (the first must be taken), one before
+    # the range, a revisit in April (replays March's bytes).
+    cs = []
+    for month in range(1, 7):
+        if month == 4:
+            continue
+        cs.append(wb.Capture("2023%02d03101112" % month,
+                             "https://a.test/robots.txt", "200",
+                             "text/plain", BINARY + b"#%d\n" % month, PLAIN))
+        cs.append(wb.Capture("2023%02d20000000" % month,
+                             "http://www.a.test/robots.txt", "200",
+                             "text/plain", b"later in the month\n", PLAIN))
+    march = cs[4]
+    cs.append(wb.Capture("20230405060708", "https://a.test/robots.txt", "-",
+                         "warc/revisit", b"", revisit_of=march))
+    cs.append(wb.Capture("20221231235959", "https://a.test/robots.txt",
+                         "200", "text/plain", b"before the range\n", PLAIN))
+    return cs
+
+
+def archive(snapshot_delay=0.0):
+    captures = {
+        "a.test": a_captures(),
+        # Captured under www. only, in two months.
+        "b.test": [wb.Capture("20230210000000", "http://www.b.test/robots.txt",
+                              "200", "text/plain",
+                              b"User-agent: GPTBot\nDisallow: /\n",
+                              PLAIN + [("ETag", '"b1"')]),
+                   wb.Capture("20230611000000", "https://www.b.test/robots.txt",
+                              "200", "text/plain", b"", PLAIN)],
+        "plain.test": [wb.Capture("2023%02d01000000" % m,
+                                  "http://plain.test/robots.txt", "200",
+                                  "text/plain", b"Disallow: /%d\n" % m, PLAIN)
+                       for m in (1, 3, 5)],
+        "slow.test": [wb.Capture("20230115000000",
+                                 "http://slow.test/robots.txt", "200",
+                                 "text/plain", b"Disallow: /slow\n", PLAIN)],
+        "busy.test": [wb.Capture("20230215000000",
+                                 "http://busy.test/robots.txt", "200",
+                                 "text/plain", b"Disallow: /busy\n", PLAIN)],
+        "empty.test": [],
+        "emptybody.test": [wb.Capture("20230101000000",
+                                      "http://emptybody.test/robots.txt",
+                                      "200", "text/plain", b"x", PLAIN)],
+        "html.test": [wb.Capture("20230301000000",
+                                 "http://html.test/robots.txt", "200",
+                                 "text/html",
+                                 b"<!DOCTYPE html><html><body>Welcome"
+                                 b"</body></html>",
+                                 [("Content-Type", "text/html")])],
+        "gone.test": [wb.Capture("20230401000000",
+                                 "http://gone.test/robots.txt", "200",
+                                 "text/plain", b"never replayed",
+                                 archive_error=True)],
+        "moved.test": [wb.Capture("20230501000000",
+                                  "http://moved.test/robots.txt", "301",
+                                  "text/html", b"",
+                                  [("Location",
+                                    "https://www.moved.test/robots.txt")])],
+        "missing.test": [wb.Capture("20230601000000",
+                                    "http://missing.test/robots.txt", "404",
+                                    "text/html", b"<html>404</html>",
+                                    [("Content-Type", "text/html")])],
+    }
+    quirks = {"plain.test": {"plain"}, "slow.test": {"cdx_429"},
+              "busy.test": {"snapshot_503"}, "emptybody.test": {"empty_body"}}
+    return wb.Archive(captures, quirks, delay=0.02,
+                      snapshot_delay=snapshot_delay)
+
+
+def expected(arch):
+    """(domain, period) -> the capture the import must take: the first of
+    the month, unless the archive cannot replay it."""
+    out = {}
+    for domain, captures in arch.captures.items():
+        if domain == "emptybody.test":
+            continue  # The CDX answer is empty.
+        for c in sorted(captures, key=lambda c: c.timestamp):
+            period = c.timestamp[:4] + "-" + c.timestamp[4:6]
+            if period in MONTHS and (domain, period) not in out:
+                out[(domain, period)] = c
+    return {k: c for k, c in out.items() if not c.archive_error}
+
+
+def write_list(path, domains):
+    with open(path, "w") as f:
+        for rank, d in enumerate(domains, 1):
+            f.write("%d,%s\n" % (rank, d))
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, timeout=60, **kw)
+
+
+def wayback(db, listing, base, *extra, first="202301", last="202306"):
+    p = run([ROBOTSCAN, "import", "wayback", "--db", db, "--list", listing,
+             "--from", first, "--to", last, "--wayback-url", base,
+             "--concurrency", str(CONCURRENCY), "--cdx-page", "2",
+             "--cdx-per-minute", "0", "--snapshots-per-second", "0",
+             "--json", "-q", *extra])
+    out = p.stdout.decode()
+    return p.returncode, (json.loads(out) if out.strip() else {}), p.stderr
+
+
+def query(db, sql, params=()):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+FETCHES = ("SELECT r.source_crawl, d.name, f.source_timestamp, f.http_status, "
+           "f.access, coalesce(f.error_class, ''), b.data, f.url, "
+           "f.fetched_at, f.source, coalesce(f.content_type, ''), "
+           "coalesce(f.etag, '') FROM fetch f JOIN crawl_run r ON r.id = "
+           "f.run_id JOIN domain d ON d.id = f.domain_id LEFT JOIN body b ON "
+           "b.id = f.body_id ORDER BY 1, 2")
+
+
+def check_imported(db, arch):
+    want = expected(arch)
+    rows = query(db, FETCHES)
+    got = {(r[1], r[0]): r for r in rows}
+    check(len(rows) == len(got), "more than one fetch per domain and period")
+    check(sorted(got) == sorted(want),
+          "fetches %s, expected %s" % (sorted(got), sorted(want)))
+    for key, c in want.items():
+        r = got[key]
+        shown = c.replayed()
+        status = int(shown.status)
+        check(r[2] == c.timestamp, (key, r[2], c.timestamp))
+        check(r[3] == status, (key, r[3]))
+        body = r[6] if r[6] is not None else b""
+        want_body = shown.body if 200 <= status < 300 else b""
+        check(body == want_body, "%s: body %r, served %r" % (key, body[:40],
+                                                             want_body[:40]))
+        check(r[7] == c.original, (key, r[7]))
+        ts = c.timestamp
+        check(r[8] == "%s-%s-%sT%s:%s:%s.000Z" % (
+            ts[:4], ts[4:6], ts[6:8], ts[8:10], ts[10:12], ts[12:]), r[8])
+        check(r[9] == "wayback", r[9])
+    check(query(db, "SELECT count(*) FROM crawl_run WHERE source = 'wayback'")
+          == [(6,)], "one run per month")
+    check(query(db, "SELECT DISTINCT source_crawl FROM crawl_run ORDER BY 1")
+          == [(m,) for m in MONTHS], "run labels")
+    check(query(db, "PRAGMA integrity_check") == [("ok",)], "integrity")
+
+
+DOMAINS = ["a.test", "b.test", "plain.test", "slow.test", "busy.test",
+           "empty.test", "emptybody.test", "html.test", "gone.test",
+           "moved.test", "missing.test"]
+
+
+def test_json_import_then_rerun(work):
+    arch = archive()
+    server, base = wb.start(arch)
+    try:
+        listing = os.path.join(work, "top.csv")
+        write_list(listing, DOMAINS)
+        db = os.path.join(work, "json.sqlite")
+        started = time.time()
+        rc, s, err = wayback(db, listing, base)
+        check(rc == 0, "import failed: %d %r %r" % (rc, s, err))
+        check_imported(db, arch)
+        want = expected(arch)
+        check(s["fetches"] == len(want), s)
+        check(s["periods"] == MONTHS, s["periods"])
+        check(s["html"] == 1 and s["archive_errors"] == 1, s)
+        check(s["units_failed"] == 0 and s["domains"] == len(DOMAINS), s)
+        check(s["no_capture"] == 6 * len(DOMAINS) - len(want) - 1, s)
+        check(s["retries"] == 2, s)
+        # Pagination: a.test's captures (six months after collapse) come in
+        # pages of two, following resumeKey.
+        pages = [k for (_, kind, k, _, _) in arch.requests("cdx")
+                 if k[0] == "a.test"]
+        check(pages == [("a.test", ""), ("a.test", "2"), ("a.test", "4")],
+              pages)
+        check(all("output=json" in p and "collapse=timestamp:6" in p and
+                  "from=202301" in p and "to=202306" in p
+                  for p in arch.paths if p.startswith("/cdx/")),
+              [p for p in arch.paths if p.startswith("/cdx/")][:2])
+        # The site's HTML is kept as it came, with its Content-Type; the
+        # archive's own page is no fetch, and history_file says why.
+        html = query(db, "SELECT f.content_type, f.access FROM fetch f JOIN "
+                     "domain d ON d.id = f.domain_id WHERE d.name = "
+                     "'html.test'")
+        check(html == [("text/html", "success")], html)
+        gone = query(db, "SELECT h.errors, h.last_error, h.state FROM "
+                     "history_file h JOIN crawl_run r ON r.id = h.run_id "
+                     "WHERE h.name = 'gone.test' AND r.source_crawl = "
+                     "'2023-04'")
+        check(len(gone) == 1 and gone[0][0] == 1 and gone[0][2] == "done" and
+              "page of its own" in gone[0][1], gone)
+        moved = query(db, "SELECT f.http_status, f.error_class, s.location "
+                      "FROM fetch f JOIN domain d ON d.id = f.domain_id JOIN "
+                      "fetch_step s ON s.fetch_id = f.id WHERE d.name = "
+                      "'moved.test'")
+        check(moved == [(301, "other", "https://www.moved.test/robots.txt")],
+              moved)
+        check(query(db, "SELECT etag FROM fetch WHERE etag IS NOT NULL") ==
+              [('"b1"',)], "the site's headers (X-Archive-Orig-*) kept")
+        # Politeness: the bound, the waits asked for, the User-Agent.
+        check(arch.max_in_flight <= CONCURRENCY,
+              "%d requests at once" % arch.max_in_flight)
+        check(arch.max_in_flight == CONCURRENCY,
+              "the workers never overlapped: the bound is untested")
+        for sent, kind, key, status, retry_at in list(arch.sent):
+            if retry_at is None:
+                continue
+            later = [t for (t, k2, key2, _, _) in arch.log
+                     if k2 == kind and key2 == key and t > sent]
+            check(later, "%s %s was not retried" % (kind, key))
+            check(min(later) >= retry_at,
+                  "%s %s retried %.3f s early" % (kind, key,
+                                                  retry_at - min(later)))
+        agents = {ua for (_, _, _, _, ua) in arch.log}
+        check(len(agents) == 1 and next(iter(agents)).startswith("robotscan/"),
+              agents)
+        check(time.time() - started < 15, "too slow")
+        # The same command again: every unit is done, nothing is asked.
+        arch.reset_log()
+        rc, s, err = wayback(db, listing, base)
+        check(rc == 0 and s["fetches"] == 0 and
+              s["domains_done_before"] == len(DOMAINS), (rc, s, err))
+        check(arch.log == [], "a rerun asked the archive again: %r" %
+              arch.log[:3])
+        check_imported(db, arch)
+    finally:
+        server.shutdown()
+
+
+def test_plain_text_output_imports_the_same(work):
+    arch = archive()
+    server, base = wb.start(arch)
+    try:
+        listing = os.path.join(work, "top-plain.csv")
+        write_list(listing, DOMAINS)
+        db = os.path.join(work, "plain.sqlite")
+        rc, s, err = wayback(db, listing, base, "--cdx-plain")
+        check(rc == 0, "import failed: %d %r %r" % (rc, s, err))
+        check_imported(db, arch)
+        cdx = [p for p in arch.paths if p.startswith("/cdx/")]
+        check(cdx and all("output=json" not in p for p in cdx),
+              "asked for JSON: %r" % cdx[:2])
+    finally:
+        server.shutdown()
+
+
+def test_quarters_take_the_first_capture_of_each(work):
+    arch = archive()
+    server, base = wb.start(arch)
+    try:
+        listing = os.path.join(work, "top-q.csv")
+        write_list(listing, ["a.test", "b.test"])
+        db = os.path.join(work, "q.sqlite")
+        rc, s, err = wayback(db, listing, base, "--every", "quarter",
+                             first="202302", last="2023")
+        check(rc == 0, "import failed: %d %r %r" % (rc, s, err))
+        check(s["periods"] == ["2023-Q1", "2023-Q2", "2023-Q3", "2023-Q4"],
+              s["periods"])
+        rows = query(db, "SELECT r.source_crawl, d.name, f.source_timestamp "
+                     "FROM fetch f JOIN crawl_run r ON r.id = f.run_id JOIN "
+                     "domain d ON d.id = f.domain_id ORDER BY 1, 2")
+        check(rows == [("2023-Q1", "a.test", "20230103101112"),
+                       ("2023-Q1", "b.test", "20230210000000"),
+                       ("2023-Q2", "a.test", "20230405060708"),
+                       ("2023-Q2", "b.test", "20230611000000")], rows)
+    finally:
+        server.shutdown()
+
+
+def test_kill_9_then_rerun_imports_each_snapshot_once(work):
+    # 24 domains of six monthly captures each, each snapshot slow enough
+    # that the import can be killed in the middle.
+    captures = {}
+    for i in range(24):
+        d = "k%02d.test" % i
+        captures[d] = [wb.Capture("2023%02d%02d000000" % (m, i + 1),
+                                  "http://%s/robots.txt" % d, "200",
+                                  "text/plain",
+                                  b"User-agent: *\nDisallow: /%d/%d\n" %
+                                  (i, m), PLAIN) for m in range(1, 7)]
+    arch = wb.Archive(captures, delay=0.005, snapshot_delay=0.03)
+    server, base = wb.start(arch)
+    try:
+        listing = os.path.join(work, "top-k.csv")
+        write_list(listing, sorted(captures))
+        db = os.path.join(work, "kill.sqlite")
+        proc = subprocess.Popen(
+            [ROBOTSCAN, "import", "wayback", "--db", db, "--list", listing,
+             "--from", "2023", "--to", "202306", "--wayback-url", base,
+             "--concurrency", str(CONCURRENCY), "--cdx-per-minute", "0",
+             "--snapshots-per-second", "0", "-q"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        killed = False
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                n = query(db, "SELECT count(*) FROM fetch")[0][0]
+            except sqlite3.Error:
+                n = 0
+            if n >= 30:
+                proc.send_signal(signal.SIGKILL)
+                killed = True
+                break
+            time.sleep(0.01)
+        proc.wait()
+        check(killed, "the import ended before it could be killed")
+        before = {(r[0], r[1]) for r in query(
+            db, "SELECT r.source_crawl, d.name FROM fetch f JOIN crawl_run r "
+            "ON r.id = f.run_id JOIN domain d ON d.id = f.domain_id")}
+        check(0 < len(before) < 144, "killed mid-way: %d" % len(before))
+        arch.reset_log()
+        rc, s, err = wayback(db, listing, base)
+        check(rc == 0, "rerun failed: %d %r" % (rc, err))
+        check(s["fetches"] == 144 - len(before), s)
+        refetched = [k for (_, _, k, _, _) in arch.requests("snapshot")
+                     if ("2023-" + k[0][4:6], k[1].split("/")[2]) in before]
+        check(refetched == [], "imported snapshots fetched again: %r" %
+              refetched[:3])
+        rows = query(db, "SELECT r.source_crawl, d.name, b.data, "
+                     "f.source_timestamp FROM fetch f JOIN crawl_run r ON "
+                     "r.id = f.run_id JOIN domain d ON d.id = f.domain_id "
+                     "JOIN body b ON b.id = f.body_id")
+        check(len(rows) == 144 and len({(r[0], r[1]) for r in rows}) == 144,
+              "not exactly once: %d rows" % len(rows))
+        for period, domain, body, ts in rows:
+            i, m = int(domain[1:3]), int(period[5:])
+            check(body == b"User-agent: *\nDisallow: /%d/%d\n" % (i, m) and
+                  ts == "2023%02d%02d000000" % (m, i + 1), (period, domain))
+        check(query(db, "SELECT count(*) FROM history_file WHERE state <> "
+                    "'done'") == [(0,)], "units left pending")
+        check(query(db, "PRAGMA integrity_check") == [("ok",)], "integrity")
+        check(query(db, "SELECT DISTINCT status FROM crawl_run") ==
+              [("finished",)], query(db, "SELECT status FROM crawl_run"))
+    finally:
+        server.shutdown()
+
+
+def test_bad_from_and_to_are_refused(work):
+    listing = os.path.join(work, "top-bad.csv")
+    write_list(listing, ["a.test"])
+    db = os.path.join(work, "bad.sqlite")
+    cases = [
+        (["--from", "2023-01", "--to", "2023"], "--from"),
+        (["--from", "202313", "--to", "2024"], "--from"),
+        (["--from", "2023", "--to", "20241"], "--to"),
+        (["--from", "1995", "--to", "2000"], "--from"),
+        (["--from", "202306", "--to", "202301"], "after --to"),
+        (["--from", "2023", "--to", "2023", "--every", "week"], "--every"),
+    ]
+    for args, words in cases:
+        p = run([ROBOTSCAN, "import", "wayback", "--db", db, "--list",
+                 listing, "--wayback-url", "http://127.0.0.1:9", *args])
+        err = p.stderr.decode()
+        check(p.returncode == 2 and words in err,
+              "%r: exit %d, %r" % (args, p.returncode, err))
+    check(not os.path.exists(db), "a refused import created the database")
+    p = run([ROBOTSCAN, "import", "wayback", "--db", "postgresql://x/y",
+             "--list", listing, "--from", "2023", "--to", "2023"])
+    check(p.returncode == 2 and b"PostgreSQL" in p.stderr, p.stderr)
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="robotscan-wayback-")
+    tests = [t for name, t in sorted(globals().items())
+             if name.startswith("test_") and
+             (len(sys.argv) < 3 or name in sys.argv[2:])]
+    passed = failed = 0
+    try:
+        for test in tests:
+            started = time.time()
+            try:
+                test(work)
+                passed += 1
+                print("PASS %s (%.1f s)" % (test.__name__,
+                                            time.time() - started))
+            except Exception as e:  # noqa: BLE001 - reported, then counted
+                failed += 1
+                print("FAIL %s: %s" % (test.__name__, e))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
