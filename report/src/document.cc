@@ -22,11 +22,6 @@ Cell Number(std::int64_t value) {
               std::to_string(value), std::nullopt};
 }
 
-Cell ShareCell(const Share& share) {
-  return Cell{FormatCount(share.count) + " (" + FormatPercent(share) + ")",
-              true, static_cast<double>(share.count), "", share};
-}
-
 Cell RankCell(std::int64_t rank) {
   if (rank <= 0) return Cell{"-", true, 1e18, "", std::nullopt};
   return Number(rank);
@@ -916,6 +911,15 @@ Section ComparisonSection(const Report& report) {
 }
 
 }  // namespace
+
+Cell TextCell(std::string text) { return Text(std::move(text)); }
+
+Cell CountCell(std::int64_t count) { return Number(count); }
+
+Cell ShareCell(const Share& share) {
+  return Cell{FormatCount(share.count) + " (" + FormatPercent(share) + ")",
+              true, static_cast<double>(share.count), "", share};
+}
 
 std::string FormatPercent(const Share& share) {
   if (share.denominator == 0) return "0%";

@@ -54,7 +54,21 @@ struct BarChart {
   std::vector<Bar> bars;
 };
 
-using Block = std::variant<Table, BarChart>;
+// Lines over periods (report --series): one point per period and line, a
+// percent of that period's denominator; no point where the period has no
+// denominator (nothing captured), so a gap is never drawn as 0%.
+struct LineChart {
+  std::string title;
+  std::string denominator;
+  std::vector<std::string> periods;  // X axis labels, oldest first.
+  struct Line {
+    std::string name;
+    std::vector<std::optional<double>> percents;  // One per period.
+  };
+  std::vector<Line> lines;
+};
+
+using Block = std::variant<Table, BarChart, LineChart>;
 
 struct Section {
   std::string id;  // HTML anchor.
@@ -78,6 +92,12 @@ struct Document {
 };
 
 Document BuildDocument(const Report& report);
+
+// Cells as every table of the report writes them: text; a count; a share
+// ("12 (3.4%)", CSV count/denominator/percent).
+Cell TextCell(std::string text);
+Cell CountCell(std::int64_t count);
+Cell ShareCell(const Share& share);
 
 // "12.3%"; "0%" for an empty denominator.
 std::string FormatPercent(const Share& share);

@@ -131,18 +131,18 @@ void ForEachTable(const Document& document, Visit visit) {
 
 }  // namespace
 
-std::vector<TableName> ListTables(const Report& report) {
+std::vector<TableName> ListDocumentTables(const Document& document) {
   std::vector<TableName> names;
-  ForEachTable(BuildDocument(report), [&](const Table& table) {
+  ForEachTable(document, [&](const Table& table) {
     names.push_back({table.name, table.caption});
   });
   return names;
 }
 
-bool RenderCsvTable(const Report& report, std::string_view name,
-                    std::string* csv) {
+bool RenderDocumentCsvTable(const Document& document, std::string_view name,
+                            std::string* csv) {
   bool found = false;
-  ForEachTable(BuildDocument(report), [&](const Table& table) {
+  ForEachTable(document, [&](const Table& table) {
     if (found || table.name != name) return;
     *csv = TableCsv(table);
     found = true;
@@ -150,13 +150,26 @@ bool RenderCsvTable(const Report& report, std::string_view name,
   return found;
 }
 
-std::string RenderCsvIndex(const Report& report) {
+std::string RenderDocumentCsvIndex(const Document& document) {
   std::string out;
   AppendLine({"table", "caption"}, &out);
-  for (const TableName& table : ListTables(report)) {
+  for (const TableName& table : ListDocumentTables(document)) {
     AppendLine({Field(table.name, false), Field(table.caption, false)}, &out);
   }
   return out;
+}
+
+std::vector<TableName> ListTables(const Report& report) {
+  return ListDocumentTables(BuildDocument(report));
+}
+
+bool RenderCsvTable(const Report& report, std::string_view name,
+                    std::string* csv) {
+  return RenderDocumentCsvTable(BuildDocument(report), name, csv);
+}
+
+std::string RenderCsvIndex(const Report& report) {
+  return RenderDocumentCsvIndex(BuildDocument(report));
 }
 
 }  // namespace robotscan::report

@@ -193,6 +193,96 @@ void AppendChart(const BarChart& chart, std::string* out) {
   *out += "</svg>";
 }
 
+void AppendLineChart(const LineChart& chart, std::string* out) {
+  *out += "<h3>" + EscapeHtml(chart.title) + "</h3><p class=\"den\">" +
+          "Share of " + EscapeHtml(chart.denominator) + "</p>";
+  *out += "<div class=\"legend\">";
+  for (std::size_t l = 0; l < chart.lines.size(); ++l) {
+    *out += "<span><i style=\"background:" +
+            std::string(kPalette[l % std::size(kPalette)]) + "\"></i>" +
+            EscapeHtml(chart.lines[l].name) + "</span>";
+  }
+  *out += "</div>";
+  // The y axis ends at the next of 5, 10, 25, 50, 100 % above the highest
+  // point: blocking shares of a few percent stay readable.
+  double highest = 0;
+  for (const LineChart::Line& line : chart.lines) {
+    for (const std::optional<double>& p : line.percents) {
+      if (p) highest = std::max(highest, *p);
+    }
+  }
+  double top = 100;
+  for (double candidate : {5.0, 10.0, 25.0, 50.0}) {
+    if (highest <= candidate) {
+      top = candidate;
+      break;
+    }
+  }
+  constexpr int kLeft = 48, kPlotWidth = 680, kPlotHeight = 220, kTopPad = 8;
+  const int width = kLeft + kPlotWidth + 20;
+  const int height = kTopPad + kPlotHeight + 40;
+  const std::size_t periods = chart.periods.size();
+  auto x_of = [&](std::size_t i) {
+    return kLeft + (periods <= 1 ? kPlotWidth / 2.0
+                                 : kPlotWidth * static_cast<double>(i) /
+                                       static_cast<double>(periods - 1));
+  };
+  auto y_of = [&](double percent) {
+    return kTopPad + kPlotHeight * (1 - percent / top);
+  };
+  *out += "<svg class=\"chart line-chart\" role=\"img\" viewBox=\"0 0 " +
+          std::to_string(width) + " " + std::to_string(height) + "\" width=\"" +
+          std::to_string(width) + "\" height=\"" + std::to_string(height) +
+          "\" xmlns=\"http://www.w3.org/2000/svg\">";
+  *out += "<title>" + EscapeHtml(chart.title) + "</title>";
+  for (int tick = 0; tick <= 4; ++tick) {
+    const double y = y_of(top * tick / 4.0);
+    *out += "<line x1=\"" + std::to_string(kLeft) + "\" x2=\"" +
+            std::to_string(kLeft + kPlotWidth) + "\" y1=\"" + Number(y) +
+            "\" y2=\"" + Number(y) + "\" stroke=\"#e3e6ec\"/><text x=\"" +
+            std::to_string(kLeft - 6) + "\" y=\"" + Number(y + 4) +
+            "\" text-anchor=\"end\" style=\"fill:#5b6475\">" +
+            Percent(top * tick / 4.0) + "</text>";
+  }
+  // At most ~12 period labels, evenly spaced, the last always shown.
+  const std::size_t every = periods > 12 ? (periods + 11) / 12 : 1;
+  for (std::size_t i = 0; i < periods; ++i) {
+    if (i % every != 0 && i + 1 != periods) continue;
+    *out += "<text x=\"" + Number(x_of(i)) + "\" y=\"" +
+            std::to_string(kTopPad + kPlotHeight + 18) +
+            "\" text-anchor=\"middle\" style=\"fill:#5b6475\">" +
+            EscapeHtml(chart.periods[i]) + "</text>";
+  }
+  for (std::size_t l = 0; l < chart.lines.size(); ++l) {
+    const LineChart::Line& line = chart.lines[l];
+    const std::string color = kPalette[l % std::size(kPalette)];
+    // A gap (a period without a denominator) breaks the line.
+    std::string points;
+    auto flush = [&] {
+      if (points.find(' ') != std::string::npos) {
+        *out += "<polyline class=\"series\" fill=\"none\" stroke=\"" + color +
+                "\" stroke-width=\"2\" points=\"" + points + "\"/>";
+      }
+      points.clear();
+    };
+    for (std::size_t i = 0; i < line.percents.size() && i < periods; ++i) {
+      if (!line.percents[i]) {
+        flush();
+        continue;
+      }
+      const double x = x_of(i), y = y_of(*line.percents[i]);
+      if (!points.empty()) points += ' ';
+      points += Number(x) + "," + Number(y);
+      *out += "<circle class=\"point\" cx=\"" + Number(x) + "\" cy=\"" +
+              Number(y) + "\" r=\"3\" fill=\"" + color + "\"><title>" +
+              EscapeHtml(line.name) + ", " + EscapeHtml(chart.periods[i]) +
+              ": " + Percent(*line.percents[i]) + "</title></circle>";
+    }
+    flush();
+  }
+  *out += "</svg>";
+}
+
 // A run of more than 30 bytes without white space.
 bool HasLongWord(std::string_view text) {
   std::size_t run = 0;
@@ -335,8 +425,10 @@ std::string RenderHtml(const Document& document) {
     for (const Block& block : section.blocks) {
       if (const auto* table = std::get_if<Table>(&block)) {
         AppendTable(*table, &out);
+      } else if (const auto* bars = std::get_if<BarChart>(&block)) {
+        AppendChart(*bars, &out);
       } else {
-        AppendChart(std::get<BarChart>(block), &out);
+        AppendLineChart(std::get<LineChart>(block), &out);
       }
     }
     out += "</section>";

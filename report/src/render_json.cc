@@ -202,6 +202,8 @@ ordered_json ComparisonJson(const Comparison& comparison) {
 std::string RenderJson(const Report& report) {
   ordered_json root;
   root["domains"] = report.domains;
+  // report --period: each domain's newest capture in this period.
+  if (!report.period.empty()) root["period"] = report.period;
   root["first_fetched_at"] = report.first_fetched_at;
   root["last_fetched_at"] = report.last_fetched_at;
   root["compat"] = robots::CompatName(report.compat);

@@ -105,6 +105,8 @@ void AppendText(const Table& table, std::string* out) {
   if (shown < table.rows.size()) *out += MoreRows(table, shown);
 }
 
+}  // namespace
+
 std::string RenderText(const Document& document) {
   const std::string title = SanitizeForTerminal(document.title);
   std::string out = title + "\n" + std::string(DisplayWidth(title), '=') + "\n";
@@ -133,6 +135,8 @@ std::string RenderText(const Document& document) {
   }
   return out;
 }
+
+namespace {
 
 // Markdown: table syntax and inline HTML in crawled text are escaped so a
 // hostile token cannot break the table or inject markup where Markdown is
@@ -168,6 +172,8 @@ std::string EscapeMarkdown(std::string_view text) {
   }
   return out;
 }
+
+}  // namespace
 
 std::string RenderMarkdown(const Document& document) {
   std::string out = "# " + SanitizeForTerminal(document.title) + "\n\n";
@@ -223,8 +229,6 @@ std::string RenderMarkdown(const Document& document) {
   }
   return out;
 }
-
-}  // namespace
 
 bool ParseFormatName(std::string_view name, Format* format) {
   for (const FormatName& entry : kFormatNames) {

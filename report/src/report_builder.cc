@@ -296,6 +296,12 @@ namespace {
 
 // Ranks up to this are tracked for the "missing ranks" of part 1.
 constexpr std::int64_t kMaxTrackedRank = kStratumLimits.back();
+
+// Strata are cumulative; unranked domains (rank 0) are only in "all".
+bool InStratum(std::int64_t rank, std::size_t stratum) {
+  return stratum == kStratumCount - 1 ||
+         (rank > 0 && rank <= kStratumLimits[stratum]);
+}
 constexpr std::size_t kMissingRankExamples = 10;
 
 // A row's outcome and, for a robots.txt file, its analysis (kept alive
@@ -547,10 +553,7 @@ struct ReportBuilder::State {
   void AddAiPreferences(const storage::LatestFetchRow& row,
                         const AiFacts& facts) {
     for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
-      const bool in_stratum =
-          stratum == kStratumCount - 1 ||
-          (row.rank > 0 && row.rank <= kStratumLimits[stratum]);
-      if (!in_stratum) continue;
+      if (!InStratum(row.rank, stratum)) continue;
       ++ai_files_by_stratum[stratum];
       for (std::size_t k = 0; k < kAiSignalNames.size(); ++k) {
         if (facts.signals[k]) ++ai_presence[stratum][k];
@@ -604,6 +607,11 @@ struct ReportBuilder::State {
   std::unordered_map<std::string, AgentCounts> agents;
   std::int64_t untracked_agents = 0;
   std::vector<CrawlerCounts> crawlers;
+  // Per rank stratum: robots.txt files, walled gardens, and per crawler of
+  // the matrix its full blocks (the figures `report --series` follows).
+  std::array<std::int64_t, kStratumCount> robots_files_by_stratum{};
+  std::array<std::int64_t, kStratumCount> walled_by_stratum{};
+  std::vector<std::array<std::int64_t, kStratumCount>> full_by_stratum;
   // Part 4's registry matrix, parallel to options.registry.agents.
   static constexpr std::size_t kPurposes = kAgentPurposeNames.size();
   std::vector<CrawlerCounts> registry;
@@ -698,10 +706,7 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
   const bool no_response = after.outcome == Outcome::kNoResponse;
   const auto error = static_cast<std::size_t>(ClassifyNetworkError(row.error));
   for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
-    const bool in_stratum =
-        stratum == kStratumCount - 1 ||
-        (row.rank > 0 && row.rank <= kStratumLimits[stratum]);
-    if (!in_stratum) continue;
+    if (!InStratum(row.rank, stratum)) continue;
     ++s.outcomes.domains[stratum];
     ++s.outcomes.counts[stratum][column];
     if (no_response) ++s.outcomes.no_response_by_error[stratum][error];
@@ -711,6 +716,17 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
 
   ++s.robots_files;
   const ReadingVerdicts& verdicts = analysis.readings[s.primary];
+  s.full_by_stratum.resize(s.crawlers.size());
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    if (!InStratum(row.rank, stratum)) continue;
+    ++s.robots_files_by_stratum[stratum];
+    if (verdicts.walled_garden()) ++s.walled_by_stratum[stratum];
+    for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
+      if (verdicts.crawler_flags[i] & kCrawlerFull) {
+        ++s.full_by_stratum[i][stratum];
+      }
+    }
+  }
   if (verdicts.walled_garden()) s.AddWalledGarden(row, verdicts);
   s.AddAgents(verdicts);
   s.AddAiPreferences(row, analysis.ai);
@@ -725,6 +741,7 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   const std::int64_t files = s.robots_files;
   const std::size_t top = s.options.top;
   report.domains = s.domains;
+  if (s.options.period) report.period = s.options.period->label;
   report.generic_agent = s.options.generic_agent;
   report.compat = s.options.compat;
   report.first_fetched_at = s.first_fetched_at;
@@ -759,6 +776,10 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
 
   WalledGardens& walled = report.walled_gardens;
   walled.sites = {s.walled_gardens, files};
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    walled.sites_by_stratum[stratum] = {s.walled_by_stratum[stratum],
+                                        s.robots_files_by_stratum[stratum]};
+  }
   walled.bingbot_allowed = {s.walled_bingbot, s.walled_gardens};
   walled.duckduckbot_allowed = {s.walled_duckduckbot, s.walled_gardens};
   walled.best_ranked = s.walled_best.Take();
@@ -787,11 +808,17 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   report.blocking.files = files;
   for (std::size_t i = 0; i < s.crawlers.size(); ++i) {
     const CrawlerCounts& c = s.crawlers[i];
-    report.blocking.crawlers.push_back({s.options.crawlers[i],
-                                        {c.full, files},
-                                        {c.partial, files},
-                                        {c.singled_out, files},
-                                        {c.named, files}});
+    CrawlerBlocking& blocking = report.blocking.crawlers.emplace_back();
+    blocking.agent = s.options.crawlers[i];
+    blocking.full = {c.full, files};
+    for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+      blocking.full_by_stratum[stratum] = {
+          i < s.full_by_stratum.size() ? s.full_by_stratum[i][stratum] : 0,
+          s.robots_files_by_stratum[stratum]};
+    }
+    blocking.partial = {c.partial, files};
+    blocking.singled_out = {c.singled_out, files};
+    blocking.named = {c.named, files};
   }
 
   RegistryMatrix& matrix = report.registry_blocking;
@@ -977,6 +1004,10 @@ storage::Status BuildReportFromDatabase(std::string_view path,
                                         Report* report) {
   storage::LatestFetchQuery query;
   query.by_domain = options.compare.has_value();
+  if (options.period) {
+    query.captured_from = options.period->from;
+    query.captured_before = options.period->before;
+  }
   auto reader = storage::LatestFetchReader::Open(path, query);
   if (!reader.ok()) return reader.status();
   RowStream current(std::move(reader.value()));
@@ -992,15 +1023,20 @@ storage::Status BuildReportFromDatabase(std::string_view path,
     storage::LatestFetchQuery older_query;
     older_query.by_domain = true;
     older_query.as_of_run = source.run;
+    if (source.period) {
+      older_query.captured_from = source.period->from;
+      older_query.captured_before = source.period->before;
+    }
     auto older_reader =
         storage::LatestFetchReader::Open(older_path, older_query);
     if (!older_reader.ok()) return older_reader.status();
     RowStream older(std::move(older_reader.value()));
     // A PostgreSQL URI may carry a password: never in the report.
     const std::string shown = storage::RedactDatabaseUri(older_path);
-    builder.DescribeOlder(source.run > 0 ? "run " + std::to_string(source.run) +
-                                               " of " + shown
-                                         : shown);
+    builder.DescribeOlder(
+        source.period    ? source.period->label + " of " + shown
+        : source.run > 0 ? "run " + std::to_string(source.run) + " of " + shown
+                         : shown);
     status = older.Advance();
     if (!status.ok()) return status;
     while (current.has_row() || older.has_row()) {
@@ -1022,14 +1058,21 @@ storage::Status BuildReportFromDatabase(std::string_view path,
       if (!status.ok()) return status;
     }
   }
-  storage::Result<std::vector<storage::SharedBody>> shared =
-      current.reader().FindSharedBodies(options.template_min_domains,
-                                        static_cast<std::int64_t>(options.top));
-  if (!shared.ok()) return shared.status();
+  // Shared bodies are grouped from latest_fetch by the database: not for
+  // one period.
+  std::vector<storage::SharedBody> shared;
+  if (!options.period) {
+    storage::Result<std::vector<storage::SharedBody>> found =
+        current.reader().FindSharedBodies(
+            options.template_min_domains,
+            static_cast<std::int64_t>(options.top));
+    if (!found.ok()) return found.status();
+    shared = std::move(found).value();
+  }
   storage::Result<std::vector<storage::RunRecord>> runs =
       current.reader().ReadRuns();
   if (!runs.ok()) return runs.status();
-  *report = builder.Finish(std::move(shared).value());
+  *report = builder.Finish(std::move(shared));
   report->runs = std::move(runs).value();
   return storage::Status::Ok();
 }

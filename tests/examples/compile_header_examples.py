@@ -108,6 +108,10 @@ CONTEXTS = {
         "returns": "robotscan::storage::Status",
         "epilogue": "return s;",
     },
+    "report/include/robotscan/report/series.h": {
+        "returns": "robotscan::storage::Status",
+        "epilogue": "return s;",
+    },
     "report/include/robotscan/report/agent_registry.h": {
         "includes": ["<cstdio>"],
     },

@@ -1,5 +1,6 @@
-// LatestFetchReader's queries: latest_fetch as it is, ordered by domain, and
-// as it was when an earlier run ended (report --compare).
+// LatestFetchReader's queries: latest_fetch as it is, ordered by domain, as
+// it was when an earlier run ended (report --compare), and each domain's
+// newest capture in a window of capture time (report --period, --series).
 #include "robotscan/storage/latest_fetch_reader.h"
 
 #include <gtest/gtest.h>
@@ -37,6 +38,20 @@ FetchRecord Fetch(std::string domain, int status, std::string body,
   r.body = std::move(body);
   r.fetched_at = std::move(fetched_at);
   return r;
+}
+
+LatestFetchQuery ByDomain(std::int64_t as_of_run = 0) {
+  LatestFetchQuery query;
+  query.by_domain = true;
+  query.as_of_run = as_of_run;
+  return query;
+}
+
+LatestFetchQuery Window(std::string from, std::string before) {
+  LatestFetchQuery query = ByDomain();
+  query.captured_from = std::move(from);
+  query.captured_before = std::move(before);
+  return query;
 }
 
 class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
@@ -93,27 +108,64 @@ class LatestFetchReaderTest : public ::testing::TestWithParam<bool> {
 };
 
 TEST_P(LatestFetchReaderTest, OrderedByDomain) {
-  EXPECT_EQ(Rows({.by_domain = true}),
+  EXPECT_EQ(Rows(ByDomain()),
             (std::vector<std::string>{"a.test:200:a1:1", "b.test:404::2",
                                       "c.test:200:c1:1", "d.test:200:d2:2"}));
 }
 
 TEST_P(LatestFetchReaderTest, AsOfAnEarlierRun) {
-  EXPECT_EQ(Rows({.by_domain = true, .as_of_run = 1}),
+  EXPECT_EQ(Rows(ByDomain(1)),
             (std::vector<std::string>{"a.test:200:a1:1", "b.test:200:b1:1",
                                       "c.test:200:c1:1"}));
   // The last run is latest_fetch itself.
   std::vector<std::string> latest = Rows({});
   std::sort(latest.begin(), latest.end());
-  EXPECT_EQ(Rows({.by_domain = true, .as_of_run = 2}), latest);
+  EXPECT_EQ(Rows(ByDomain(2)), latest);
 }
 
 TEST_P(LatestFetchReaderTest, ARunThatDoesNotExistIsAnError) {
-  auto reader = LatestFetchReader::Open(path_, {.as_of_run = 3});
+  auto reader = LatestFetchReader::Open(path_, ByDomain(3));
   ASSERT_FALSE(reader.ok());
   EXPECT_EQ(reader.status().code(), Status::Code::kInvalidArgument);
   EXPECT_NE(reader.status().message().find("no crawl run 3"),
             std::string::npos);
+}
+
+TEST_P(LatestFetchReaderTest, NewestCaptureInAWindow) {
+  // Captures "1" (run 1) and "2" (run 2): each window sees its own.
+  EXPECT_EQ(Rows(Window("", "2")), Rows(ByDomain(1)));
+  EXPECT_EQ(Rows(Window("2", "")),
+            (std::vector<std::string>{"b.test:404::2", "d.test:200:d2:2"}));
+  EXPECT_TRUE(Rows(Window("3", "")).empty());
+  // as_of_run wins over a window.
+  LatestFetchQuery both = Window("2", "");
+  both.as_of_run = 1;
+  EXPECT_EQ(Rows(both), Rows(ByDomain(1)));
+}
+
+TEST_P(LatestFetchReaderTest, NewestCaptureIsByCaptureTimeNotImportOrder) {
+  // Run 3 imports an older snapshot of a.test (captured at "0", as a
+  // history import writes them): latest_fetch, by id, shows it; a window
+  // shows the capture that is newest in time.
+  {
+    auto store = CrawlStore::Open(path_, StoreOptions{});
+    ASSERT_TRUE(store.ok()) << store.status().message();
+    std::int64_t run = 0;
+    ASSERT_TRUE(Into(store.value()->BeginRun(RunStartedAt("t3")), &run).ok());
+    ASSERT_TRUE(store.value()
+                    ->AppendFetches(run, std::vector<FetchRecord>{Fetch(
+                                             "a.test", 200, "a0", "0")})
+                    .ok());
+  }
+  EXPECT_EQ(Rows(Window("", "")).front(), "a.test:200:a0:0");  // The view.
+  EXPECT_EQ(Rows(Window("0", "")).front(), "a.test:200:a1:1");
+  EXPECT_EQ(Rows(Window("", "1")).front(), "a.test:200:a0:0");
+  auto reader = LatestFetchReader::Open(path_);
+  ASSERT_TRUE(reader.ok());
+  CaptureSpan span;
+  ASSERT_TRUE(Into(reader.value()->ReadCaptureSpan(), &span).ok());
+  EXPECT_EQ(span.first, "0");
+  EXPECT_EQ(span.last, "2");
 }
 
 INSTANTIATE_TEST_SUITE_P(PlainAndCompressedBodies, LatestFetchReaderTest,

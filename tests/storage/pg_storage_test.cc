@@ -304,7 +304,16 @@ TEST_F(PgStorageTest, SameRecordsReadBackTheSameAsOnSqlite) {
     LatestFetchQuery first_run;
     first_run.as_of_run = 1;
     EXPECT_EQ(ReadAll(uri, first_run), ReadAll(file, first_run));
-    EXPECT_EQ(SharedBodies(uri), SharedBodies(file));
+    // A capture window (report --period) reads the same on both: January
+    // holds run 1's four captures, February run 2's.
+    LatestFetchQuery january, february;
+    january.captured_before = "2026-02-01T00:00:00Z";
+    february.captured_from = "2026-02-01T00:00:00Z";
+    EXPECT_EQ(ReadAll(uri, january), ReadAll(file, january));
+    EXPECT_EQ(ReadAll(uri, january).size(), 4u);
+    EXPECT_EQ(ReadAll(uri, january), ReadAll(file, first_run));
+    EXPECT_EQ(ReadAll(uri, february), ReadAll(file, february));
+    EXPECT_FALSE(ReadAll(uri, february).empty());
     ASSERT_EQ(SharedBodies(uri).size(), 1u);
     std::int64_t fetches = 0, bodies = 0, lite_fetches = 0, lite_bodies = 0;
     ASSERT_OK(Into(pg->CountRows(), &fetches, &bodies));

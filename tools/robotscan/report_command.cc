@@ -4,16 +4,21 @@
 //                    [--format text|markdown|json|html|csv] [--table NAME]
 //                    [--out FILE] [--top N] [--agents A,B,...]
 //                    [--compat rfc|google|urllib] [--no-sensitivity]
-//                    [--compare OLDER]
+//                    [--compare OLDER] [--period PERIOD]
+//   robotscan report --db history.sqlite --series [--every month|quarter|year]
+//                    [--from PERIOD] [--to PERIOD] [--format ...] [--table]
 //
 // Reads the `latest_fetch` view (one row per domain) and prints the parts
 // described in docs/report.md. OLDER is a run id of --db (the database as
-// that run left it) or another crawl database. Exit: 0 on success, 2 on a
-// usage error or when a database cannot be read or the output cannot be
-// written.
+// that run left it), a period of --db, or another crawl database. --period
+// reports each domain's newest capture in one period (2019, 2019-Q1,
+// 2019-03); --series the key figures per period (docs/history.md). Exit: 0
+// on success, 2 on a usage error or when a database cannot be read or the
+// output cannot be written.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +27,7 @@
 #include "commands.h"
 #include "robotscan/report/render.h"
 #include "robotscan/report/report.h"
+#include "robotscan/report/series.h"
 
 namespace robotscan::cli {
 namespace {
@@ -37,15 +43,24 @@ struct ReportCommandOptions {
   std::string table;
   std::string compare;
   bool no_sensitivity = false;
+  std::string period;
+  bool series = false;
+  std::string every = "year";
+  std::string from, to;
 };
 
-// "--compare 3": run 3 of the report's database; anything else is the path
-// of another crawl database (write ./3 for a file named 3).
-report::ComparisonSource ParseComparisonSource(const std::string& text) {
+// "--compare 3": run 3 of the report's database; "2019-03" or "2019-Q1" (and
+// "2019" with --period): that period of the report's database; anything
+// else is the path of another crawl database (write ./3 for a file named 3).
+report::ComparisonSource ParseComparisonSource(const std::string& text,
+                                               bool periods) {
   report::ComparisonSource source;
   const bool number = !text.empty() &&
                       text.find_first_not_of("0123456789") == std::string::npos;
-  if (number) {
+  std::optional<report::CaptureWindow> period = report::ParsePeriod(text);
+  if (period && (!number || periods)) {
+    source.period = std::move(period);
+  } else if (number) {
     source.run = std::stoll(text);
   } else {
     source.database = text;
@@ -64,6 +79,60 @@ bool WriteAll(const std::string& path, const std::string& text) {
     ok = std::fclose(file) == 0 && ok;
   }
   return ok;
+}
+
+// `--series`: the figures per period, in `format`.
+int RunSeries(const ReportCommandOptions& options,
+              const report::ReportOptions& report_options,
+              report::Format format) {
+  report::SeriesOptions series_options;
+  series_options.report = report_options;
+  series_options.from = options.from;
+  series_options.to = options.to;
+  const std::optional<report::PeriodLength> every =
+      report::ParsePeriodLength(options.every);
+  if (!every) {
+    std::fprintf(stderr,
+                 "robotscan report: --every takes month, quarter or year\n");
+    return kExitUsage;
+  }
+  series_options.every = *every;
+  for (const std::string* bound : {&options.from, &options.to}) {
+    if (!bound->empty() && !report::ParsePeriod(*bound)) {
+      std::fprintf(stderr,
+                   "robotscan report: '%s' is not a period (2019, 2019-Q1 "
+                   "or 2019-03)\n",
+                   bound->c_str());
+      return kExitUsage;
+    }
+  }
+  report::Series series;
+  const storage::Status status =
+      report::BuildSeriesFromDatabase(options.db, series_options, &series);
+  if (!status.ok()) {
+    std::fprintf(stderr, "robotscan report: %s\n", status.message().c_str());
+    return kExitUsage;
+  }
+  std::string output;
+  if (format == report::Format::kCsv && options.table != "list") {
+    if (!report::RenderSeriesCsvTable(series, options.table, &output)) {
+      std::string names;
+      for (const report::TableName& table : report::ListSeriesTables(series)) {
+        names += (names.empty() ? "" : ", ") + table.name;
+      }
+      std::fprintf(stderr, "robotscan report: no table '%s'; tables: %s\n",
+                   options.table.c_str(), names.c_str());
+      return kExitUsage;
+    }
+  } else {
+    output = report::RenderSeries(series, format);
+  }
+  if (!WriteAll(options.out, output)) {
+    std::fprintf(stderr, "robotscan report: cannot write %s\n",
+                 options.out.empty() ? "stdout" : options.out.c_str());
+    return kExitUsage;
+  }
+  return kExitOk;
 }
 
 int RunReport(const ReportCommandOptions& options) {
@@ -87,10 +156,32 @@ int RunReport(const ReportCommandOptions& options) {
   report::ReportOptions report_options;
   report_options.top = options.top;
   report_options.compare_readings = !options.no_sensitivity;
+  if (options.series && (!options.compare.empty() || !options.period.empty())) {
+    std::fprintf(stderr,
+                 "robotscan report: --series compares every period already; "
+                 "use --period P --compare Q for two periods\n");
+    return kExitUsage;
+  }
+  if (!options.series && (!options.from.empty() || !options.to.empty())) {
+    std::fprintf(stderr, "robotscan report: --from and --to need --series\n");
+    return kExitUsage;
+  }
+  if (!options.period.empty()) {
+    report_options.period = report::ParsePeriod(options.period);
+    if (!report_options.period) {
+      std::fprintf(stderr,
+                   "robotscan report: '%s' is not a period (2019, 2019-Q1 "
+                   "or 2019-03)\n",
+                   options.period.c_str());
+      return kExitUsage;
+    }
+  }
   if (!options.compare.empty()) {
-    report_options.compare = ParseComparisonSource(options.compare);
+    report_options.compare =
+        ParseComparisonSource(options.compare, !options.period.empty());
     if (report_options.compare->run == 0 &&
-        report_options.compare->database.empty()) {
+        report_options.compare->database.empty() &&
+        !report_options.compare->period) {
       std::fprintf(stderr,
                    "robotscan report: --compare needs a run id > 0 "
                    "or a database\n");
@@ -113,6 +204,7 @@ int RunReport(const ReportCommandOptions& options) {
                  options.compat.c_str());
     return kExitUsage;
   }
+  if (options.series) return RunSeries(options, report_options, format);
   report::Report report;
   const storage::Status status =
       report::BuildReportFromDatabase(options.db, report_options, &report);
@@ -147,6 +239,17 @@ std::vector<std::string> FormatChoices() {
   std::vector<std::string> names;
   for (const report::FormatName& entry : report::kFormatNames) {
     names.emplace_back(entry.name);
+  }
+  return names;
+}
+
+// --every's choices: the report library's period lengths.
+std::vector<std::string> PeriodLengthChoices() {
+  std::vector<std::string> names;
+  for (report::PeriodLength length :
+       {report::PeriodLength::kMonth, report::PeriodLength::kQuarter,
+        report::PeriodLength::kYear}) {
+    names.emplace_back(report::PeriodLengthName(length));
   }
   return names;
 }
@@ -195,6 +298,25 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
                       "Part 8: compare with OLDER, a run id of --db (the "
                       "database as that run left it) or another crawl "
                       "database");
+  command->add_option("--period", options->period,
+                      "Report each domain's newest capture in one period of "
+                      "capture time: 2019, 2019-Q1 or 2019-03 (imported "
+                      "history, docs/history.md); with it, --compare takes "
+                      "a period too");
+  command->add_flag("--series", options->series,
+                    "The key figures per period over every crawl and "
+                    "imported snapshot (outcomes, walled gardens, full "
+                    "blocks by stratum, started/stopped blocking)");
+  command
+      ->add_option("--every", options->every,
+                   "With --series: month, quarter or year (default year)")
+      ->check(CLI::IsMember(PeriodLengthChoices()));
+  command->add_option("--from", options->from,
+                      "With --series: the first period (default: the first "
+                      "capture's)");
+  command->add_option("--to", options->to,
+                      "With --series: the last period (default: the last "
+                      "capture's)");
   command->callback([options, exit_code] { *exit_code = RunReport(*options); });
 }
 

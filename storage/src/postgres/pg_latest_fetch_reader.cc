@@ -64,21 +64,37 @@ class PgLatestFetchReader final : public LatestFetchReader {
             "the database has no crawl run " + std::to_string(query.as_of_run));
       }
     }
+    const schema::RowSource source = schema::RowSourceOf(query);
     std::string sql = "DECLARE latest_rows BINARY NO SCROLL CURSOR FOR ";
-    sql += schema::LatestFetchRowsSql(schema::Dialect::kPostgres,
-                                      query.as_of_run > 0);
+    sql += schema::LatestFetchRowsSql(schema::Dialect::kPostgres, source);
     if (query.by_domain) {
       // Byte order, as SQLite's BINARY collation.
-      sql += query.as_of_run > 0 ? "ORDER BY d.name COLLATE \"C\""
-                                 : "ORDER BY lf.domain COLLATE \"C\"";
+      sql += source == schema::RowSource::kView
+                 ? "ORDER BY lf.domain COLLATE \"C\""
+                 : "ORDER BY d.name COLLATE \"C\"";
     }
     PgParams params;
-    if (query.as_of_run > 0) params.Int(query.as_of_run);
+    if (source == schema::RowSource::kUpToRun) {
+      params.Int(query.as_of_run);
+    } else if (source == schema::RowSource::kCaptureWindow) {
+      params.TextOrNull(query.captured_from).TextOrNull(query.captured_before);
+    }
     return ExecPg(conn(), sql, params, "open latest_fetch cursor");
   }
 
   Result<std::vector<RunRecord>> ReadRuns() override {
     return ReadPgRuns(conn(), db_.version);
+  }
+
+  Result<CaptureSpan> ReadCaptureSpan() override {
+    PgResult r;
+    if (Status s = ExecPg(
+            conn(), "SELECT min(fetched_at), max(fetched_at) FROM \"fetch\"",
+            {}, "read capture span", &r);
+        !s.ok()) {
+      return s;
+    }
+    return CaptureSpan{PgText(r.get(), 0, 0), PgText(r.get(), 0, 1)};
   }
 
   Result<std::int64_t> CountRows() override {

@@ -46,6 +46,25 @@ std::string NewestFetchUpToRun(Dialect dialect) {
          Parameter(1, dialect) + ")";
 }
 
+// Each domain's newest capture in [parameter 1, parameter 2), either bound
+// NULL for open: by capture time, since imported snapshots arrive in any
+// order (the id breaks ties between captures of the same second).
+std::string NewestCaptureInWindow(Dialect dialect) {
+  const std::string fetch = QuotedName("fetch", dialect);
+  // PostgreSQL cannot infer a type for "$1 IS NULL".
+  const std::string cast = dialect == Dialect::kPostgres ? "::text" : "";
+  const std::string from = Parameter(1, dialect) + cast;
+  const std::string before = Parameter(2, dialect) + cast;
+  return "(SELECT g.id FROM " + fetch +
+         " g\n                        WHERE g.domain_id = d.id"
+         "\n                          AND (" +
+         from + " IS NULL OR g.fetched_at >= " + from +
+         ")\n                          AND (" + before +
+         " IS NULL OR g.fetched_at < " + before +
+         ")\n                        ORDER BY g.fetched_at DESC, g.id DESC "
+         "LIMIT 1)";
+}
+
 // The zstd body the view leaves NULL: read through the fetch row (one
 // indexed lookup, only for compressed rows), or straight from b.
 std::string CompressedBody(Dialect dialect, bool as_of_run) {
@@ -74,7 +93,8 @@ std::string CreateLatestFetchViewSql(Dialect dialect) {
   return sql + "\nFROM " + Sources(dialect, "d.latest_fetch_id") + ";\n";
 }
 
-std::string LatestFetchRowsSql(Dialect dialect, bool as_of_run) {
+std::string LatestFetchRowsSql(Dialect dialect, RowSource source) {
+  const bool as_of_run = source != RowSource::kView;
   std::string sql = "SELECT ";
   bool first = true;
   for (const char* name : latest_fetch_columns::kViewColumnOf) {
@@ -97,8 +117,17 @@ std::string LatestFetchRowsSql(Dialect dialect, bool as_of_run) {
     sql += SelectedSql(read, dialect);
   }
   sql += "\nFROM ";
-  sql += as_of_run ? Sources(dialect, NewestFetchUpToRun(dialect))
-                   : std::string("latest_fetch lf");
+  switch (source) {
+    case RowSource::kView:
+      sql += "latest_fetch lf";
+      break;
+    case RowSource::kUpToRun:
+      sql += Sources(dialect, NewestFetchUpToRun(dialect));
+      break;
+    case RowSource::kCaptureWindow:
+      sql += Sources(dialect, NewestCaptureInWindow(dialect));
+      break;
+  }
   return sql + "\n";
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 
+#include "robotscan/storage/latest_fetch_reader.h"
 #include "schema/schema_sql.h"
 #include "schema/schema_steps.h"
 
@@ -74,11 +75,24 @@ inline constexpr Step kLatestFetchViewSince = Step::kCrawlTables;
 // CREATE VIEW latest_fetch for `dialect`.
 std::string CreateLatestFetchViewSql(Dialect dialect);
 
+// Where the LatestFetchReader's rows come from (LatestFetchQuery).
+enum class RowSource {
+  kView,           // latest_fetch itself (alias lf).
+  kUpToRun,        // Each domain's newest fetch of runs <= parameter 1.
+  kCaptureWindow,  // Each domain's newest capture with parameter 1 <=
+                   // fetched_at < parameter 2 (NULL: open bound).
+};
+
+inline RowSource RowSourceOf(const LatestFetchQuery& query) {
+  if (query.as_of_run > 0) return RowSource::kUpToRun;
+  if (query.by_capture_window()) return RowSource::kCaptureWindow;
+  return RowSource::kView;
+}
+
 // The LatestFetchReader's SELECT of latest_fetch_columns.h's columns (in
-// their order): from the view (alias lf), or with `as_of_run` from each
-// domain's newest fetch among runs up to parameter 1 (aliases d, f, b).
-// Without ORDER BY; ends with a newline.
-std::string LatestFetchRowsSql(Dialect dialect, bool as_of_run);
+// their order) from `source` (aliases d, f, b unless kView). Without ORDER
+// BY; ends with a newline.
+std::string LatestFetchRowsSql(Dialect dialect, RowSource source);
 
 }  // namespace robotscan::storage::schema
 

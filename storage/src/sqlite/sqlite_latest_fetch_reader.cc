@@ -44,6 +44,18 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
     return ReadRunRows(db_.get());
   }
 
+  Result<CaptureSpan> ReadCaptureSpan() override {
+    Statement span;
+    Status status = Statement::Prepare(
+        db_.get(), "SELECT min(fetched_at), max(fetched_at) FROM fetch", &span);
+    if (!status.ok()) return status;
+    const int rc = span.Step();
+    if (rc != SQLITE_ROW) {
+      return StatusFromSqlite(db_.get(), rc, "read capture span");
+    }
+    return CaptureSpan{span.ColumnText(0), span.ColumnText(1)};
+  }
+
   Result<std::int64_t> CountRows() override {
     Statement count;
     Status status = Statement::Prepare(
@@ -124,10 +136,12 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
   // (a statement stepped through the whole view). Next reads its columns
   // straight into the row's existing string buffers (StatementCells).
   Status PrepareRowQuery(const LatestFetchQuery& query) {
-    std::string sql = schema::LatestFetchRowsSql(schema::Dialect::kSqlite,
-                                                 query.as_of_run > 0);
+    const schema::RowSource source = schema::RowSourceOf(query);
+    std::string sql =
+        schema::LatestFetchRowsSql(schema::Dialect::kSqlite, source);
     if (query.by_domain) {
-      sql += query.as_of_run > 0 ? "ORDER BY d.name" : "ORDER BY lf.domain";
+      sql += source == schema::RowSource::kView ? "ORDER BY lf.domain"
+                                                : "ORDER BY d.name";
     }
     sqlite3_stmt* stmt = nullptr;
     const int rc = sqlite3_prepare_v3(
@@ -137,7 +151,12 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
       return StatusFromSqlite(db_.get(), rc, "prepare latest_fetch query");
     }
     rows_ = Statement(db_.get(), stmt);
-    if (query.as_of_run > 0) rows_.BindInt(1, query.as_of_run);
+    if (source == schema::RowSource::kUpToRun) {
+      rows_.BindInt(1, query.as_of_run);
+    } else if (source == schema::RowSource::kCaptureWindow) {
+      rows_.BindTextOrNull(1, query.captured_from);
+      rows_.BindTextOrNull(2, query.captured_before);
+    }
     return Status::Ok();
   }
 

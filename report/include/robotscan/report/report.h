@@ -71,10 +71,22 @@ inline constexpr std::array<robots::Compat, kReadingCount> kReadings = {
     robots::Compat::kRfc9309, robots::Compat::kGoogle, robots::Compat::kUrllib};
 std::size_t ReadingIndex(robots::Compat compat);
 
+// A span of capture time, [from, before), as ISO 8601 UTC text ("2019-03-
+// 01T00:00:00Z"); an empty bound is open. series.h makes them from period
+// names ("2019", "2019-Q1", "2019-03").
+struct CaptureWindow {
+  std::string label;  // How reports name it: "2019-03", "before 2019-03".
+  std::string from;
+  std::string before;
+};
+
 // The older side of part 8.
 struct ComparisonSource {
   std::string database;  // Empty: the report's own database.
   std::int64_t run = 0;  // > 0: the database as it was when this run ended.
+  // Set (with run 0): each domain's newest capture in this window
+  // (LatestFetchQuery::captured_from/before), e.g. an earlier period.
+  std::optional<CaptureWindow> period;
 };
 
 struct ReportOptions {
@@ -105,6 +117,11 @@ struct ReportOptions {
   // Part 8, when set (BuildReportFromDatabase reads both sides in domain
   // order and merges them).
   std::optional<ComparisonSource> compare;
+  // When set: the report is of each domain's newest capture in this window
+  // (one period of imported history, docs/history.md), not of
+  // latest_fetch. Part 6's shared files are then not computed (they are
+  // grouped from latest_fetch by the database).
+  std::optional<CaptureWindow> period;
 };
 
 // A count and what it is a share of. The denominator is always named.
@@ -187,6 +204,8 @@ struct WalledGarden {
 };
 struct WalledGardens {
   Share sites;  // Denominator: robots.txt files (kNoRules + kWithRules).
+  // Per rank stratum; denominator: the stratum's robots.txt files.
+  std::array<Share, kStratumCount> sites_by_stratum{};
   Share bingbot_allowed;                  // Denominator: walled gardens.
   Share duckduckbot_allowed;              // Denominator: walled gardens.
   std::vector<WalledGarden> best_ranked;  // Up to `top`, best rank first.
@@ -211,7 +230,9 @@ struct BannedAgents {
 // Part 4.
 struct CrawlerBlocking {
   std::string agent;
-  Share full;         // "/" disallowed and no allow rule applies.
+  Share full;  // "/" disallowed and no allow rule applies.
+  // `full` per rank stratum; denominator: the stratum's robots.txt files.
+  std::array<Share, kStratumCount> full_by_stratum{};
   Share partial;      // Some disallow rule applies, not a full block.
   Share singled_out;  // A group naming it disallows "/" while Googlebot may
                       // fetch "/".
@@ -435,6 +456,8 @@ struct AiPreferences {
 
 struct Report {
   std::int64_t domains = 0;
+  // ReportOptions::period's label; empty for the whole database.
+  std::string period;
   // The crawl_run rows, for the top list each crawl read (its provenance).
   std::vector<storage::RunRecord> runs;
   // Oldest and newest fetched_at of the rows (ISO 8601 UTC); empty if none.

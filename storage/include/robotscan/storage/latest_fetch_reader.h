@@ -83,6 +83,27 @@ struct LatestFetchQuery {
   // — the database as it was when that run ended — instead of its newest
   // fetch of all. Domains first fetched later are left out.
   std::int64_t as_of_run = 0;
+  // When either is set (and as_of_run is not): each domain's newest capture
+  // — by fetched_at, then by id — with captured_from <= fetched_at <
+  // captured_before, instead of its newest fetch by id. ISO 8601 UTC text
+  // ("2019-01-01T00:00:00Z"); an empty bound is open. Imported history
+  // (docs/history.md) is written in any order, so capture time, not id,
+  // says which snapshot is newest. Domains without a capture in the window
+  // are left out. This is how `report --series` and `--period` see one
+  // period.
+  std::string captured_from;
+  std::string captured_before;
+  bool by_capture_window() const {
+    return as_of_run <= 0 &&
+           (!captured_from.empty() || !captured_before.empty());
+  }
+};
+
+// The oldest and newest fetched_at of every fetch in the database (empty
+// strings when it has none).
+struct CaptureSpan {
+  std::string first;
+  std::string last;
 };
 
 class LatestFetchReader {
@@ -96,6 +117,9 @@ class LatestFetchReader {
 
   // Every crawl_run row, oldest first (with each run's list provenance).
   virtual Result<std::vector<RunRecord>> ReadRuns() = 0;
+
+  // The span of capture times over every fetch (index-free: one scan).
+  virtual Result<CaptureSpan> ReadCaptureSpan() = 0;
 
   // Number of rows in latest_fetch (one per domain).
   virtual Result<std::int64_t> CountRows() = 0;
