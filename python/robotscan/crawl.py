@@ -7,6 +7,7 @@
     df = crawl.latest_fetch()          # pandas DataFrame, one row per domain
     history = crawl.fetches()          # every fetch of every crawl run
     figures = crawl.report()           # the numbers of `robotscan report --format json`
+    over_time = crawl.series()         # `robotscan report --series`, one row per period and stratum
 
 Tables come as pandas DataFrames when pandas can be imported, otherwise as
 iterators of ``dict`` rows (``as_frame=`` forces either). Columns are those
@@ -25,6 +26,7 @@ its own read-only connection, so one object may be used from many threads.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -46,6 +48,17 @@ class _Query:
 
 
 _LATEST_FETCH = _Query("SELECT * FROM latest_fetch", {})
+# The view with each fetch's provenance (docs/history.md): where it came
+# from (crawl, commoncrawl, wayback); fetched_at is then the capture time.
+_LATEST_FETCH_WITH_SOURCE = _Query(
+    """SELECT lf.*, f.source AS source, r.source_crawl AS source_crawl,
+       f.source_file AS source_file, f.source_offset AS source_offset,
+       f.source_timestamp AS source_timestamp
+FROM latest_fetch lf
+JOIN fetch f ON f.id = lf.fetch_id
+JOIN crawl_run r ON r.id = f.run_id""",
+    {},
+)
 _FETCHES = _Query(
     """SELECT f.*, d.name AS domain, lower(hex(b.sha256)) AS body_sha256,
        b.compression AS body_compression,
@@ -165,9 +178,26 @@ class CrawlDatabase:
         http_status, access, error, redirects, bytes, truncated, body,
         fetched_at, ... body_sha256, body_compression); ``body`` decoded.
         A DataFrame when pandas is available (or as_frame=True), else an
-        iterator of dicts (or as_frame=False).
+        iterator of dicts (or as_frame=False). ``source`` says where the
+        fetch came from (``crawl``, ``commoncrawl`` or ``wayback``; imported
+        captures have their capture time as ``fetched_at``),
+        ``source_crawl`` the Common Crawl crawl ID of its run,
+        ``source_file``/``source_offset`` the WARC record and
+        ``source_timestamp`` the archive's capture timestamp; they are left
+        out for a database written before robotscan imported history.
         """
-        return self._table(_LATEST_FETCH, as_frame)
+        return self._table(
+            _LATEST_FETCH_WITH_SOURCE if self._has_sources() else _LATEST_FETCH,
+            as_frame,
+        )
+
+    def _has_sources(self) -> bool:
+        with contextlib.closing(self._connect()) as con:
+            fetch = {row[1] for row in con.execute("PRAGMA table_info(fetch)")}
+            run = {row[1] for row in con.execute("PRAGMA table_info(crawl_run)")}
+        return {"source", "source_file", "source_offset", "source_timestamp"} <= fetch and (
+            "source_crawl" in run
+        )
 
     def fetches(self, *, bodies: bool = True, as_frame: Optional[bool] = None):
         """Every row of ``fetch`` (all crawl runs, oldest first) with its domain.
@@ -208,3 +238,72 @@ class CrawlDatabase:
             if not isinstance(agent, str):
                 raise TypeError(f"agents must be str, not {type(agent).__name__}")
         return json.loads(_robotscan._report_json(self.path, top, agent_list, compat))
+
+    def series(
+        self,
+        *,
+        every: str = "year",
+        first: Optional[str] = None,
+        last: Optional[str] = None,
+        agents: Optional[Sequence[str]] = None,
+        compat: str = "rfc",
+        as_frame: Optional[bool] = None,
+    ):
+        """The figures of ``robotscan report --series`` (docs/history.md).
+
+        One row per period and rank stratum (``top 1k`` ... ``all``), oldest
+        period first: ``period``, ``from``, ``before`` (its UTC bounds),
+        ``stratum``, ``domains`` (captured domains in the stratum),
+        ``robots_files``, ``walled_gardens``, one column per outcome
+        category (``allow-all``, ``robots-txt-with-rules``, ...), and per
+        crawler ``full_block:<agent>``; then the period's own figures,
+        repeated on each of its stratum rows: ``captured``,
+        ``not_captured``, ``captured_before_too`` and per crawler
+        ``started_blocking:<agent>`` / ``stopped_blocking:<agent>``.
+        Counts; each column's denominator is named in docs/history.md.
+
+        ``every`` is ``month``, ``quarter`` or ``year``; ``first``/``last``
+        bound the periods (``"2019"``, ``"2019-Q1"``, ``"2019-03"``);
+        ``agents`` and ``compat`` as in :meth:`report`. Computed by the
+        report library (the numbers of the CLI); releases the GIL.
+        """
+        if isinstance(agents, str):
+            raise TypeError("agents must be a sequence of agent names, not one str")
+        agent_list = [] if agents is None else list(agents)
+        figures = json.loads(
+            _robotscan._series_json(
+                self.path, every, first or "", last or "", agent_list, compat
+            )
+        )
+        rows = []
+        for period in figures["periods"]:
+            for stratum, values in period["strata"].items():
+                row: Row = {
+                    "period": period["period"],
+                    "from": period["from"],
+                    "before": period["before"],
+                    "stratum": stratum,
+                    "domains": values["domains"],
+                    "robots_files": values["robots_files"],
+                    "walled_gardens": values["walled_gardens"]["count"],
+                }
+                row.update(values["outcomes"])
+                for agent, share in values["full_block"].items():
+                    row["full_block:" + agent] = share["count"]
+                row["captured"] = period["captured"]
+                row["not_captured"] = period["not_captured"]
+                row["captured_before_too"] = period["captured_before_too"]
+                for agent, share in period["started_blocking"].items():
+                    row["started_blocking:" + agent] = share["count"]
+                for agent, share in period["stopped_blocking"].items():
+                    row["stopped_blocking:" + agent] = share["count"]
+                rows.append(row)
+        if as_frame is False:
+            return iter(rows)
+        try:
+            import pandas
+        except ImportError:
+            if as_frame:
+                raise ImportError("as_frame=True needs pandas (Debian: python3-pandas)") from None
+            return iter(rows)
+        return pandas.DataFrame.from_records(rows)

@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
 #include "robotscan/report/render.h"
 #include "robotscan/report/report.h"
+#include "robotscan/report/series.h"
 #include "robotscan/robots/robots.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/database_location.h"
@@ -111,6 +113,40 @@ std::string ReportJson(const std::string& path, std::size_t top,
   return json;
 }
 
+std::string SeriesJson(const std::string& path, const std::string& every,
+                       const std::string& first, const std::string& last,
+                       const std::vector<std::string>& agents,
+                       const std::string& compat) {
+  report::SeriesOptions options;
+  const std::optional<report::PeriodLength> length =
+      report::ParsePeriodLength(every);
+  if (!length) {
+    throw py::value_error("every must be 'month', 'quarter' or 'year', not '" +
+                          every + "'");
+  }
+  options.every = *length;
+  for (const std::string* bound : {&first, &last}) {
+    if (!bound->empty() && !report::ParsePeriod(*bound)) {
+      throw py::value_error("'" + *bound +
+                            "' is not a period (2019, 2019-Q1 or 2019-03)");
+    }
+  }
+  options.from = first;
+  options.to = last;
+  if (!agents.empty()) options.report.crawlers = agents;
+  options.report.compat = CompatFromName(compat);
+  report::Series series;
+  storage::Status status;
+  std::string json;
+  {
+    py::gil_scoped_release release;
+    status = report::BuildSeriesFromDatabase(path, options, &series);
+    if (status.ok()) json = report::RenderSeries(series, report::Format::kJson);
+  }
+  if (!status.ok()) RaiseStorageError(status);
+  return json;
+}
+
 }  // namespace
 
 void BindCrawl(py::module_& m) {
@@ -127,6 +163,10 @@ void BindCrawl(py::module_& m) {
         py::arg("agents"), py::arg("compat"),
         "`robotscan report --format json` for the database at `path`, as "
         "text. Releases the GIL.");
+  m.def("_series_json", &SeriesJson, py::arg("path"), py::arg("every"),
+        py::arg("first"), py::arg("last"), py::arg("agents"), py::arg("compat"),
+        "`robotscan report --series --format json` for the database at "
+        "`path`, as text. Releases the GIL.");
 }
 
 }  // namespace robotscan::python

@@ -159,6 +159,43 @@ def test_report_has_the_numbers_of_robotscan_report(crawls, robotscan_cli, kwarg
     assert figures["domains"] == len(SITES)
 
 
+def test_series_has_the_numbers_of_robotscan_report_series(crawls, robotscan_cli):
+    pandas = pytest.importorskip("pandas")
+    agents = ["GPTBot", "CCBot"]
+    frame = robotscan.open_crawl(crawls[0]).series(every="month", agents=agents)
+    assert isinstance(frame, pandas.DataFrame)
+    cli = cli_report(robotscan_cli, crawls[0], "--series", "--every", "month", "--agents", ",".join(agents))
+    assert list(frame["period"].drop_duplicates()) == [p["period"] for p in cli["periods"]]
+    assert len(frame) == 5 * len(cli["periods"])  # one row per rank stratum
+    for period in cli["periods"]:
+        rows = frame[frame["period"] == period["period"]].set_index("stratum")
+        for stratum, values in period["strata"].items():
+            assert rows.loc[stratum, "domains"] == values["domains"]
+            assert rows.loc[stratum, "walled_gardens"] == values["walled_gardens"]["count"]
+            assert rows.loc[stratum, "full_block:GPTBot"] == values["full_block"]["GPTBot"]["count"]
+            assert rows.loc[stratum, "captured"] == period["captured"]
+    # Both runs are one month's captures: the newest of each domain, all
+    # of them captured, none before (nothing to have started blocking).
+    last = frame[(frame["period"] == cli["periods"][-1]["period"]) & (frame["stratum"] == "all")].iloc[0]
+    assert last["captured"] == len(SITES) and last["not_captured"] == 0
+    assert last["robots-txt-with-rules"] == 5 and last["full_block:GPTBot"] == 1
+    assert last["captured_before_too"] == 0 and last["started_blocking:GPTBot"] == 0
+    rows = list(robotscan.open_crawl(crawls[0]).series(every="year", as_frame=False))
+    assert rows and all(isinstance(row, dict) for row in rows)
+    with pytest.raises(ValueError, match="not a period"):
+        robotscan.open_crawl(crawls[0]).series(first="2019-13")
+    with pytest.raises(ValueError, match="every"):
+        robotscan.open_crawl(crawls[0]).series(every="week")
+
+
+def test_latest_fetch_says_where_each_fetch_came_from(crawls):
+    rows = list(robotscan.open_crawl(crawls[0]).latest_fetch(as_frame=False))
+    assert {row["source"] for row in rows} == {"crawl"}
+    assert all(row["source_crawl"] is None for row in rows)
+    history = list(robotscan.open_crawl(crawls[0]).fetches(bodies=False, as_frame=False))
+    assert {row["source"] for row in history} == {"crawl"}
+
+
 def test_report_from_threads(crawls):
     database = robotscan.open_crawl(crawls[0])
     expected = database.report()
