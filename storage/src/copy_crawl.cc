@@ -31,6 +31,7 @@ constexpr CopiedTable kCopiedTables[] = {
     {&schema::kFetchTable, "id", &CopySummary::fetches},
     {&schema::kFetchStepTable, "fetch_id, seq", &CopySummary::steps},
     {&schema::kHistoryFileTable, "id", &CopySummary::history_files},
+    {&schema::kSignalTable, "fetch_id, kind", &CopySummary::signals},
 };
 static_assert(std::size(kCopiedTables) == std::size(schema::kCrawlTables));
 

@@ -186,7 +186,7 @@ TEST_F(CrawlStoreTest, VersionOneFileIsMigratedToTwo) {
 // Version 3 (history sources): a version-2 file's runs and fetches read as
 // robotscan's own crawl after the migration, and a new crawl's fetch is
 // source 'crawl' with no archive provenance.
-TEST_F(CrawlStoreTest, VersionTwoFileIsMigratedToThreeAsACrawl) {
+TEST_F(CrawlStoreTest, VersionTwoFileIsMigratedToTheCurrentVersionAsACrawl) {
   {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
@@ -209,7 +209,10 @@ TEST_F(CrawlStoreTest, VersionTwoFileIsMigratedToThreeAsACrawl) {
   }
   auto store = OpenStore();
   ASSERT_NE(store, nullptr);
-  EXPECT_EQ(Query("PRAGMA user_version"), std::vector<std::string>{"3"});
+  EXPECT_EQ(Query("PRAGMA user_version"),
+            std::vector<std::string>{std::to_string(kSchemaVersion)});
+  EXPECT_EQ(Query("SELECT count(*) FROM signal_fetch"),
+            std::vector<std::string>{"0"});
   EXPECT_EQ(Query("SELECT source, source_crawl IS NULL FROM crawl_run"),
             std::vector<std::string>{"crawl|1"});
   std::int64_t run = 0;

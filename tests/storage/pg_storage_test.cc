@@ -259,6 +259,67 @@ TEST_F(PgStorageTest, CreatesTheVersionedSchemaWithTheSameView) {
   EXPECT_EQ(Query("SELECT count(*) FROM robotscan_schema"), "1");
 }
 
+// crawl --signals: a fetch's signals are written with it, the same on both
+// backends, and copied by `robotscan migrate`.
+TEST_F(PgStorageTest, SignalsAreWrittenWithTheirFetchOnBothBackends) {
+  FetchRecord record = Fetch("s.test", 200, "User-agent: *\nAllow: /\n",
+                             "2026-03-01T00:00:00.000Z");
+  SignalRecord llms;
+  llms.kind = "llms.txt";
+  llms.url = "https://s.test/llms.txt";
+  llms.final_url = llms.url;
+  llms.http_status = 200;
+  llms.content_type = "text/markdown";
+  llms.body = "# S\n\xff binary kept";
+  llms.bytes = static_cast<std::int64_t>(llms.body.size());
+  llms.present = true;
+  SignalRecord tdmrep;
+  tdmrep.kind = "tdmrep.json";
+  tdmrep.url = "https://s.test/.well-known/tdmrep.json";
+  tdmrep.final_url = "https://s.test/";
+  tdmrep.http_status = 200;
+  tdmrep.redirects = 1;
+  tdmrep.absent_reason = "soft-404";
+  SignalRecord home;
+  home.kind = "homepage";
+  home.url = "https://s.test/";
+  home.http_status = 200;
+  home.present = true;
+  home.x_robots_tag = "noai, noimageai";
+  home.tdm_reservation = "1";
+  record.signals = {llms, tdmrep, home};
+  for (const std::string& location : {uri_, sqlite_}) {
+    auto store = Open(location);
+    ASSERT_NE(store, nullptr);
+    std::int64_t run = 0;
+    ASSERT_OK(Into(store->BeginRun(RunStartedAt("2026-03-01")), &run));
+    ASSERT_OK(store->AppendFetches(run, std::vector<FetchRecord>{record}));
+  }
+  const std::string pg_rows = Query(
+      "SELECT kind, http_status, redirects, present, absent_reason, valid, "
+      "x_robots_tag, tdm_reservation, encode(body, 'hex') FROM signal_fetch "
+      "ORDER BY kind");
+  EXPECT_EQ(pg_rows,
+            "homepage|200|0|1|NULL|NULL|noai, noimageai|1|\n"
+            "llms.txt|200|0|1|NULL|NULL|NULL|NULL|"
+            "2320530aff2062696e617279206b657074\n"
+            "tdmrep.json|200|1|0|soft-404|NULL|NULL|NULL|");
+  CopySummary copied;
+  std::string error;
+  const std::string copy =
+      PgTestCluster::Get().CreateDatabase("SignalsCopy", &error);
+  ASSERT_FALSE(copy.empty()) << error;
+  ASSERT_OK(Into(CopyCrawlDatabase(sqlite_, copy, nullptr), &copied));
+  EXPECT_EQ(copied.signals, 3);
+  EXPECT_EQ(PgTestCluster::Query(copy,
+                                 "SELECT kind, http_status, redirects, "
+                                 "present, absent_reason, valid, x_robots_tag,"
+                                 " tdm_reservation, encode(body, 'hex') FROM "
+                                 "signal_fetch ORDER BY kind",
+                                 &error),
+            pg_rows);
+}
+
 TEST_F(PgStorageTest, NewerSchemaIsRefused) {
   ASSERT_NE(Open(uri_), nullptr);
   Query("UPDATE robotscan_schema SET version = 99");
@@ -401,7 +462,8 @@ TEST_F(PgStorageTest, MigrateCopiesASqliteCrawlWithItsHistory) {
   EXPECT_EQ(copied.bodies, 2);
   EXPECT_EQ(copied.steps, 7);
   EXPECT_EQ(copied.history_files, 0);
-  EXPECT_EQ(tables.size(), 6u);
+  EXPECT_EQ(copied.signals, 0);
+  EXPECT_EQ(tables.size(), 7u);
   EXPECT_EQ(ReadAll(uri_), ReadAll(sqlite_));
   LatestFetchQuery first_run;
   first_run.as_of_run = 1;

@@ -40,12 +40,16 @@ constexpr FilledBy kStepFilledBy[] = {{"fetch_id", "ins.id"},
                                       {"seq", "st.seq"}};
 static_assert(schema::FillsTheRest(schema::kFetchStepTable, kStepFilledBy,
                                    false));
+constexpr FilledBy kSignalFilledBy[] = {{"fetch_id", "ins.id"}};
+static_assert(schema::FillsTheRest(schema::kSignalTable, kSignalFilledBy,
+                                   false));
 
 // The writer's statements, made once from the table definitions.
 struct Statements {
   std::string create_staging;
   std::string copy_fetch;
   std::string copy_step;
+  std::string copy_signal;
   // One statement for the fetches, their steps and the domains' newest
   // fetch (kMarkFrontierDone may follow, then kCountInserted).
   std::string insert_fetches;
@@ -62,12 +66,17 @@ const Statements& WriterStatements() {
         "CREATE TEMP TABLE IF NOT EXISTS staged_step (\n"
         "  ord integer NOT NULL, seq integer NOT NULL, " +
         PgStagedColumns(schema::kFetchStepTable) +
-        "\n) ON COMMIT DELETE ROWS;\n";
+        "\n) ON COMMIT DELETE ROWS;\n"
+        "CREATE TEMP TABLE IF NOT EXISTS staged_signal (\n"
+        "  ord integer NOT NULL, " +
+        PgStagedColumns(schema::kSignalTable) + "\n) ON COMMIT DELETE ROWS;\n";
     s.copy_fetch = "COPY staged_fetch (ord, domain, " +
                    PgStagedColumnNames(schema::kFetchTable) + ", " +
                    kCopiedFetchExtras + ") FROM STDIN";
     s.copy_step = "COPY staged_step (ord, seq, " +
                   PgStagedColumnNames(schema::kFetchStepTable) + ") FROM STDIN";
+    s.copy_signal = "COPY staged_signal (ord, " +
+                    PgStagedColumnNames(schema::kSignalTable) + ") FROM STDIN";
     s.insert_fetches =
         "WITH ins AS (\n  " +
         PgInsertFromStaged(schema::kFetchTable, "s", kFetchFilledBy) +
@@ -79,6 +88,11 @@ const Statements& WriterStatements() {
         PgInsertFromStaged(schema::kFetchStepTable, "st", kStepFilledBy) +
         "\n  FROM staged_step st\n"
         "  JOIN staged_fetch s ON s.ord = st.ord\n"
+        "  JOIN ins ON ins.domain_id = s.domain_id\n"
+        "), signals AS (\n  " +
+        PgInsertFromStaged(schema::kSignalTable, "sg", kSignalFilledBy) +
+        "\n  FROM staged_signal sg\n"
+        "  JOIN staged_fetch s ON s.ord = sg.ord\n"
         "  JOIN ins ON ins.domain_id = s.domain_id\n"
         "), latest AS (\n"
         "  UPDATE domain d SET latest_fetch_id = ins.id\n"
@@ -148,6 +162,7 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
   if (Status s = EnsureStagingTables(conn); !s.ok()) return s;
   CopyRows fetch_rows(utf8_);
   CopyRows step_rows(utf8_);
+  CopyRows signal_rows(utf8_);
   std::unordered_set<std::string> sent_in_batch;
   std::string compressed;
   for (std::size_t i = 0; i < records.size(); ++i) {
@@ -192,6 +207,11 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
       CopyRecord(step_rows, schema::kFetchStepTable, step);
       step_rows.EndRow();
     }
+    for (const SignalRecord& signal : r.signals) {
+      signal_rows.Int(ord);
+      CopyRecord(signal_rows, schema::kSignalTable, signal);
+      signal_rows.EndRow();
+    }
   }
   if (Status s = CopyIntoTable(conn, WriterStatements().copy_fetch.c_str(),
                                fetch_rows, "stage fetches");
@@ -201,6 +221,13 @@ Status PgFetchWriter::Stage(PGconn* conn, std::span<const FetchRecord> records,
   if (!step_rows.empty()) {
     if (Status s = CopyIntoTable(conn, WriterStatements().copy_step.c_str(),
                                  step_rows, "stage steps");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (!signal_rows.empty()) {
+    if (Status s = CopyIntoTable(conn, WriterStatements().copy_signal.c_str(),
+                                 signal_rows, "stage signals");
         !s.ok()) {
       return s;
     }

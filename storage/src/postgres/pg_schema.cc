@@ -16,6 +16,7 @@ const char* OwnSqlOf(schema::Step step) {
     case schema::Step::kCrawlTables:
     case schema::Step::kRunProvenance:
     case schema::Step::kHistorySources:
+    case schema::Step::kSignals:
       break;
   }
   return "";

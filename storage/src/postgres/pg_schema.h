@@ -23,7 +23,7 @@ namespace robotscan::storage {
 
 inline constexpr int kPgSchemaVersion =
     schema::CurrentVersion(schema::Dialect::kPostgres);
-static_assert(kPgSchemaVersion == 5);
+static_assert(kPgSchemaVersion == 6);
 
 // Creates the version table; run before the migrations, idempotent.
 inline constexpr char kPgSchemaVersionTable[] = R"sql(

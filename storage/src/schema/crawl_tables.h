@@ -1,9 +1,9 @@
 // The crawl database's tables (crawl_store.h describes what each holds),
 // one definition each for both backends (table.h): crawl_run, domain,
-// body, fetch, fetch_step and history_file. The fetch row and its steps are
-// written from FetchRecord and FetchStep through their columns' codecs, by the
-// SQLite store's INSERTs and the PostgreSQL writer's COPY alike; the store
-// fills the ids (id, run_id, domain_id, body_id, fetch_id, seq).
+// body, fetch, fetch_step, history_file and signal_fetch. The fetch row and its
+// steps are written from FetchRecord and FetchStep through their columns'
+// codecs, by the SQLite store's INSERTs and the PostgreSQL writer's COPY alike;
+// the store fills the ids (id, run_id, domain_id, body_id, fetch_id, seq).
 // crawl_run, domain and body are written by hand-made SQL of each backend
 // (an upsert, a hash lookup), their columns described here for the DDL
 // and the copy into PostgreSQL. The PostgreSQL-only frontier tables stay in
@@ -264,7 +264,71 @@ static_assert([] {
   return true;
 }());
 
-static_assert(WrittenFrom(kFetchTable) && WrittenFrom(kFetchStepTable));
+// The signals of a fetch (`crawl --signals`), written with it like its
+// steps. Every column came with the table (kSignals).
+constexpr Column WithSignals(Column column) {
+  return column.Since(Step::kSignals);
+}
+inline constexpr Column kSignalColumns[] = {
+    WithSignals(
+        Filled("fetch_id", SqlType::kInt64, "NOT NULL").References("fetch")),
+    WithSignals(
+        Field<&SignalRecord::kind, Text>("kind", SqlType::kText, "NOT NULL")
+            .Comment("llms.txt|tdmrep.json|homepage")),
+    WithSignals(Field<&SignalRecord::url, TextOrNull>("url", SqlType::kText)),
+    WithSignals(Field<&SignalRecord::final_url, TextOrNull>("final_url",
+                                                            SqlType::kText)),
+    WithSignals(Field<&SignalRecord::http_status, PositiveOrNull>(
+        "http_status", SqlType::kInt32)),
+    WithSignals(Field<&SignalRecord::error_class, ErrorClassCodec>(
+        "error_class", SqlType::kText)),
+    WithSignals(Field<&SignalRecord::error_message, TextOrNull>(
+        "error_message", SqlType::kText)),
+    WithSignals(Field<&SignalRecord::redirects, Integer>(
+        "redirects", SqlType::kInt32, "NOT NULL DEFAULT 0")),
+    WithSignals(Field<&SignalRecord::content_type, TextOrNull>("content_type",
+                                                               SqlType::kText)),
+    WithSignals(Field<&SignalRecord::bytes, Integer>("bytes", SqlType::kInt64,
+                                                     "NOT NULL DEFAULT 0")),
+    WithSignals(Field<&SignalRecord::truncated, Flag>(
+        "truncated", SqlType::kInt32, "NOT NULL DEFAULT 0")),
+    WithSignals(Field<&SignalRecord::present, Flag>("present", SqlType::kInt32,
+                                                    "NOT NULL DEFAULT 0")),
+    WithSignals(Field<&SignalRecord::absent_reason, TextOrNull>("absent_reason",
+                                                                SqlType::kText)
+                    .Comment("status|html|soft-404|empty|no-response|"
+                             "not-fetched")),
+    WithSignals(
+        Field<&SignalRecord::valid, NonNegativeOrNull>("valid", SqlType::kInt32)
+            .Comment("tdmrep.json: 1 valid TDMRep, 0 not")),
+    WithSignals(Field<&SignalRecord::validation_error, TextOrNull>(
+        "validation_error", SqlType::kText)),
+    WithSignals(Field<&SignalRecord::x_robots_tag, TextOrNull>("x_robots_tag",
+                                                               SqlType::kText)),
+    WithSignals(Field<&SignalRecord::content_usage, TextOrNull>(
+        "content_usage", SqlType::kText)),
+    WithSignals(Field<&SignalRecord::tdm_reservation, TextOrNull>(
+        "tdm_reservation", SqlType::kText)),
+    WithSignals(Field<&SignalRecord::tdm_policy, TextOrNull>("tdm_policy",
+                                                             SqlType::kText)),
+    WithSignals(Field<&SignalRecord::body, Bytes>("body", SqlType::kBlob)),
+};
+inline constexpr Table kSignalTable{
+    .name = "signal_fetch",
+    .columns = kSignalColumns,
+    .since = Step::kSignals,
+    .constraints = "PRIMARY KEY (fetch_id, kind)",
+    .sqlite_without_rowid = true,
+    .record = RecordTag<SignalRecord>()};
+static_assert([] {
+  for (const Column& c : kSignalColumns) {
+    if (c.since != kSignalTable.since) return false;
+  }
+  return true;
+}());
+
+static_assert(WrittenFrom(kFetchTable) && WrittenFrom(kFetchStepTable) &&
+              WrittenFrom(kSignalTable));
 
 // The objections of fetch's and fetch_step's codecs to `record` (an
 // access or error class outside its name table), as both backends refuse
@@ -278,14 +342,19 @@ inline Status CheckFetchRecord(const FetchRecord& record) {
              record.domain;
     });
   }
+  for (std::size_t i = 0; s.ok() && i < record.signals.size(); ++i) {
+    s = CheckRecord(kSignalTable, record.signals[i], [&] {
+      return "signal " + record.signals[i].kind + " of " + record.domain;
+    });
+  }
   return s;
 }
 
 // Every table of both dialects, in the order the migrations create them
 // (each after the tables it references).
 inline constexpr const Table* kCrawlTables[] = {
-    &kCrawlRunTable, &kDomainTable,    &kBodyTable,
-    &kFetchTable,    &kFetchStepTable, &kHistoryFileTable};
+    &kCrawlRunTable,  &kDomainTable,      &kBodyTable,  &kFetchTable,
+    &kFetchStepTable, &kHistoryFileTable, &kSignalTable};
 
 }  // namespace robotscan::storage::schema
 

@@ -4,13 +4,14 @@
 // user_version, PostgreSQL's robotscan_schema.version) is the number of its
 // steps applied: SQLite's version 2 is kCrawlTables then kRunProvenance;
 // PostgreSQL's version 4 adds its two frontier steps; kHistorySources is
-// SQLite's version 3 and PostgreSQL's version 5.
+// SQLite's version 3 and PostgreSQL's version 5, kSignals SQLite's 4 and
+// PostgreSQL's 6.
 //
 // Append, never edit or reorder: files and databases in the field were
 // created by the old steps, and every table, column, index and view names
 // the step that created it (table.h), so a step's SQL stays what it was.
-// A new step applying to both dialects is SQLite's version 4 and
-// PostgreSQL's version 6.
+// A new step applying to both dialects is SQLite's version 5 and
+// PostgreSQL's version 7.
 //
 // Private to storage. Thread-safety: constants and pure functions.
 #ifndef ROBOTSCAN_STORAGE_SCHEMA_SCHEMA_STEPS_H_
@@ -28,6 +29,7 @@ enum class Step : std::uint8_t {
   kSharedFrontier,  // PostgreSQL: the shared frontier (docs/scale-out.md).
   kFrontierScans,   // PostgreSQL: frontier indexes by state.
   kHistorySources,  // Fetches imported from archives (docs/history.md).
+  kSignals,         // crawl --signals: signal_fetch (docs/crawler.md).
 };
 
 struct StepInfo {
@@ -39,7 +41,7 @@ struct StepInfo {
 inline constexpr StepInfo kSteps[] = {
     {Step::kCrawlTables, true, true},     {Step::kRunProvenance, true, true},
     {Step::kSharedFrontier, false, true}, {Step::kFrontierScans, false, true},
-    {Step::kHistorySources, true, true},
+    {Step::kHistorySources, true, true},  {Step::kSignals, true, true},
 };
 
 constexpr bool AppliesTo(const StepInfo& info, Dialect dialect) {

@@ -36,6 +36,10 @@ constexpr int kStepFetchId =
 constexpr int kStepSeq = SqliteParameterOf(schema::kFetchStepTable, "seq");
 constexpr std::string_view kStepIds[] = {"fetch_id", "seq"};
 static_assert(schema::FillsTheRest(schema::kFetchStepTable, kStepIds, true));
+constexpr int kSignalFetchId =
+    SqliteParameterOf(schema::kSignalTable, "fetch_id");
+constexpr std::string_view kSignalIds[] = {"fetch_id"};
+static_assert(schema::FillsTheRest(schema::kSignalTable, kSignalIds, true));
 
 class SqliteCrawlStore final : public CrawlStore {
  public:
@@ -99,8 +103,8 @@ class SqliteCrawlStore final : public CrawlStore {
   static constexpr std::size_t kMaxKnownBodies = 4096;
   std::unordered_map<std::string, std::int64_t> known_bodies_;
   Statement insert_run_, finish_run_, upsert_domain_, max_fetch_id_,
-      select_body_, insert_body_, insert_fetch_, insert_step_, select_latest_,
-      select_body_of_fetch_, body_id_of_fetch_;
+      select_body_, insert_body_, insert_fetch_, insert_step_, insert_signal_,
+      select_latest_, select_body_of_fetch_, body_id_of_fetch_;
   // Imports' statements, prepared on first use.
   bool import_prepared_ = false;
   Statement find_import_run_, open_history_file_, fetch_of_run_domain_,
@@ -194,6 +198,7 @@ Status SqliteCrawlStore::PrepareStatements() {
        true},
       {&insert_fetch_, SqliteInsertSql(schema::kFetchTable), true},
       {&insert_step_, SqliteInsertSql(schema::kFetchStepTable), true},
+      {&insert_signal_, SqliteInsertSql(schema::kSignalTable), true},
       {&select_latest_,
        "SELECT " + schema::PreviousFetchColumnsSql(schema::Dialect::kSqlite) +
            " FROM domain d JOIN fetch f ON f.id = d.latest_fetch_id WHERE "
@@ -335,6 +340,13 @@ Status SqliteCrawlStore::InsertOne(std::int64_t run_id, std::int64_t fetch_id,
     st.BindInt(kStepFetchId, fetch_id);
     st.BindInt(kStepSeq, seq++);
     if (Status s = StepDone(st, "insert fetch_step"); !s.ok()) return s;
+  }
+  for (const SignalRecord& signal : r.signals) {
+    Statement& sg = insert_signal_;
+    ScopedReset signal_reset(sg);
+    BindRecord(sg, schema::kSignalTable, signal);
+    sg.BindInt(kSignalFetchId, fetch_id);
+    if (Status s = StepDone(sg, "insert signal_fetch"); !s.ok()) return s;
   }
   return Status::Ok();
 }

@@ -26,7 +26,7 @@ namespace robotscan::storage {
 
 struct CopySummary {
   std::int64_t runs = 0, domains = 0, fetches = 0, steps = 0, bodies = 0,
-               history_files = 0;
+               history_files = 0, signals = 0;
 };
 
 // Rows copied per table. `progress`, if set, is called after each table

@@ -68,7 +68,7 @@
 
 namespace robotscan::storage {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 // One HTTP request made while fetching a domain's robots.txt.
 struct FetchStep {
@@ -79,6 +79,39 @@ struct FetchStep {
   std::string error_message;  // libcurl's or the resolver's words.
   std::string ip;             // Address connected to, if any.
   double total_ms = 0;
+};
+
+// One AI-preference signal outside robots.txt, fetched with the domain's
+// robots.txt by `crawl --signals` (docs/crawler.md, "Signals"): /llms.txt,
+// /.well-known/tdmrep.json (TDMRep), or the homepage's headers. Written
+// with its fetch, in the same transaction: a domain's signals are there
+// exactly when its fetch is.
+struct SignalRecord {
+  std::string kind;       // "llms.txt", "tdmrep.json" or "homepage".
+  std::string url;        // First URL requested; empty when not fetched.
+  std::string final_url;  // After redirects (same site, at most five).
+  int http_status = 0;    // 0: no response.
+  ErrorClass error_class = ErrorClass::kNone;
+  std::string error_message;
+  int redirects = 0;
+  std::string content_type;
+  std::int64_t bytes = 0;  // Decoded body bytes received (up to the cap).
+  bool truncated = false;
+  // Present: a 2xx answer that is this kind of file. An HTML page (a
+  // site's soft 404), an empty body, a redirect to the homepage or a
+  // non-2xx status is absent, and says why (absent_reason: "status",
+  // "html", "soft-404", "empty", "no-response", "not-fetched"). The
+  // homepage is present when any 2xx came.
+  bool present = false;
+  std::string absent_reason;
+  // tdmrep.json only: 1 when it is a valid TDMRep file, 0 when not (with
+  // validation_error); -1 (NULL) for the other kinds and absent files.
+  int valid = -1;
+  std::string validation_error;
+  // The response's headers of the final answer (several lines of one
+  // header joined with ", ").
+  std::string x_robots_tag, content_usage, tdm_reservation, tdm_policy;
+  std::string body;  // llms.txt and tdmrep.json, up to the cap; else empty.
 };
 
 // The final outcome of fetching one domain's robots.txt in one crawl.
@@ -109,6 +142,8 @@ struct FetchRecord {
          total_ms = -1;
   std::string fetched_at;  // ISO 8601 UTC, e.g. 2026-01-31T12:00:00.123Z
   std::vector<FetchStep> steps;
+  // With `crawl --signals`: the domain's signals (one per kind).
+  std::vector<SignalRecord> signals;
   // Where the fetch came from (docs/history.md). For a capture imported
   // from an archive, fetched_at is the capture time the archive recorded
   // (so that every reader of fetched_at sees when the site answered), and
