@@ -8,8 +8,8 @@ answered no earlier than their Retry-After (seconds and an HTTP date),
 empty answers, the archive's own error pages and HTML captures counted
 and recorded, every imported body equal to the bytes the emulator served,
 one fetch per domain per period, the concurrency bound as the emulator
-counted it, resume after kill -9 (each snapshot imported exactly once,
-integrity_check ok), and the CLI's refusal of a bad --from/--to.
+counted it, resume after SIGINT and after kill -9 (each snapshot imported
+exactly once, integrity_check ok), and the CLI's refusal of a bad --from/--to.
 
   import_wayback_test.py ROBOTSCAN [TEST...]
 
@@ -316,9 +316,31 @@ def test_quarters_take_the_first_capture_of_each(work):
         server.shutdown()
 
 
-def test_kill_9_then_rerun_imports_each_snapshot_once(work):
+def stop_when(db, proc, fetches, sig):
+    """Sends `sig` to `proc` once the database holds `fetches` fetches;
+    the fetches (period, domain) it holds when the process has ended."""
+    deadline = time.time() + 20
+    sent = False
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            n = query(db, "SELECT count(*) FROM fetch")[0][0]
+        except sqlite3.Error:
+            n = 0
+        if n >= fetches:
+            proc.send_signal(sig)
+            sent = True
+            break
+        time.sleep(0.01)
+    proc.wait(timeout=20)
+    check(sent, "the import ended before it could be stopped")
+    return {(r[0], r[1]) for r in query(
+        db, "SELECT r.source_crawl, d.name FROM fetch f JOIN crawl_run r "
+        "ON r.id = f.run_id JOIN domain d ON d.id = f.domain_id")}
+
+
+def test_sigint_then_kill_9_then_rerun_imports_each_snapshot_once(work):
     # 24 domains of six monthly captures each, each snapshot slow enough
-    # that the import can be killed in the middle.
+    # that the import can be stopped in the middle, twice.
     captures = {}
     for i in range(24):
         d = "k%02d.test" % i
@@ -327,44 +349,47 @@ def test_kill_9_then_rerun_imports_each_snapshot_once(work):
                                   "text/plain",
                                   b"User-agent: *\nDisallow: /%d/%d\n" %
                                   (i, m), PLAIN) for m in range(1, 7)]
-    arch = wb.Archive(captures, delay=0.005, snapshot_delay=0.03)
+    arch = wb.Archive(captures, delay=0.005, snapshot_delay=0.02)
     server, base = wb.start(arch)
     try:
         listing = os.path.join(work, "top-k.csv")
         write_list(listing, sorted(captures))
         db = os.path.join(work, "kill.sqlite")
-        proc = subprocess.Popen(
-            [ROBOTSCAN, "import", "wayback", "--db", db, "--list", listing,
-             "--from", "2023", "--to", "202306", "--wayback-url", base,
-             "--concurrency", str(CONCURRENCY), "--cdx-per-minute", "0",
-             "--snapshots-per-second", "0", "-q"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        killed = False
-        while time.time() < deadline and proc.poll() is None:
-            try:
-                n = query(db, "SELECT count(*) FROM fetch")[0][0]
-            except sqlite3.Error:
-                n = 0
-            if n >= 30:
-                proc.send_signal(signal.SIGKILL)
-                killed = True
-                break
-            time.sleep(0.01)
-        proc.wait()
-        check(killed, "the import ended before it could be killed")
-        before = {(r[0], r[1]) for r in query(
-            db, "SELECT r.source_crawl, d.name FROM fetch f JOIN crawl_run r "
-            "ON r.id = f.run_id JOIN domain d ON d.id = f.domain_id")}
-        check(0 < len(before) < 144, "killed mid-way: %d" % len(before))
+        command = [ROBOTSCAN, "import", "wayback", "--db", db, "--list",
+                   listing, "--from", "2023", "--to", "202306",
+                   "--wayback-url", base, "--concurrency", str(CONCURRENCY),
+                   "--cdx-per-minute", "0", "--snapshots-per-second", "0",
+                   "-q"]
+        # Ctrl-C: the import stops, says so, and exits 130.
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        after_sigint = stop_when(db, proc, 20, signal.SIGINT)
+        check(proc.returncode == 130 and b"run the same command again" in
+              proc.stderr.read(), "SIGINT: exit %d" % proc.returncode)
+        check(0 < len(after_sigint) < 144, len(after_sigint))
+        check(query(db, "SELECT DISTINCT status FROM crawl_run") ==
+              [("interrupted",)], query(db, "SELECT status FROM crawl_run"))
+        # kill -9 in the middle of the rest.
+        arch.reset_log()
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        after_kill = stop_when(db, proc, len(after_sigint) + 40,
+                               signal.SIGKILL)
+        check(len(after_sigint) < len(after_kill) < 144, len(after_kill))
+
+        def snapshots_of(units):
+            return [k for (_, _, k, _, _) in arch.requests("snapshot")
+                    if ("2023-" + k[0][4:6], k[1].split("/")[2]) in units]
+
+        check(snapshots_of(after_sigint) == [],
+              "snapshots imported before the SIGINT fetched again")
         arch.reset_log()
         rc, s, err = wayback(db, listing, base)
         check(rc == 0, "rerun failed: %d %r" % (rc, err))
-        check(s["fetches"] == 144 - len(before), s)
-        refetched = [k for (_, _, k, _, _) in arch.requests("snapshot")
-                     if ("2023-" + k[0][4:6], k[1].split("/")[2]) in before]
-        check(refetched == [], "imported snapshots fetched again: %r" %
-              refetched[:3])
+        check(s["fetches"] == 144 - len(after_kill), s)
+        check(snapshots_of(after_kill) == [],
+              "snapshots imported before the kill fetched again: %r" %
+              snapshots_of(after_kill)[:3])
         rows = query(db, "SELECT r.source_crawl, d.name, b.data, "
                      "f.source_timestamp FROM fetch f JOIN crawl_run r ON "
                      "r.id = f.run_id JOIN domain d ON d.id = f.domain_id "

@@ -69,12 +69,12 @@ class ArchiveClient {
   ArchiveClient(const ArchiveClient&) = delete;
   ArchiveClient& operator=(const ArchiveClient&) = delete;
 
-  // The answer, once it is not a 429, 5xx or failed transfer, or once
-  // max_tries have been made (the last answer, or its transfer's error:
-  // kIoError naming the URL). `body_cap`: bytes of the body kept; a
-  // longer body is cut (truncated) when `cut_long_bodies`, refused
-  // (kInvalidInput) otherwise. kCancelled-like: kIoError "cancelled" once
-  // options.cancelled() says so. `retries` counts the tries after the
+  // The answer, once it is not a 429, a 5xx or a failed transfer, or once
+  // max_tries have been made (then the last answer, or its transfer's
+  // error: kIoError naming the URL). `body_cap`: bytes of the body kept;
+  // a longer body is cut (truncated) when `cut_long_bodies`, refused
+  // (kInvalidInput) otherwise. kIoError "cancelled" once
+  // options.cancelled() says so. `*retries` counts the tries after the
   // first.
   Result<ArchiveResponse> Get(const std::string& url, RequestPace* pace,
                               std::size_t body_cap, bool cut_long_bodies,
@@ -97,7 +97,8 @@ class ArchiveClient {
 };
 
 // A Retry-After value (RFC 9110 §10.2.3: seconds, or an HTTP date) as a
-// wait from `now`; nullopt-like -1 when it is neither.
+// wait from `now`, rounded up (a date in the past: 0); -1 s when the value
+// is neither.
 std::chrono::seconds RetryAfterWait(std::string_view value,
                                     std::chrono::system_clock::time_point now);
 

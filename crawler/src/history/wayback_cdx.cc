@@ -267,6 +267,10 @@ Result<CdxPage> ReadCdxAnswer(std::string_view body) {
   }
   if (first == body.size()) return CdxPage();
   if (body[first] == '[') return ReadJson(body);
+  if (body[first] == '{') {
+    return Status(StatusCode::kInvalidInput,
+                  "the CDX answer is a JSON object, not captures");
+  }
   if (body[first] == '<') {
     return Status(StatusCode::kInvalidInput,
                   "the CDX answer is an HTML page, not captures");

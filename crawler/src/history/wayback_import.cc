@@ -8,9 +8,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
@@ -18,14 +18,13 @@
 #include <utility>
 #include <vector>
 
-#include "fetch_machine.h"
 #include "history/archive_client.h"
 #include "history/wayback_cdx.h"
+#include "history/wayback_snapshot.h"
 #include "robotscan/base/ascii.h"
 #include "robotscan/crawler/history.h"
 #include "robotscan/crawler/top_list.h"
 #include "robotscan/crawler/top_list_download.h"
-#include "robotscan/robots/access_policy.h"
 #include "robotscan/storage/crawl_store.h"
 #include "robotscan/storage/database_location.h"
 #include "time_format.h"
@@ -37,6 +36,7 @@ using history::ArchiveClient;
 using history::ArchiveResponse;
 using history::CdxCapture;
 using history::RequestPace;
+using history::SnapshotOutcome;
 using history::WaybackPeriods;
 using storage::FetchRecord;
 
@@ -84,23 +84,6 @@ std::string HostName() {
 
 std::string Now() { return FormatIso8601(std::chrono::system_clock::now()); }
 
-std::string JsonQuoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 const char* PeriodName(WaybackPeriod every) {
   switch (every) {
     case WaybackPeriod::kMonth:
@@ -111,126 +94,6 @@ const char* PeriodName(WaybackPeriod every) {
       return "year";
   }
   return "month";
-}
-
-bool IsStatusCode(std::string_view s) {
-  return s.size() == 3 && std::all_of(s.begin(), s.end(), [](char c) {
-           return c >= '0' && c <= '9';
-         });
-}
-
-// What became of a capture's snapshot.
-enum class SnapshotOutcome {
-  kFetch,         // A fetch to write.
-  kArchiveError,  // The archive answered with a page of its own.
-  kFailed,        // Not answered (after every try): left for a rerun.
-};
-
-// A replay of a capture carries Memento-Datetime (RFC 7089) and the
-// site's headers as X-Archive-Orig-*; the archive's own pages (not
-// archived, excluded, an error) carry neither.
-bool IsReplay(const ArchiveResponse& response) {
-  if (!response.Header("memento-datetime").empty()) return true;
-  return std::any_of(
-      response.headers.begin(), response.headers.end(),
-      [](const auto& h) { return h.first.rfind("x-archive-orig-", 0) == 0; });
-}
-
-// A Location the archive rewrote into its own space
-// (BASE/web/<timestamp>[id_]/<original>) back to the original URL.
-std::string OriginalLocation(std::string_view location, std::string_view base) {
-  const std::string prefix = std::string(base) + "/web/";
-  std::string_view rest = location;
-  if (rest.rfind(prefix, 0) == 0) {
-    rest.remove_prefix(prefix.size());
-  } else if (rest.rfind("/web/", 0) == 0) {
-    rest.remove_prefix(5);
-  } else {
-    return std::string(location);
-  }
-  const std::size_t slash = rest.find('/');
-  return slash == std::string_view::npos ? std::string(location)
-                                         : std::string(rest.substr(slash + 1));
-}
-
-// The fetch a crawl would have recorded for the archived response.
-SnapshotOutcome ReadSnapshot(const CdxCapture& capture,
-                             const ArchiveResponse& response,
-                             std::string_view base, std::size_t max_body,
-                             FetchRecord* r, std::string* why) {
-  if (!IsReplay(response)) {
-    if (response.status == 429 || response.status >= 500) {
-      *why = "the archive answered HTTP " + std::to_string(response.status) +
-             " to every try";
-      return SnapshotOutcome::kFailed;
-    }
-    *why = "the archive answered HTTP " + std::to_string(response.status) +
-           " (" + response.Header("content-type") +
-           ") with a page of its own, not the capture of " + capture.timestamp;
-    return SnapshotOutcome::kArchiveError;
-  }
-  // The CDX row says what the site answered; a revisit's ("-") is the
-  // replay's, which is the revisited capture's.
-  const int status = IsStatusCode(capture.statuscode)
-                         ? std::stoi(capture.statuscode)
-                         : static_cast<int>(response.status);
-  auto original = [&](const char* name) {
-    return response.Header(std::string("x-archive-orig-") + name);
-  };
-  ResponseHeaders headers;
-  headers.content_type = original("content-type");
-  if (headers.content_type.empty() && capture.mimetype != "unk" &&
-      capture.mimetype != "warc/revisit") {
-    headers.content_type = capture.mimetype;
-  }
-  if (headers.content_type.empty()) {
-    headers.content_type = response.Header("content-type");
-  }
-  headers.content_encoding = original("content-encoding");
-  headers.content_length = original("content-length");
-  headers.cache_control = original("cache-control");
-  headers.expires = original("expires");
-  headers.last_modified = original("last-modified");
-  headers.etag = original("etag");
-  headers.retry_after = original("retry-after");
-  headers.location = original("location");
-  if (headers.location.empty()) {
-    headers.location = OriginalLocation(response.Header("location"), base);
-  }
-  r->url = capture.original;
-  r->final_url = capture.original;
-  r->http_status = status;
-  const bool redirect = status >= 300 && status <= 399;
-  robots::HttpOutcome outcome;
-  outcome.status = status;
-  outcome.redirects_unresolved = redirect;
-  r->access = robots::ClassifyHttpOutcome(outcome);
-  if (redirect) {
-    // The target was captured (or not) at another time; following it
-    // would mix two captures into one fetch.
-    r->redirects = 1;
-    r->error_class = storage::ErrorClass::kOther;
-    r->error_message =
-        "a captured redirect; its target is not followed in the archive";
-  }
-  if (status >= 200 && status <= 299) {
-    r->body = response.body;
-    r->truncated = response.truncated || r->body.size() > max_body;
-    if (r->body.size() > max_body) r->body.resize(max_body);
-  }
-  CopyResponseHeaders(headers, r);
-  storage::FetchStep step;
-  step.url = capture.original;
-  step.http_status = status;
-  step.location = headers.location;
-  step.error_class = r->error_class;
-  step.error_message = r->error_message;
-  step.total_ms = -1;
-  r->steps.push_back(std::move(step));
-  r->fetched_at = history::CaptureTimeOf(capture.timestamp);
-  r->source = storage::FetchSource::kWayback;
-  r->source_timestamp = capture.timestamp;
-  return SnapshotOutcome::kFetch;
 }
 
 class WaybackImporter {
@@ -620,15 +483,17 @@ Status ImportWayback(const WaybackImport& options,
       info.tool_version = options.tool_version;
       info.input = options.list_path;
       info.options_json =
-          "{\"import\":\"wayback\",\"period\":" + JsonQuoted(label) +
-          ",\"every\":\"" + PeriodName(options.every) +
-          "\",\"from\":" + JsonQuoted(options.from) +
-          ",\"to\":" + JsonQuoted(options.to) +
-          ",\"wayback_url\":" + JsonQuoted(options.wayback_url) +
-          ",\"list\":" + JsonQuoted(options.list_path) +
-          ",\"top\":" + std::to_string(options.top) + ",\"max_body_bytes\":" +
-          std::to_string(std::max(options.max_body_bytes, kMinBodyLimitBytes)) +
-          "}";
+          nlohmann::json{{"import", "wayback"},
+                         {"period", label},
+                         {"every", PeriodName(options.every)},
+                         {"from", options.from},
+                         {"to", options.to},
+                         {"wayback_url", options.wayback_url},
+                         {"list", options.list_path},
+                         {"top", options.top},
+                         {"max_body_bytes",
+                          std::max(options.max_body_bytes, kMinBodyLimitBytes)}}
+              .dump();
       info.host = me.host;
       info.pid = me.pid;
       info.list = list;

@@ -1,0 +1,197 @@
+// What a Wayback Machine snapshot means for the fetch `robotscan import
+// wayback` records (crawler/src/history/wayback_snapshot.h), and the
+// Retry-After waits of the archive client, from tables without a server.
+#include "history/wayback_snapshot.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace robotscan::crawler::history {
+namespace {
+
+constexpr char kBase[] = "https://web.archive.org";
+
+CdxCapture Capture(std::string status, std::string mimetype) {
+  CdxCapture c;
+  c.timestamp = "20240220123456";
+  c.original = "https://www.a.test/robots.txt";
+  c.statuscode = std::move(status);
+  c.mimetype = std::move(mimetype);
+  return c;
+}
+
+ArchiveResponse Replay(
+    long status, std::string body,
+    std::vector<std::pair<std::string, std::string>> site_headers) {
+  ArchiveResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.headers.emplace_back("memento-datetime", "Tue, 20 Feb 2024 12:34:56 GMT");
+  for (auto& [name, value] : site_headers) {
+    r.headers.emplace_back("x-archive-orig-" + name, value);
+  }
+  return r;
+}
+
+TEST(WaybackSnapshotTest, RecordsTheCaptureAsACrawlWould) {
+  storage::FetchRecord r;
+  std::string why;
+  const std::string body("User-agent: *\r\nDisallow: /\0\xff", 28);
+  ASSERT_EQ(ReadSnapshot(Capture("200", "text/plain"),
+                         Replay(200, body,
+                                {{"content-type", "text/plain"},
+                                 {"etag", "\"e1\""},
+                                 {"last-modified", "Mon, 19 Feb 2024"}}),
+                         kBase, 512000, &r, &why),
+            SnapshotOutcome::kFetch)
+      << why;
+  EXPECT_EQ(r.http_status, 200);
+  EXPECT_EQ(r.access, robots::AccessClass::kSuccess);
+  EXPECT_EQ(r.body, body);
+  EXPECT_FALSE(r.truncated);
+  EXPECT_EQ(r.content_type, "text/plain");
+  EXPECT_EQ(r.etag, "\"e1\"");
+  EXPECT_EQ(r.last_modified, "Mon, 19 Feb 2024");
+  EXPECT_EQ(r.url, "https://www.a.test/robots.txt");
+  EXPECT_EQ(r.final_url, r.url);
+  EXPECT_EQ(r.fetched_at, "2024-02-20T12:34:56.000Z");
+  EXPECT_EQ(r.source, storage::FetchSource::kWayback);
+  EXPECT_EQ(r.source_timestamp, "20240220123456");
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].http_status, 200);
+}
+
+TEST(WaybackSnapshotTest, ClassifiesEveryKindOfAnswer) {
+  struct Case {
+    const char* id;
+    CdxCapture capture;
+    ArchiveResponse response;
+    SnapshotOutcome outcome;
+    int status;                  // Of the fetch, for kFetch.
+    robots::AccessClass access;  // Of the fetch.
+    const char* body;            // Kept, for kFetch.
+    const char* content_type;    // Kept, for kFetch.
+    storage::ErrorClass error;   // Of the fetch.
+  } cases[] = {
+      {"the site's 404 carries no body", Capture("404", "text/html"),
+       Replay(404, "<html>nope</html>", {{"content-type", "text/html"}}),
+       SnapshotOutcome::kFetch, 404, robots::AccessClass::kUnavailable, "",
+       "text/html", storage::ErrorClass::kNone},
+      {"the site's HTML at 200 is kept as it came", Capture("200", "text/html"),
+       Replay(200, "<html>hi</html>", {}), SnapshotOutcome::kFetch, 200,
+       robots::AccessClass::kSuccess, "<html>hi</html>", "text/html",
+       storage::ErrorClass::kNone},
+      {"a revisit is the replayed capture's status",
+       Capture("-", "warc/revisit"),
+       Replay(200, "Disallow: /r\n", {{"content-type", "text/plain"}}),
+       SnapshotOutcome::kFetch, 200, robots::AccessClass::kSuccess,
+       "Disallow: /r\n", "text/plain", storage::ErrorClass::kNone},
+      {"the site's 503 is the site's", Capture("503", "text/html"),
+       Replay(503, "down", {}), SnapshotOutcome::kFetch, 503,
+       robots::AccessClass::kUnreachable, "", "text/html",
+       storage::ErrorClass::kNone},
+      {"a captured redirect is not followed", Capture("301", "unk"),
+       Replay(302, "", {{"location", "https://b.test/robots.txt"}}),
+       SnapshotOutcome::kFetch, 301, robots::AccessClass::kUnavailable, "", "",
+       storage::ErrorClass::kOther},
+      {"the archive's own 404 page", Capture("200", "text/plain"),
+       ArchiveResponse{
+           404, {{"content-type", "text/html"}}, "<html>", false, 1},
+       SnapshotOutcome::kArchiveError, 0, robots::AccessClass::kUnreachable, "",
+       "", storage::ErrorClass::kNone},
+      {"the archive's own page at 200", Capture("200", "text/plain"),
+       ArchiveResponse{200, {}, "<html>Wayback</html>", false, 1},
+       SnapshotOutcome::kArchiveError, 0, robots::AccessClass::kUnreachable, "",
+       "", storage::ErrorClass::kNone},
+      {"the archive still busy after every try", Capture("200", "text/plain"),
+       ArchiveResponse{429, {{"retry-after", "60"}}, "", false, 6},
+       SnapshotOutcome::kFailed, 0, robots::AccessClass::kUnreachable, "", "",
+       storage::ErrorClass::kNone},
+      {"the archive's 502", Capture("200", "text/plain"),
+       ArchiveResponse{502, {}, "", false, 6}, SnapshotOutcome::kFailed, 0,
+       robots::AccessClass::kUnreachable, "", "", storage::ErrorClass::kNone},
+  };
+  for (const Case& c : cases) {
+    storage::FetchRecord r;
+    std::string why;
+    EXPECT_EQ(ReadSnapshot(c.capture, c.response, kBase, 512000, &r, &why),
+              c.outcome)
+        << c.id << ": " << why;
+    if (c.outcome != SnapshotOutcome::kFetch) {
+      EXPECT_FALSE(why.empty()) << c.id;
+      continue;
+    }
+    EXPECT_EQ(r.http_status, c.status) << c.id;
+    EXPECT_EQ(r.access, c.access) << c.id;
+    EXPECT_EQ(r.body, c.body) << c.id;
+    EXPECT_EQ(r.content_type, c.content_type) << c.id;
+    EXPECT_EQ(r.error_class, c.error) << c.id;
+  }
+}
+
+TEST(WaybackSnapshotTest, ARedirectKeepsTheSitesLocation) {
+  struct Case {
+    const char* id;
+    ArchiveResponse response;
+    const char* location;
+  } cases[] = {
+      {"the site's, replayed",
+       Replay(301, "", {{"location", "https://www.a.test/robots.txt"}}),
+       "https://www.a.test/robots.txt"},
+      {"the archive's rewritten one, undone",
+       ArchiveResponse{302,
+                       {{"memento-datetime", "x"},
+                        {"location",
+                         "https://web.archive.org/web/20240220123500id_/"
+                         "https://www.a.test/robots.txt"}},
+                       "",
+                       false,
+                       1},
+       "https://www.a.test/robots.txt"},
+  };
+  for (const Case& c : cases) {
+    storage::FetchRecord r;
+    std::string why;
+    ASSERT_EQ(ReadSnapshot(Capture("301", "unk"), c.response, kBase, 512000, &r,
+                           &why),
+              SnapshotOutcome::kFetch)
+        << c.id;
+    ASSERT_EQ(r.steps.size(), 1u) << c.id;
+    EXPECT_EQ(r.steps[0].location, c.location) << c.id;
+    EXPECT_EQ(r.redirects, 1) << c.id;
+  }
+}
+
+TEST(WaybackSnapshotTest, ALongBodyIsCut) {
+  storage::FetchRecord r;
+  std::string why;
+  ArchiveResponse cut = Replay(200, std::string(512000, 'x'), {});
+  cut.truncated = true;  // The client stopped reading at the cap.
+  ASSERT_EQ(
+      ReadSnapshot(Capture("200", "text/plain"), cut, kBase, 512000, &r, &why),
+      SnapshotOutcome::kFetch);
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.body.size(), 512000u);
+}
+
+TEST(RetryAfterTest, SecondsOrAnHttpDateNeverEarlier) {
+  using std::chrono::seconds;
+  const auto now = std::chrono::system_clock::from_time_t(1700000000);
+  EXPECT_EQ(RetryAfterWait("5", now), seconds(5));
+  EXPECT_EQ(RetryAfterWait("0", now), seconds(0));
+  EXPECT_EQ(RetryAfterWait("", now), seconds(-1));
+  EXPECT_EQ(RetryAfterWait("soon", now), seconds(-1));
+  // 1700000000 is Tue, 14 Nov 2023 22:13:20 GMT.
+  EXPECT_EQ(RetryAfterWait("Tue, 14 Nov 2023 22:13:30 GMT", now), seconds(10));
+  EXPECT_EQ(RetryAfterWait("Tue, 14 Nov 2023 22:13:00 GMT", now), seconds(0));
+  EXPECT_EQ(RetryAfterWait("Tue, 14 Nov 2023 22:13:30 GMT",
+                           now + std::chrono::milliseconds(500)),
+            seconds(10));  // 9.5 s, rounded up.
+}
+
+}  // namespace
+}  // namespace robotscan::crawler::history
