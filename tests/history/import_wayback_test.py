@@ -316,6 +316,39 @@ def test_quarters_take_the_first_capture_of_each(work):
         server.shutdown()
 
 
+def test_request_starts_are_paced(work):
+    # 10 CDX queries a second and 20 snapshots a second, two workers:
+    # the archive sees each kind spaced at least 100 and 50 ms apart.
+    captures = {}
+    for i in range(6):
+        d = "p%d.test" % i
+        captures[d] = [wb.Capture("2023%02d01000000" % m,
+                                  "http://%s/robots.txt" % d, "200",
+                                  "text/plain", b"Disallow: /%d\n" % m,
+                                  PLAIN) for m in range(1, 4)]
+    arch = wb.Archive(captures)
+    server, base = wb.start(arch)
+    try:
+        listing = os.path.join(work, "top-pace.csv")
+        write_list(listing, sorted(captures))
+        db = os.path.join(work, "pace.sqlite")
+        p = run([ROBOTSCAN, "import", "wayback", "--db", db, "--list",
+                 listing, "--from", "202301", "--to", "202303",
+                 "--wayback-url", base, "--concurrency", "2",
+                 "--cdx-per-minute", "600", "--snapshots-per-second", "20",
+                 "--json", "-q"])
+        s = json.loads(p.stdout.decode() or "{}")
+        check(p.returncode == 0 and s.get("fetches") == 18, (p.returncode, s))
+        # Arrival times may bunch by a connection's set-up; 10 ms of slack.
+        for kind, gap in (("cdx", 0.1), ("snapshot", 0.05)):
+            times = sorted(t for (t, _, _, _, _) in arch.requests(kind))
+            gaps = [b - a for a, b in zip(times, times[1:])]
+            check(min(gaps) >= gap - 0.01,
+                  "%s requests %.3f s apart" % (kind, min(gaps)))
+    finally:
+        server.shutdown()
+
+
 def stop_when(db, proc, fetches, sig):
     """Sends `sig` to `proc` once the database holds `fetches` fetches;
     the fetches (period, domain) it holds when the process has ended."""

@@ -17,8 +17,9 @@ Scripted misbehaviour, per domain: "cdx_429" (the first CDX query is
 answered 429 with Retry-After), "snapshot_503" (the first snapshot request
 503 with an HTTP-date Retry-After), "plain" (text whatever output= asks),
 "empty_body" (a zero-length answer instead of []). Every request is logged
-with its arrival time, and requests in flight are counted: max_in_flight is
-the most the server ever saw at once.
+with its arrival time, and requests in flight are counted, from arrival to
+just before an answer's last bytes: max_in_flight is the most the server
+ever saw at once, never more than the client had.
 """
 import calendar
 import email.utils
@@ -189,6 +190,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        # Out of flight before the last bytes go: the client cannot have
+        # the whole answer (and start its next request) while this request
+        # still counts, so max_in_flight never overstates the client.
+        self.done_with_request()
         self.wfile.write(body)
         self.wfile.flush()
         with self.archive.lock:
@@ -201,10 +206,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with a.lock:
             a.paths.append(self.path)
         a.enter()
+        self.in_flight = True
         try:
             self.answer(a, arrival)
         finally:
-            a.leave()
+            self.done_with_request()
+
+    def done_with_request(self):
+        if getattr(self, "in_flight", False):
+            self.in_flight = False
+            self.archive.leave()
 
     def answer(self, a, arrival):
         ua = self.headers.get("User-Agent", "")
