@@ -1,6 +1,7 @@
-// What a Wayback Machine snapshot means for the fetch `robotscan import
-// wayback` records (crawler/src/history/wayback_snapshot.h), and the
-// Retry-After waits of the archive client, from tables without a server.
+// What a Wayback Machine snapshot, and the chain of a captured redirect,
+// mean for the fetch `robotscan import wayback` records
+// (crawler/src/history/wayback_snapshot.h), and the Retry-After waits of
+// the archive client, from tables without a server.
 #include "history/wayback_snapshot.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,48 @@ ArchiveResponse Replay(
   for (auto& [name, value] : site_headers) {
     r.headers.emplace_back("x-archive-orig-" + name, value);
   }
+  return r;
+}
+
+// A capture of the bare domain, as redirects to www. are captured.
+CdxCapture RedirectCapture() {
+  CdxCapture c = Capture("301", "unk");
+  c.original = "http://a.test/robots.txt";
+  return c;
+}
+
+bool InFebruary2024(std::string_view timestamp) {
+  return timestamp.substr(0, 6) == "202402";
+}
+
+// The chain of `capture` given one answer per request, in order; the
+// URLs it asked for in *asked.
+SnapshotOutcome Follow(const CdxCapture& capture,
+                       const std::vector<ArchiveResponse>& answers,
+                       storage::FetchRecord* r, std::string* why,
+                       std::vector<std::string>* asked = nullptr) {
+  SnapshotChain chain(capture, kBase, InFebruary2024, 512000);
+  for (const ArchiveResponse& answer : answers) {
+    if (chain.next_url().empty()) break;
+    if (asked != nullptr) asked->push_back(chain.next_url());
+    chain.Answer(answer);
+  }
+  EXPECT_TRUE(chain.next_url().empty()) << "the chain asks for more";
+  return chain.Finish(r, why);
+}
+
+SnapshotOutcome ReadSnapshot(const CdxCapture& capture,
+                             const ArchiveResponse& response, const char*,
+                             std::size_t, storage::FetchRecord* r,
+                             std::string* why) {
+  return Follow(capture, {response}, r, why);
+}
+
+// The archive's own redirect to the capture nearest the time asked for.
+ArchiveResponse ArchiveRedirect(const std::string& to) {
+  ArchiveResponse r;
+  r.status = 302;
+  r.headers.emplace_back("location", to);
   return r;
 }
 
@@ -94,10 +137,6 @@ TEST(WaybackSnapshotTest, ClassifiesEveryKindOfAnswer) {
        Replay(503, "down", {}), SnapshotOutcome::kFetch, 503,
        robots::AccessClass::kUnreachable, "", "text/html",
        storage::ErrorClass::kNone},
-      {"a captured redirect is not followed", Capture("301", "unk"),
-       Replay(302, "", {{"location", "https://b.test/robots.txt"}}),
-       SnapshotOutcome::kFetch, 301, robots::AccessClass::kUnavailable, "", "",
-       storage::ErrorClass::kOther},
       {"the archive's own 404 page", Capture("200", "text/plain"),
        ArchiveResponse{
            404, {{"content-type", "text/html"}}, "<html>", false, 1},
@@ -133,6 +172,117 @@ TEST(WaybackSnapshotTest, ClassifiesEveryKindOfAnswer) {
   }
 }
 
+TEST(WaybackSnapshotTest, FollowsACapturedRedirectThroughTheArchive) {
+  storage::FetchRecord r;
+  std::string why;
+  std::vector<std::string> asked;
+  ASSERT_EQ(
+      Follow(RedirectCapture(),
+             {Replay(302, "", {{"location", "https://www.a.test/robots.txt"}}),
+              ArchiveRedirect("/web/20240220123500id_/"
+                              "https://www.a.test/robots.txt"),
+              Replay(200, "Disallow: /w\n", {{"content-type", "text/plain"}})},
+             &r, &why, &asked),
+      SnapshotOutcome::kFetch)
+      << why;
+  EXPECT_EQ(asked, (std::vector<std::string>{
+                       "https://web.archive.org/web/20240220123456id_/"
+                       "http://a.test/robots.txt",
+                       "https://web.archive.org/web/20240220123456id_/"
+                       "https://www.a.test/robots.txt",
+                       "https://web.archive.org/web/20240220123500id_/"
+                       "https://www.a.test/robots.txt"}));
+  EXPECT_EQ(r.http_status, 200);
+  EXPECT_EQ(r.access, robots::AccessClass::kSuccess);
+  EXPECT_EQ(r.error_class, storage::ErrorClass::kNone);
+  EXPECT_EQ(r.body, "Disallow: /w\n");
+  EXPECT_EQ(r.redirects, 1);
+  EXPECT_EQ(r.final_url, "https://www.a.test/robots.txt");
+  EXPECT_EQ(r.fetched_at, "2024-02-20T12:34:56.000Z");  // The first capture.
+  ASSERT_EQ(r.steps.size(), 2u);
+  EXPECT_EQ(r.steps[0].http_status, 301);
+  EXPECT_EQ(r.steps[0].location, "https://www.a.test/robots.txt");
+  EXPECT_EQ(r.steps[1].http_status, 200);
+}
+
+TEST(WaybackSnapshotTest, AnUnfollowedRedirectIsRecordedWithWhy) {
+  const auto to = [](const char* location) {
+    return Replay(301, "", {{"location", location}});
+  };
+  struct Case {
+    const char* id;
+    std::vector<ArchiveResponse> answers;
+    SnapshotOutcome outcome;
+    int redirects;
+    storage::ErrorClass error;
+    const char* message;  // A part of it.
+  } cases[] = {
+      {"the target is not archived",
+       {to("https://www.a.test/robots.txt"),
+        ArchiveResponse{404, {{"content-type", "text/html"}}, "", false, 1}},
+       SnapshotOutcome::kFetch,
+       1,
+       storage::ErrorClass::kOther,
+       "is not in the archive (HTTP 404)"},
+      {"the target was captured in another month",
+       {to("https://www.a.test/robots.txt"),
+        ArchiveRedirect("https://web.archive.org/web/20240301000000id_/"
+                        "https://www.a.test/robots.txt"),
+        Replay(200, "x", {})},
+       SnapshotOutcome::kFetch,
+       1,
+       storage::ErrorClass::kOther,
+       "captured only outside the period (nearest: 20240301000000)"},
+      {"a loop",
+       {to("/robots2.txt"), to("http://a.test/robots.txt")},
+       SnapshotOutcome::kFetch,
+       2,
+       storage::ErrorClass::kRedirectLoop,
+       "loop back to http://a.test/robots.txt"},
+      {"another scheme",
+       {to("ftp://a.test/robots.txt")},
+       SnapshotOutcome::kFetch,
+       1,
+       storage::ErrorClass::kRedirectScheme,
+       "neither http nor https"},
+      {"six captured redirects",
+       {to("/r1"), to("/r2"), to("/r3"), to("/r4"), to("/r5"), to("/r6")},
+       SnapshotOutcome::kFetch,
+       6,
+       storage::ErrorClass::kTooManyRedirects,
+       "more than 5"},
+      {"no Location",
+       {Replay(302, "", {})},
+       SnapshotOutcome::kFetch,
+       1,
+       storage::ErrorClass::kOther,
+       "without a Location"},
+      {"the archive busy for the target",
+       {to("https://www.a.test/robots.txt"),
+        ArchiveResponse{503, {}, "", false, 6}},
+       SnapshotOutcome::kFailed,
+       0,
+       storage::ErrorClass::kNone,
+       "HTTP 503 for https://www.a.test/robots.txt"},
+  };
+  for (const Case& c : cases) {
+    storage::FetchRecord r;
+    std::string why;
+    ASSERT_EQ(Follow(RedirectCapture(), c.answers, &r, &why), c.outcome)
+        << c.id << ": " << why;
+    if (c.outcome == SnapshotOutcome::kFailed) {
+      EXPECT_NE(why.find(c.message), std::string::npos) << c.id << ": " << why;
+      continue;
+    }
+    EXPECT_EQ(r.http_status, 301) << c.id;
+    EXPECT_EQ(r.redirects, c.redirects) << c.id;
+    EXPECT_EQ(r.error_class, c.error) << c.id;
+    EXPECT_NE(r.error_message.find(c.message), std::string::npos)
+        << c.id << ": " << r.error_message;
+    EXPECT_TRUE(r.body.empty()) << c.id;
+  }
+}
+
 TEST(WaybackSnapshotTest, ARedirectKeepsTheSitesLocation) {
   struct Case {
     const char* id;
@@ -140,24 +290,23 @@ TEST(WaybackSnapshotTest, ARedirectKeepsTheSitesLocation) {
     const char* location;
   } cases[] = {
       {"the site's, replayed",
-       Replay(301, "", {{"location", "https://www.a.test/robots.txt"}}),
-       "https://www.a.test/robots.txt"},
+       Replay(301, "", {{"location", "ftp://www.a.test/robots.txt"}}),
+       "ftp://www.a.test/robots.txt"},
       {"the archive's rewritten one, undone",
        ArchiveResponse{302,
                        {{"memento-datetime", "x"},
                         {"location",
                          "https://web.archive.org/web/20240220123500id_/"
-                         "https://www.a.test/robots.txt"}},
+                         "ftp://www.a.test/robots.txt"}},
                        "",
                        false,
                        1},
-       "https://www.a.test/robots.txt"},
+       "ftp://www.a.test/robots.txt"},
   };
   for (const Case& c : cases) {
     storage::FetchRecord r;
     std::string why;
-    ASSERT_EQ(ReadSnapshot(Capture("301", "unk"), c.response, kBase, 512000, &r,
-                           &why),
+    ASSERT_EQ(Follow(Capture("301", "unk"), {c.response}, &r, &why),
               SnapshotOutcome::kFetch)
         << c.id;
     ASSERT_EQ(r.steps.size(), 1u) << c.id;

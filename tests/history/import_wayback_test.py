@@ -6,7 +6,8 @@ CDX API and snapshots (127.0.0.1 only; nothing else is contacted).
 Checked: JSON and plain CDX output, resumeKey pagination, 429 and 503
 answered no earlier than their Retry-After (seconds and an HTTP date),
 empty answers, the archive's own error pages and HTML captures counted
-and recorded, every imported body equal to the bytes the emulator served,
+and recorded, captured redirects followed through the archive (or left
+unresolved with why), every imported body equal to the bytes the emulator served,
 one fetch per domain per period, the concurrency bound as the emulator
 counted it, resume after SIGINT and after kill -9 (each snapshot imported
 exactly once, integrity_check ok), and the CLI's refusal of a bad --from/--to.
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wayback_emulator as wb  # noqa: E402
@@ -93,11 +95,31 @@ def archive(snapshot_delay=0.0):
                                  "http://gone.test/robots.txt", "200",
                                  "text/plain", b"never replayed",
                                  archive_error=True)],
+        # A redirect whose target was captured seconds later (followed),
+        # one whose target never was, one whose target was captured only
+        # two months later (neither followed).
         "moved.test": [wb.Capture("20230501000000",
                                   "http://moved.test/robots.txt", "301",
                                   "text/html", b"",
                                   [("Location",
-                                    "https://www.moved.test/robots.txt")])],
+                                    "https://www.moved.test/robots.txt")]),
+                       wb.Capture("20230501000005",
+                                  "https://www.moved.test/robots.txt", "200",
+                                  "text/plain", b"Disallow: /moved\n",
+                                  PLAIN)],
+        "lost.test": [wb.Capture("20230201000000",
+                                 "http://lost.test/robots.txt", "302",
+                                 "text/html", b"",
+                                 [("Location",
+                                   "https://elsewhere.test/robots.txt")])],
+        "late.test": [wb.Capture("20230110000000",
+                                 "http://late.test/robots.txt", "301",
+                                 "text/html", b"",
+                                 [("Location", "/new-robots.txt")]),
+                      wb.Capture("20230315000000",
+                                 "http://late.test/new-robots.txt", "200",
+                                 "text/plain", b"Disallow: /late\n",
+                                 PLAIN)],
         "missing.test": [wb.Capture("20230601000000",
                                     "http://missing.test/robots.txt", "404",
                                     "text/html", b"<html>404</html>",
@@ -109,6 +131,22 @@ def archive(snapshot_delay=0.0):
                       snapshot_delay=snapshot_delay)
 
 
+def final_capture(arch, first):
+    """The capture a chain of captured redirects ends at, following each
+    to the target's capture nearest the first's time while it lies in the
+    same month; None when it is left unresolved."""
+    current = first
+    while 300 <= int(current.replayed().status) <= 399:
+        location = dict(current.headers).get("Location")
+        target = urllib.parse.urljoin(current.original, location)
+        near = arch.nearest(first.timestamp, target)
+        if near is None or near.original != target or \
+                near.timestamp[:6] != first.timestamp[:6]:
+            return None
+        current = near
+    return current
+
+
 def expected(arch):
     """(domain, period) -> the capture the import must take: the first of
     the month, unless the archive cannot replay it."""
@@ -117,6 +155,8 @@ def expected(arch):
         if domain == "emptybody.test":
             continue  # The CDX answer is empty.
         for c in sorted(captures, key=lambda c: c.timestamp):
+            if wb.url_key(c.original) != domain + "/robots.txt":
+                continue  # Another URL: a redirect's target.
             period = c.timestamp[:4] + "-" + c.timestamp[4:6]
             if period in MONTHS and (domain, period) not in out:
                 out[(domain, period)] = c
@@ -173,7 +213,8 @@ def check_imported(db, arch):
           "fetches %s, expected %s" % (sorted(got), sorted(want)))
     for key, c in want.items():
         r = got[key]
-        shown = c.replayed()
+        final = final_capture(arch, c)
+        shown = (final or c).replayed()
         status = int(shown.status)
         check(r[2] == c.timestamp, (key, r[2], c.timestamp))
         check(r[3] == status, (key, r[3]))
@@ -195,7 +236,7 @@ def check_imported(db, arch):
 
 DOMAINS = ["a.test", "b.test", "plain.test", "slow.test", "busy.test",
            "empty.test", "emptybody.test", "html.test", "gone.test",
-           "moved.test", "missing.test"]
+           "moved.test", "lost.test", "late.test", "missing.test"]
 
 
 def test_json_import_then_rerun(work):
@@ -238,12 +279,30 @@ def test_json_import_then_rerun(work):
                      "'2023-04'")
         check(len(gone) == 1 and gone[0][0] == 1 and gone[0][2] == "done" and
               "page of its own" in gone[0][1], gone)
-        moved = query(db, "SELECT f.http_status, f.error_class, s.location "
-                      "FROM fetch f JOIN domain d ON d.id = f.domain_id JOIN "
-                      "fetch_step s ON s.fetch_id = f.id WHERE d.name = "
-                      "'moved.test'")
-        check(moved == [(301, "other", "https://www.moved.test/robots.txt")],
-              moved)
+        # Captured redirects: followed through the archive to the target's
+        # capture of the same month, or recorded unresolved with why.
+        steps = query(db, "SELECT d.name, f.http_status, f.redirects, "
+                      "coalesce(f.error_class, ''), coalesce(f.error_message, "
+                      "''), f.final_url, s.seq, s.url, s.http_status, "
+                      "coalesce(s.location, '') FROM fetch f JOIN domain d ON "
+                      "d.id = f.domain_id JOIN fetch_step s ON s.fetch_id = "
+                      "f.id JOIN crawl_run r ON r.id = f.run_id WHERE d.name "
+                      "IN ('moved.test', 'lost.test', 'late.test') AND "
+                      "r.source_crawl IN ('2023-01', '2023-02', '2023-05') "
+                      "ORDER BY 1, 7")
+        check([row[:4] + row[5:] for row in steps] == [
+            ("late.test", 301, 1, "other", "http://late.test/robots.txt",
+             0, "http://late.test/robots.txt", 301, "/new-robots.txt"),
+            ("lost.test", 302, 1, "other", "http://lost.test/robots.txt",
+             0, "http://lost.test/robots.txt", 302,
+             "https://elsewhere.test/robots.txt"),
+            ("moved.test", 200, 1, "", "https://www.moved.test/robots.txt",
+             0, "http://moved.test/robots.txt", 301,
+             "https://www.moved.test/robots.txt"),
+            ("moved.test", 200, 1, "", "https://www.moved.test/robots.txt",
+             1, "https://www.moved.test/robots.txt", 200, "")], steps)
+        check("captured only outside the period" in steps[0][4] and
+              "not in the archive" in steps[1][4], steps)
         check(query(db, "SELECT etag FROM fetch WHERE etag IS NOT NULL") ==
               [('"b1"',)], "the site's headers (X-Archive-Orig-*) kept")
         # Politeness: the bound, the waits asked for, the User-Agent.

@@ -10,8 +10,10 @@ import_wayback_test.py (issue 28, item 2).
                     the plain space-separated text.
   /web/<ts>id_/<original>
                     the capture's bytes as archived, with Memento-Datetime
-                    and the site's headers as X-Archive-Orig-*, or the
-                    archive's own error page (no Memento headers).
+                    and the site's headers as X-Archive-Orig-*; without a
+                    capture at that time, a redirect to the nearest one
+                    (of that URL, else of its URL key); the archive's own
+                    error page (no Memento headers) when there is none.
 
 Scripted misbehaviour, per domain: "cdx_429" (the first CDX query is
 answered 429 with Retry-After), "snapshot_503" (the first snapshot request
@@ -49,6 +51,10 @@ class Capture:
 
     def digest(self):
         return "SHA1%08X" % (hash(self.replayed().body) & 0xffffffff)
+
+
+def seconds(timestamp):
+    return calendar.timegm(time.strptime(timestamp, "%Y%m%d%H%M%S"))
 
 
 def url_key(url):
@@ -176,6 +182,22 @@ class Archive:
                 return domain, c
         return domain, None
 
+    def nearest(self, timestamp, original):
+        """The capture the archive redirects a snapshot request to when
+        none was made at that time: of that very URL if any, else of its
+        URL key; the nearest in time."""
+        domain = url_key(original).split("/", 1)[0]
+        candidates = [c for c in self.captures.get(domain, [])
+                      if not c.archive_error]
+        exact = [c for c in candidates if c.original == original]
+        same_key = [c for c in candidates
+                    if url_key(c.original) == url_key(original)]
+        pool = exact or same_key
+        if not pool:
+            return None
+        when = seconds(timestamp)
+        return min(pool, key=lambda c: abs(seconds(c.timestamp) - when))
+
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -253,6 +275,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                 ("Content-Type", "text/html")],
                           b"<html>busy</html>", "snapshot", key,
                           retry_at=retry_at)
+                return
+            near = a.nearest(timestamp, original) if c is None else None
+            if near is not None:
+                # The archive's own redirect: no Memento headers.
+                self.log_request_(a, arrival, "snapshot", key, 302, ua)
+                self.send(302, [("Location", "http://%s/web/%sid_/%s" % (
+                    self.headers.get("Host"), near.timestamp, near.original))],
+                    b"", "snapshot", key)
                 return
             if c is None or c.archive_error:
                 self.log_request_(a, arrival, "snapshot", key, 404, ua)

@@ -299,7 +299,8 @@ class WaybackImporter {
       }
       std::string why;
       FetchRecord record;
-      const SnapshotOutcome outcome = FetchSnapshot(*first[i], &record, &why);
+      const SnapshotOutcome outcome =
+          FetchSnapshot(*first[i], p, &record, &why);
       if (cancelled()) return;
       if (outcome == SnapshotOutcome::kFailed) {
         ++failed;
@@ -345,22 +346,32 @@ class WaybackImporter {
     NoteError(domain, why);
   }
 
-  SnapshotOutcome FetchSnapshot(const CdxCapture& capture, FetchRecord* record,
-                                std::string* why) {
-    std::int64_t retries = 0;
-    Result<ArchiveResponse> response =
-        client_.Get(history::SnapshotUrl(base_, capture), &snapshot_pace_,
-                    max_body_, true, &retries);
-    {
-      std::lock_guard lock(mutex_);
-      summary_->retries += retries;
-      if (response.ok()) ++summary_->snapshot_requests;
+  // The capture of `period`, and the targets of its captured redirects,
+  // asked for one request at a time.
+  SnapshotOutcome FetchSnapshot(const CdxCapture& capture, int period,
+                                FetchRecord* record, std::string* why) {
+    history::SnapshotChain chain(
+        capture, base_,
+        [this, period](std::string_view timestamp) {
+          return periods_.PeriodOf(timestamp) == period;
+        },
+        max_body_);
+    while (!chain.next_url().empty()) {
+      std::int64_t retries = 0;
+      Result<ArchiveResponse> response = client_.Get(
+          chain.next_url(), &snapshot_pace_, max_body_, true, &retries);
+      {
+        std::lock_guard lock(mutex_);
+        summary_->retries += retries;
+        if (response.ok()) ++summary_->snapshot_requests;
+      }
+      if (!response.ok()) {
+        *why = response.status().message();
+        return SnapshotOutcome::kFailed;
+      }
+      chain.Answer(*response);
     }
-    if (!response.ok()) {
-      *why = response.status().message();
-      return SnapshotOutcome::kFailed;
-    }
-    return ReadSnapshot(capture, *response, base_, max_body_, record, why);
+    return chain.Finish(record, why);
   }
 
   const WaybackImport& options_;
