@@ -125,7 +125,11 @@ def archive(snapshot_delay=0.0):
                                     "text/html", b"<html>404</html>",
                                     [("Content-Type", "text/html")])],
     }
-    quirks = {"plain.test": {"plain"}, "slow.test": {"cdx_429"},
+    captures["blocked.test"] = [wb.Capture("20230101000000",
+                                          "http://blocked.test/robots.txt",
+                                          "200", "text/plain", b"excluded")]
+    quirks = {"blocked.test": {"blocked"},
+              "plain.test": {"plain"}, "slow.test": {"cdx_429"},
               "busy.test": {"snapshot_503"}, "emptybody.test": {"empty_body"}}
     return wb.Archive(captures, quirks, delay=0.02,
                       snapshot_delay=snapshot_delay)
@@ -152,8 +156,8 @@ def expected(arch):
     the month, unless the archive cannot replay it."""
     out = {}
     for domain, captures in arch.captures.items():
-        if domain == "emptybody.test":
-            continue  # The CDX answer is empty.
+        if domain in ("emptybody.test", "blocked.test"):
+            continue  # The CDX answer is empty, or a refusal.
         for c in sorted(captures, key=lambda c: c.timestamp):
             if wb.url_key(c.original) != domain + "/robots.txt":
                 continue  # Another URL: a redirect's target.
@@ -236,7 +240,8 @@ def check_imported(db, arch):
 
 DOMAINS = ["a.test", "b.test", "plain.test", "slow.test", "busy.test",
            "empty.test", "emptybody.test", "html.test", "gone.test",
-           "moved.test", "lost.test", "late.test", "missing.test"]
+           "moved.test", "lost.test", "late.test", "missing.test",
+           "blocked.test"]
 
 
 def test_json_import_then_rerun(work):
@@ -253,9 +258,16 @@ def test_json_import_then_rerun(work):
         want = expected(arch)
         check(s["fetches"] == len(want), s)
         check(s["periods"] == MONTHS, s["periods"])
-        check(s["html"] == 1 and s["archive_errors"] == 1, s)
+        # One capture the archive does not replay, six months of an
+        # excluded site.
+        check(s["html"] == 1 and s["archive_errors"] == 1 + 6, s)
         check(s["units_failed"] == 0 and s["domains"] == len(DOMAINS), s)
-        check(s["no_capture"] == 6 * len(DOMAINS) - len(want) - 1, s)
+        check(s["no_capture"] == 6 * len(DOMAINS) - len(want) - 1 - 6, s)
+        blocked = query(db, "SELECT h.errors, h.state, h.last_error FROM "
+                        "history_file h WHERE h.name = 'blocked.test'")
+        check(len(blocked) == 6 and all(
+            b[0] == 1 and b[1] == "done" and "HTTP 403" in b[2]
+            for b in blocked), blocked)
         check(s["retries"] == 2, s)
         # Pagination: a.test's captures (six months after collapse) come in
         # pages of two, following resumeKey.

@@ -18,7 +18,8 @@ import_wayback_test.py (issue 28, item 2).
 Scripted misbehaviour, per domain: "cdx_429" (the first CDX query is
 answered 429 with Retry-After), "snapshot_503" (the first snapshot request
 503 with an HTTP-date Retry-After), "plain" (text whatever output= asks),
-"empty_body" (a zero-length answer instead of []). Every request is logged
+"empty_body" (a zero-length answer instead of []), "blocked" (the CDX
+API's 403 for an excluded site). Every request is logged
 with its arrival time, and requests in flight are counted, from arrival to
 just before an answer's last bytes: max_in_flight is the most the server
 ever saw at once, never more than the client had.
@@ -254,6 +255,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                                 ("Content-Type", "text/plain")],
                           b"Too Many Requests", "cdx", key,
                           retry_at=time.time() + 1)
+                return
+            if "blocked" in a.quirks.get(domain, ()):
+                self.log_request_(a, arrival, "cdx", key, 403, ua)
+                self.send(403, [("Content-Type", "application/json")],
+                          b'{"error": "org.archive.wayback.exception.'
+                          b'AdministrativeAccessControlException: Blocked '
+                          b'Site Error"}', "cdx", key)
                 return
             self.log_request_(a, arrival, "cdx", key, 200, ua)
             content_type, body = a.cdx_answer(query)

@@ -185,6 +185,15 @@ class WaybackImporter {
         break;
       }
       ++answers;
+      if (answer->status == 403) {
+        // The archive's answer for a site excluded from it (by its owner's
+        // request or the archive's policy): as final as an empty answer.
+        failed = Status(StatusCode::kNotFound,
+                        "the CDX API refuses the domain (HTTP 403, an "
+                        "excluded site): " +
+                            answer->body.substr(0, 200));
+        break;
+      }
       if (answer->status != 200) {
         failed = Status(StatusCode::kIoError,
                         "the CDX API answered HTTP " +
@@ -270,6 +279,22 @@ class WaybackImporter {
       }
     }
     Result<std::vector<CdxCapture>> captures = QueryCdx(domain.name);
+    if (!captures.ok() && captures.status().code() == StatusCode::kNotFound) {
+      // Excluded: each open unit is done, with why and no fetch.
+      for (int p = 0; p < count; ++p) {
+        const auto i = static_cast<std::size_t>(p);
+        if (units[i].done) continue;
+        if (!CommitUnit(p, units[i], {}, 0, captures.status().message())) {
+          return;
+        }
+        std::lock_guard lock(mutex_);
+        ++summary_->archive_errors;
+      }
+      std::lock_guard lock(mutex_);
+      NoteError(domain.name, captures.status().message());
+      if (callbacks_.on_domain) callbacks_.on_domain(domain.name, *summary_);
+      return;
+    }
     if (!captures.ok()) {
       Fail(domain.name, open, captures.status().message());
       return;

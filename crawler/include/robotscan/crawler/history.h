@@ -190,7 +190,8 @@ struct WaybackSummary {
   // site served a page, not a robots.txt; recorded as it came.
   std::int64_t html = 0;
   // Units whose capture the archive did not replay (its own error page,
-  // no Memento-Datetime): no fetch; history_file says why.
+  // no Memento-Datetime), and units of a domain the CDX API refuses (403,
+  // an excluded site): no fetch; history_file says why.
   std::int64_t archive_errors = 0;
   std::int64_t malformed_captures = 0;  // CDX rows that could not be read.
   std::int64_t units_failed = 0;        // Left pending: CDX or snapshot failed.
