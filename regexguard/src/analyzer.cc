@@ -11,6 +11,8 @@
 //                  searched configuration (proof/attack_search.h)
 //   5. verdict     ReportUnconfirmed, or ReportConfirmed + CauseOf +
 //                  CompareOnRe2 + Explain (proof/)
+//   6. versions    JudgeEngineVersions: the engine versions for which the
+//                  verdict holds (proof/version_verdicts.h)
 //
 // The proof runs per engine configuration. For the pcre dialect PCRE2 is the
 // engine itself, so it runs the pattern exactly as written (not a
@@ -37,6 +39,7 @@
 #include "proof/jit_model.h"
 #include "proof/pcre2_engine.h"
 #include "proof/re2_engine.h"
+#include "proof/version_verdicts.h"
 #include "robotscan/base/parallel_for.h"
 #include "syntax/pcre2_text.h"
 
@@ -616,8 +619,11 @@ std::vector<AnalysisReport> AnalyzePatterns(
   return reports;
 }
 
-AnalysisReport AnalyzePattern(std::string_view pattern,
-                              const AnalyzeOptions& options) {
+namespace {
+
+// Stages 1 to 5: the verdict on the dialect's backtracker.
+AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
+                                    const AnalyzeOptions& options) {
   const internal::CpuBudget deadline =
       internal::CpuBudget::FromNow(options.time_budget_seconds);
   AnalysisReport report;
@@ -628,6 +634,9 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
   const std::optional<ParsedPattern> parsed =
       ParseStage(pattern, options, &report);
   if (!parsed) return report;
+  report.defences = JudgeEngineDefences(*parsed->root, options.parse.dialect,
+                                        options.parse.flags);
+  if (internal::ReportLinearFlag(options, &report)) return report;
   if (IsLinearTimeEngine(options.parse.dialect)) {
     ReportLinearEngine(&report);
     return report;
@@ -678,6 +687,16 @@ AnalysisReport AnalyzePattern(std::string_view pattern,
     report.re2 = CompareOnRe2(spelled, proving, options.anchored);
   }
   internal::Explain(findings->nfa, *results.candidates_of[worst], &report);
+  return report;
+}
+
+}  // namespace
+
+AnalysisReport AnalyzePattern(std::string_view pattern,
+                              const AnalyzeOptions& options) {
+  AnalysisReport report = AnalyzeOnBacktracker(pattern, options);
+  // 6. Versions.
+  internal::JudgeEngineVersions(options, &report);
   return report;
 }
 

@@ -127,6 +127,7 @@ CONTEXTS = {
         "prelude": 'std::string_view source = "new RegExp(req.query.q);";',
     },
     "regexguard/include/robotscan/regexguard/pre_commit_hook.h": {},
+    "regexguard/include/robotscan/regexguard/engine_versions.h": {},
 }
 
 MARKER = re.compile(r"^//\s*(Usage|Example):\s*$")

@@ -32,11 +32,13 @@ struct CheckFlags {
   double timeout_seconds = 1.0;
   unsigned jobs = 1;
   bool anchored = false;
+  std::vector<std::string> engine_versions;  // "ruby=3.3", "node=22"
 };
 
 // Builds the options for one input; a .jsonl line may override the dialect
 // and flags. Returns an error message for bad values.
 std::optional<std::string> OptionsFor(const CheckFlags& flags,
+                                      const EngineVersions& versions,
                                       const PatternInput& input,
                                       AnalyzeOptions* options) {
   const std::string dialect_name = input.dialect.value_or(flags.dialect);
@@ -49,10 +51,18 @@ std::optional<std::string> OptionsFor(const CheckFlags& flags,
   options->parse.flags = *pattern_flags;
   options->anchored = flags.anchored;
   options->time_budget_seconds = flags.timeout_seconds;
+  options->engine_versions = versions;
   return std::nullopt;
 }
 
 int RunCheck(const CheckFlags& flags) {
+  EngineVersions versions;
+  for (const std::string& setting : flags.engine_versions) {
+    if (Status status = AddEngineVersion(setting, &versions); !status.ok()) {
+      std::fprintf(stderr, "regexguard: %s\n", status.message().c_str());
+      return kExitUsage;
+    }
+  }
   std::vector<PatternInput> inputs;
   if (!flags.file.empty()) {
     if (!flags.pattern.empty()) {
@@ -70,7 +80,7 @@ int RunCheck(const CheckFlags& flags) {
   }
   std::vector<AnalyzeOptions> options(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (auto error = OptionsFor(flags, inputs[i], &options[i])) {
+    if (auto error = OptionsFor(flags, versions, inputs[i], &options[i])) {
       std::fprintf(
           stderr, "regexguard: %s%s\n",
           inputs[i].line > 0
@@ -146,7 +156,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                              "java", "ruby", "go", "dotnet"}));
   check->add_option("--flags", flags->flags,
                     "Flag letters among imsxu, plus g when the pattern is "
-                    "used for all matches (replace-all, split, finditer)");
+                    "used for all matches (replace-all, split, finditer), "
+                    "and l for V8's linear engine (javascript)");
   check->add_option("--format", flags->format, "text (default), json, sarif")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   check
@@ -156,6 +167,10 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::PositiveNumber);
   check->add_option("--jobs,-j", flags->jobs, "Patterns analysed in parallel")
       ->check(CLI::Range(1u, 256u));
+  check->add_option("--engine-version", flags->engine_versions,
+                    "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
+                    "repeatable): judge for that release; by default the "
+                    "verdict names the versions for which it holds");
   check->add_flag("--anchored", flags->anchored,
                   "Analyse matches anchored at the subject start (re.match, "
                   "sticky) instead of an unanchored search");

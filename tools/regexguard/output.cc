@@ -29,6 +29,30 @@ std::string GrowthName(Growth growth) {
   return "undetermined";
 }
 
+// The defences of the dialect's engine and their reach (engine_versions.h).
+nlohmann::json DefencesToJson(const std::vector<DefenceReach>& defences) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DefenceReach& reach : defences) {
+    nlohmann::json span = nullptr;
+    if (reach.obstacle_span) {
+      span = {{"begin", reach.obstacle_span->begin},
+              {"end", reach.obstacle_span->end}};
+    }
+    out.push_back(
+        {{"engine", std::string(VersionedEngineName(reach.engine))},
+         {"defence", std::string(EngineDefenceName(reach.defence))},
+         {"available_from", EngineVersionText(reach.available_from)},
+         {"opt_in", reach.opt_in},
+         {"reached_from", reach.reached_from ? nlohmann::json(EngineVersionText(
+                                                   *reach.reached_from))
+                                             : nlohmann::json(nullptr)},
+         {"obstacle", reach.obstacle.empty() ? nlohmann::json(nullptr)
+                                             : nlohmann::json(reach.obstacle)},
+         {"obstacle_span", std::move(span)}});
+  }
+  return out;
+}
+
 bool IsFinding(const AnalysisReport& report) {
   return report.verdict == Verdict::kExponential ||
          report.verdict == Verdict::kPolynomial;
@@ -97,18 +121,22 @@ nlohmann::json FindingsToSarif(const std::vector<Finding>& findings) {
         {"startLine", std::max<std::size_t>(finding.line, 1)},
         {"startColumn", std::max<std::size_t>(finding.column, 1)}};
     const std::string attack = DescribeAttack(finding);
-    out.push_back(
-        {{"ruleId", finding.rule},
-         {"ruleIndex", rule - rules.begin()},
-         {"level", SeverityName(finding.severity)},
-         {"message",
-          {{"text", finding.message + (attack.empty() ? "" : "; " + attack)}}},
-         {"locations",
-          nlohmann::json::array({{{"physicalLocation",
-                                   {{"artifactLocation", {{"uri", uri}}},
-                                    {"region", region}}}}})},
-         {"partialFingerprints",
-          {{"regexguardFinding/v1", finding.fingerprint}}}});
+    nlohmann::json& result = out.emplace_back(nlohmann::json{
+        {"ruleId", finding.rule},
+        {"ruleIndex", rule - rules.begin()},
+        {"level", SeverityName(finding.severity)},
+        {"message",
+         {{"text", finding.message + (attack.empty() ? "" : "; " + attack)}}},
+        {"locations",
+         nlohmann::json::array(
+             {{{"physicalLocation",
+                {{"artifactLocation", {{"uri", uri}}}, {"region", region}}}}})},
+        {"partialFingerprints",
+         {{"regexguardFinding/v1", finding.fingerprint}}}});
+    // SARIF's property bag: the engine versions the finding holds for.
+    if (finding.verdict && !finding.verdict->versions.empty()) {
+      result["properties"] = {{"versions", finding.verdict->versions}};
+    }
   }
   return SarifLog(std::move(out));
 }
@@ -145,6 +173,7 @@ nlohmann::json FindingToJson(const Finding& finding, bool with_baseline) {
   out["cause"] = CauseName(verdict.cause);
   out["attack"] = AttackToJson(verdict.attack);
   if (verdict.verdict == Verdict::kUnknown) out["reason"] = verdict.reason;
+  if (!verdict.versions.empty()) out["versions"] = verdict.versions;
   return out;
 }
 
@@ -243,6 +272,15 @@ nlohmann::json ReportToJson(const AnalysisReport& report,
   out["fix_hints"] = report.fix_hints;
   if (report.verdict == Verdict::kUnknown)
     out["reason"] = report.unknown_reason;
+  // Engine versions (added fields): for which versions the verdict holds,
+  // the defence that made it safe, and each defence's reach.
+  out["versions"] = report.versions.empty() ? nlohmann::json(nullptr)
+                                            : nlohmann::json(report.versions);
+  out["defended_by"] =
+      report.defended_by
+          ? nlohmann::json(std::string(EngineDefenceName(*report.defended_by)))
+          : nlohmann::json(nullptr);
+  out["defences"] = DefencesToJson(report.defences);
   if (report.error) {
     out["error"] = {
         {"message", report.error->message()},
@@ -278,14 +316,20 @@ nlohmann::json ReportsToSarif(const std::vector<AnalysisReport>& reports,
       region["startColumn"] = report.culprits.front().span.begin + 1;
       region["endColumn"] = report.culprits.front().span.end + 1;
     }
-    results.push_back(
-        {{"ruleId", classification.rule},
-         {"level", SeverityName(classification.severity)},
-         {"message", {{"text", text}}},
-         {"locations", nlohmann::json::array(
-                           {{{"physicalLocation",
-                              {{"artifactLocation", {{"uri", artifact_uri}}},
-                               {"region", region}}}}})}});
+    nlohmann::json result = {
+        {"ruleId", classification.rule},
+        {"level", SeverityName(classification.severity)},
+        {"message", {{"text", text}}},
+        {"locations", nlohmann::json::array(
+                          {{{"physicalLocation",
+                             {{"artifactLocation", {{"uri", artifact_uri}}},
+                              {"region", region}}}}})}};
+    // SARIF's property bag: the engine versions the finding holds for.
+    if (!report.versions.empty()) {
+      result["properties"] = {{"versions", report.versions},
+                              {"defences", DefencesToJson(report.defences)}};
+    }
+    results.push_back(std::move(result));
   }
   return SarifLog(std::move(results));
 }

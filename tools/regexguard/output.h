@@ -11,7 +11,10 @@
 //            PCRE2 steps per pump count, for "pcre2", "pcre2-naive",
 //            "pcre2-jit" (seconds: informational wall time)
 // plus complexity ("polynomial(2)", ...), cause, dialect, engines, re2,
-// culprits, explanation, fix_hints, reason, error, id and line when known.
+// culprits, explanation, fix_hints, reason, error, id and line when known;
+// versions (the engine versions the verdict holds for, or null),
+// defended_by (the engine defence that made it safe, or null) and defences
+// (each defence of the dialect's engine and its reach: engine_versions.h).
 #ifndef ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
 #define ROBOTSCAN_TOOLS_REGEXGUARD_OUTPUT_H_
 

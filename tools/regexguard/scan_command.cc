@@ -34,6 +34,7 @@ struct ScanFlags {
   std::optional<std::string> fail_level_name;
   std::optional<std::string> polynomial_severity_name;
   std::optional<std::string> injection_severity_name;
+  std::vector<std::string> engine_versions;  // "ruby=3.3", as given
 };
 
 // Compiler-style: "PATH:LINE:COLUMN: severity: message [rule]", then the
@@ -46,6 +47,10 @@ void PrintText(const Finding& finding) {
             << finding.message << " [" << finding.rule << "]\n";
   const std::string attack = DescribeAttack(finding);
   if (!attack.empty()) std::cout << location << ": note: " << attack << "\n";
+  if (finding.verdict && !finding.verdict->versions.empty()) {
+    std::cout << location << ": note: versions: " << finding.verdict->versions
+              << "\n";
+  }
 }
 
 int RunScan(const ScanFlags& flags) {
@@ -160,6 +165,10 @@ void AddScanCommand(CLI::App& app, int* exit_code) {
                    "$XDG_CACHE_HOME/regexguard or ~/.cache/regexguard)");
   scan->add_flag("--no-cache", scan_flags->options.no_cache,
                  "Neither read nor write the analysis cache");
+  scan->add_option("--engine-version", scan_flags->engine_versions,
+                   "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
+                   "repeatable): judge for that release; by default each "
+                   "finding names the versions for which it holds");
   scan->add_flag("--stats", scan_flags->stats,
                  "Print one summary line (files, regexes, cache hits, "
                  "findings, seconds) on standard error");
@@ -178,6 +187,15 @@ void AddScanCommand(CLI::App& app, int* exit_code) {
           *scan_flags->injection_severity_name == "off"
               ? Severity::kNone
               : SeverityFromName(*scan_flags->injection_severity_name);
+    }
+    for (const std::string& setting : scan_flags->engine_versions) {
+      if (Status status =
+              AddEngineVersion(setting, &scan_flags->options.engine_versions);
+          !status.ok()) {
+        std::fprintf(stderr, "regexguard: %s\n", status.message().c_str());
+        *exit_code = kExitUsage;
+        return;
+      }
     }
     *exit_code = RunScan(*scan_flags);
   });

@@ -293,7 +293,8 @@ bool IsConstantString(const std::vector<CodeToken>& tokens, std::size_t i) {
 }
 
 // JS flag letters to the analyzer's: v (unicode sets) parses as u here;
-// y (sticky), d (indices) do not change the backtracking work.
+// y (sticky), d (indices) do not change the backtracking work; l puts the
+// pattern on V8's linear engine.
 PatternFlags FlagsFromLetters(std::string_view letters) {
   PatternFlags flags;
   for (char c : letters) {
@@ -302,6 +303,7 @@ PatternFlags FlagsFromLetters(std::string_view letters) {
     if (c == 's') flags.dot_all = true;
     if (c == 'u' || c == 'v') flags.unicode = true;
     if (c == 'g') flags.global = true;
+    if (c == 'l') flags.linear = true;
   }
   return flags;
 }

@@ -348,6 +348,8 @@ std::string FormatTextReport(const AnalysisReport& report) {
   } else if (report.verdict == Verdict::kUnknown) {
     out += "reason: " + report.unknown_reason + "\n";
   }
+  // For which engine versions (or options) the verdict holds.
+  if (!report.versions.empty()) out += "versions: " + report.versions + "\n";
   if (report.attack) {
     out += "attack: prefix " + internal::Quote(report.attack->prefix) +
            " + pump " + internal::Quote(report.attack->pump) +

@@ -40,7 +40,8 @@ nlohmann::json ToJson(const std::string& key, const PatternVerdict& verdict) {
                         {"reason", verdict.reason},
                         {"attack", nullptr},
                         {"naive_only_growth", verdict.naive_only_growth},
-                        {"naive_only_attack", nullptr}};
+                        {"naive_only_attack", nullptr},
+                        {"versions", verdict.versions}};
   if (verdict.attack) {
     out["attack"] = {{"prefix", verdict.attack->prefix},
                      {"pump", verdict.attack->pump},
@@ -78,6 +79,7 @@ std::optional<PatternVerdict> FromJson(const std::string& key,
     return std::nullopt;
   }
   out.naive_only_growth = in.value("naive_only_growth", "");
+  out.versions = in.value("versions", "");
   if (in.contains("naive_only_attack") && in["naive_only_attack"].is_object()) {
     const nlohmann::json& naive = in["naive_only_attack"];
     out.naive_only_attack =

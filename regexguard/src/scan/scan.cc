@@ -110,13 +110,18 @@ struct AnalysisKey {
   auto Tie() const { return std::tie(pattern, flags, dialect, anchored); }
   bool operator<(const AnalysisKey& other) const { return Tie() < other.Tie(); }
 
-  std::string CacheText(double timeout_seconds) const {
+  // `versions` is EngineVersionsText of the run's engine versions, which
+  // can turn a verdict safe; a key without versions is the same as before
+  // they existed.
+  std::string CacheText(double timeout_seconds,
+                        const std::string& versions) const {
     char budget[32];
     std::snprintf(budget, sizeof(budget), "%.17g", timeout_seconds);
     return std::string("regexguard ") + kVersion + '\0' + BuildIdentity() +
            '\0' + pattern + '\0' + flags + '\0' +
            std::string(DialectName(dialect)) + '\0' +
-           (anchored ? "anchored" : "search") + '\0' + budget;
+           (anchored ? "anchored" : "search") + '\0' + budget +
+           (versions.empty() ? "" : '\0' + versions);
   }
 };
 
@@ -291,8 +296,9 @@ std::vector<PatternVerdict> AnalyzeAll(const std::vector<AnalysisKey>& keys,
                                 : fs::path(options.cache_dir));
   std::vector<PatternVerdict> verdicts(keys.size());
   std::atomic<std::size_t> hits{0};
+  const std::string versions = EngineVersionsText(options.engine_versions);
   ParallelFor(keys.size(), options.jobs, [&](std::size_t i) {
-    const std::string cache_key = keys[i].CacheText(timeout_seconds);
+    const std::string cache_key = keys[i].CacheText(timeout_seconds, versions);
     if (std::optional<PatternVerdict> cached = cache.Lookup(cache_key)) {
       verdicts[i] = std::move(*cached);
       ++hits;
@@ -304,6 +310,7 @@ std::vector<PatternVerdict> AnalyzeAll(const std::vector<AnalysisKey>& keys,
     if (parsed) analyze.parse.flags = *parsed;
     analyze.anchored = keys[i].anchored;
     analyze.time_budget_seconds = timeout_seconds;
+    analyze.engine_versions = options.engine_versions;
     verdicts[i] = VerdictOf(AnalyzePattern(keys[i].pattern, analyze));
     cache.Store(cache_key, verdicts[i]);
   });
@@ -347,6 +354,7 @@ PatternVerdict VerdictOf(const AnalysisReport& report) {
   out.attack = report.attack;
   out.reason = report.unknown_reason;
   out.reason_code = report.unknown_code;
+  out.versions = report.versions;
   if (out.reason.empty() && report.error) out.reason = report.error->message();
   if (report.verdict == Verdict::kUnknown && report.dialect == Dialect::kPcre &&
       report.configs.size() == 3) {

@@ -66,10 +66,13 @@ Result<PatternFlags> ParseFlagLetters(std::string_view letters) {
       case 'g':
         flags.global = true;
         break;
+      case 'l':
+        flags.linear = true;
+        break;
       default:
         return Status{StatusCode::kInvalidArgument,
                       std::string("unknown flag letter '") + letter +
-                          "' (expected letters among imsxuag)",
+                          "' (expected letters among imsxuagl)",
                       std::nullopt};
     }
   }
@@ -85,6 +88,7 @@ std::string PatternFlagLetters(const PatternFlags& flags) {
   if (flags.unicode) letters += 'u';
   if (flags.ascii) letters += 'a';
   if (flags.global) letters += 'g';
+  if (flags.linear) letters += 'l';
   return letters;
 }
 

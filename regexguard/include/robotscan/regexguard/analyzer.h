@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "robotscan/regexguard/dialect.h"
+#include "robotscan/regexguard/engine_versions.h"
 #include "robotscan/regexguard/status.h"
 #include "robotscan/regexguard/syntax.h"
 
@@ -171,6 +172,20 @@ struct AnalysisReport {
   std::optional<Status> error;  // invalid or unsupported pattern
   std::size_t nfa_states = 0;
   std::size_t candidates_tried = 0;
+  // The defences of the dialect's engine (Ruby's memoization, .NET's
+  // NonBacktracking, V8's linear engine; engine_versions.h) and whether
+  // each reaches this pattern. Empty for other dialects and for patterns
+  // that do not parse.
+  std::vector<DefenceReach> defences;
+  // The engine versions (or options) for which the verdict holds, when
+  // that is not simply every one: "exponential on Ruby < 3.2; linear on
+  // Ruby >= 3.2 (memoization)". Empty when no engine version, option or
+  // JIT changes it.
+  std::string versions;
+  // Set when the engine version asked for (AnalyzeOptions::engine_versions)
+  // or the `l` flag puts the pattern within a defence: the verdict is then
+  // kSafe, and `configs` keep what the backtracker alone would do.
+  std::optional<EngineDefence> defended_by;
 };
 
 struct AnalyzeOptions {
@@ -196,6 +211,11 @@ struct AnalyzeOptions {
   std::uint32_t pcre2_depth_limit = 100000;
   bool measure_jit = true;
   bool compare_re2 = true;
+  // The engine versions to judge for (`--engine-version`); an engine left
+  // unset means every version, and AnalysisReport::versions names those
+  // for which the verdict holds. Ruby 3.2 or later turns a finding its
+  // memoization covers into kSafe.
+  EngineVersions engine_versions;
 };
 
 AnalysisReport AnalyzePattern(std::string_view pattern,

@@ -54,13 +54,17 @@ struct PatternFlags {
   // matchAll, finditer). Does not change parsing; the analysis then counts
   // the work of the whole match iteration, where `^\s*|\s*$` is quadratic.
   bool global = false;
+  // l: JavaScript only, V8's linear engine (the `l` flag, accepted by Node
+  // >= 16 under --enable-experimental-regexp-engine): the pattern never
+  // backtracks, or V8 refuses it (engine_versions.h).
+  bool linear = false;
 };
 
-// Parses flag letters among "imsxuag"; anything else is an kInvalidArgument
+// Parses flag letters among "imsxuagl"; anything else is an kInvalidArgument
 // error naming the letter.
 Result<PatternFlags> ParseFlagLetters(std::string_view letters);
 
-// The inverse: the set flags' letters in the order "imsxuag".
+// The inverse: the set flags' letters in the order "imsxuagl".
 std::string PatternFlagLetters(const PatternFlags& flags);
 
 }  // namespace robotscan::regexguard

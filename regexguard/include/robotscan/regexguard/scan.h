@@ -89,6 +89,9 @@ struct PatternVerdict {
   // ("exponential", "polynomial degree 2") and its attack.
   std::string naive_only_growth;
   std::optional<Attack> naive_only_attack;
+  // AnalysisReport::versions: the engine versions (or options) for which
+  // the verdict holds, when not every one.
+  std::string versions;
 
   // True when the analysis ran out of its budget (reason_code
   // kBudgetExceeded; the reason then starts "budget exceeded").
@@ -142,6 +145,9 @@ struct ScanOptions {
   std::string write_baseline;  // record the findings here instead
   std::string cache_dir;       // empty: DefaultCacheDirectory()
   bool no_cache = false;
+  // The engine releases to judge for (AnalyzeOptions::engine_versions);
+  // unset engines mean every version.
+  EngineVersions engine_versions;
 };
 
 // One regex literal found, whether reported or not, or one regex injection
