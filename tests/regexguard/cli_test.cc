@@ -179,6 +179,114 @@ TEST(CliTest, TextFormatShowsCarets) {
   EXPECT_NE(run.out.find("^^^"), std::string::npos) << run.out;
 }
 
+// --engine-version (issue 27, item 3): without it the verdict names the
+// versions it holds for; with it, a Ruby that memoizes the pattern makes it
+// safe (exit 0), an older one keeps the finding (exit 1).
+TEST(CliTest, EngineVersionDecidesRubyMemoization) {
+  const std::string pattern = ShellQuote("^(a+)+$");
+  const CliRun any = RunCli("check " + pattern + " --dialect ruby");
+  EXPECT_EQ(any.exit_code, 1) << any.out;
+  EXPECT_NE(any.out.find("verdict: exponential, cause: backtracking\n"
+                         "versions: exponential on Ruby < 3.2; linear on "
+                         "Ruby >= 3.2 (memoization)\n"),
+            std::string::npos)
+      << any.out;
+
+  const CliRun old_ruby =
+      RunCli("check " + pattern + " --dialect ruby --engine-version ruby=3.1");
+  EXPECT_EQ(old_ruby.exit_code, 1) << old_ruby.out;
+  EXPECT_NE(old_ruby.out.find("versions: exponential on Ruby 3.1 (linear "
+                              "from Ruby 3.2 on: memoization)"),
+            std::string::npos)
+      << old_ruby.out;
+
+  const CliRun new_ruby = RunCli("check " + pattern +
+                                 " --dialect ruby --engine-version ruby=3.3 "
+                                 "--format json");
+  EXPECT_EQ(new_ruby.exit_code, 0) << new_ruby.out;
+  const auto rows = JsonLines(new_ruby.out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["verdict"], "safe");
+  EXPECT_TRUE(rows[0]["attack"].is_null());
+  EXPECT_EQ(rows[0]["defended_by"], "memoization");
+  EXPECT_EQ(rows[0]["versions"],
+            "linear on Ruby 3.3 (memoization); exponential on Ruby < 3.2");
+  // The backtracker's own verdict is still there.
+  EXPECT_EQ(rows[0]["configs"]["pcre2"]["growth"], "exponential");
+  ASSERT_EQ(rows[0]["defences"].size(), 1u);
+  const auto& defence = rows[0]["defences"][0];
+  EXPECT_EQ(defence["engine"], "ruby");
+  EXPECT_EQ(defence["defence"], "memoization");
+  EXPECT_EQ(defence["available_from"], "3.2");
+  EXPECT_EQ(defence["reached_from"], "3.2");
+  EXPECT_EQ(defence["opt_in"], false);
+  EXPECT_TRUE(defence["obstacle"].is_null());
+}
+
+TEST(CliTest, EngineVersionFieldsInJsonAndSarif) {
+  const CliRun json = RunCli("check " + ShellQuote("^(?=a)(a+)+$") +
+                             " --dialect dotnet --format json");
+  EXPECT_EQ(json.exit_code, 1) << json.out;
+  const auto rows = JsonLines(json.out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["verdict"], "exponential");
+  EXPECT_EQ(rows[0]["versions"],
+            "exponential with .NET's backtracking engines (every .NET "
+            "version); RegexOptions.NonBacktracking refuses a lookahead");
+  EXPECT_TRUE(rows[0]["defended_by"].is_null());
+  const auto& defence = rows[0]["defences"][0];
+  EXPECT_EQ(defence["defence"], "non-backtracking");
+  EXPECT_TRUE(defence["reached_from"].is_null());
+  EXPECT_EQ(defence["obstacle_span"]["begin"], 1);
+  EXPECT_EQ(defence["obstacle_span"]["end"], 6);
+
+  // A dialect without a defence, a safe pattern: null and empty, present.
+  const CliRun plain = RunCli("check " + ShellQuote("^abc$") +
+                              " --dialect python --format json");
+  const auto plain_rows = JsonLines(plain.out);
+  ASSERT_EQ(plain_rows.size(), 1u);
+  EXPECT_TRUE(plain_rows[0]["versions"].is_null());
+  EXPECT_TRUE(plain_rows[0]["defended_by"].is_null());
+  EXPECT_TRUE(plain_rows[0]["defences"].empty());
+
+  const CliRun sarif =
+      RunCli("check " + ShellQuote("^(a+)+$") +
+             " --dialect javascript --engine-version node=22 --format sarif");
+  EXPECT_EQ(sarif.exit_code, 1) << sarif.out;
+  const auto log = nlohmann::json::parse(sarif.out);
+  const auto& result = log["runs"][0]["results"][0];
+  EXPECT_EQ(result["ruleId"], "regexguard/exponential");
+  EXPECT_EQ(result["properties"]["versions"],
+            "exponential with V8's backtracking engine (Node 22); linear "
+            "with V8's linear engine (Node >= 16: the l flag, under "
+            "--enable-experimental-regexp-engine)");
+  EXPECT_EQ(result["properties"]["defences"][0]["defence"], "linear-engine");
+}
+
+TEST(CliTest, TheLinearFlagAndBadEngineVersions) {
+  const CliRun linear = RunCli("check " + ShellQuote("^(a+)+$") +
+                               " --dialect javascript --flags l");
+  EXPECT_EQ(linear.exit_code, 0) << linear.out;
+  EXPECT_NE(linear.out.find("verdict: safe\n"), std::string::npos)
+      << linear.out;
+  // V8 refuses /(a)\1/l: an invalid pattern, exit 2 as for a syntax error.
+  const CliRun refused = RunCli("check " + ShellQuote("(a)\\1") +
+                                " --dialect javascript --flags l");
+  EXPECT_EQ(refused.exit_code, 2) << refused.out;
+  EXPECT_NE(refused.out.find("Cannot be executed in linear time"),
+            std::string::npos)
+      << refused.out;
+
+  for (const char* bad : {"ruby", "ruby=three", "perl=5", "node="}) {
+    const CliRun run = robotscan::regexguard::testing::RunCommand(
+        REGEXGUARD_CLI_PATH, "check 'a+' --engine-version " + ShellQuote(bad),
+        /*merge_stderr=*/true);
+    EXPECT_EQ(run.exit_code, 2) << bad << ": " << run.out;
+    EXPECT_NE(run.out.find("bad engine version"), std::string::npos)
+        << bad << ": " << run.out;
+  }
+}
+
 #else
 TEST(CliTest, DISABLED_CliNotBuilt) {}
 #endif

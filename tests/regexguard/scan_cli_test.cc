@@ -559,6 +559,54 @@ TEST_F(ScanCliTest, JobsDoNotChangeTheOutput) {
   EXPECT_EQ(CountLines(one.out, ": error: "), 6u) << one.out;
 }
 
+// --engine-version on scan: the versions note and JSON field, a Ruby that
+// memoizes the literal drops the finding, and the cache keeps the two
+// runs' verdicts apart.
+TEST_F(ScanCliTest, EngineVersionOnScan) {
+  WriteFile(root_ / "app.rb", "NAME = /\\A(a+)+\\z/\n");
+  const std::string cache = "--cache-dir " + (root_ / "cache").string() + " ";
+  const ScanRun any = RunScan(cache + (root_ / "app.rb").string());
+  EXPECT_EQ(any.exit_code, 1) << any.out;
+  EXPECT_TRUE(Contains(any.out,
+                       "app.rb:1:8: note: versions: exponential on "
+                       "Ruby < 3.2; linear on Ruby >= 3.2 "
+                       "(memoization)\n"))
+      << any.out;
+
+  const ScanRun new_ruby = RunScan(cache + "--engine-version ruby=3.3 " +
+                                   (root_ / "app.rb").string());
+  EXPECT_EQ(new_ruby.exit_code, 0) << new_ruby.out;
+  EXPECT_FALSE(Contains(new_ruby.out, "error")) << new_ruby.out;
+
+  const ScanRun old_ruby =
+      RunScan(cache + "--engine-version ruby=3.1 --format json " +
+              (root_ / "app.rb").string());
+  EXPECT_EQ(old_ruby.exit_code, 1) << old_ruby.out;
+  const auto row = nlohmann::json::parse(old_ruby.out);
+  EXPECT_EQ(row["verdict"], "exponential");
+  EXPECT_EQ(row["versions"],
+            "exponential on Ruby 3.1 (linear from Ruby 3.2 on: memoization)");
+
+  const ScanRun sarif =
+      RunScan(cache + "--format sarif " + (root_ / "app.rb").string());
+  const auto log = nlohmann::json::parse(sarif.out);
+  EXPECT_EQ(log["runs"][0]["results"][0]["properties"]["versions"],
+            "exponential on Ruby < 3.2; linear on Ruby >= 3.2 (memoization)");
+
+  EXPECT_EQ(RunScan("--engine-version ruby=x " + Root()).exit_code, 2);
+}
+
+// A JavaScript literal with the l flag runs on V8's linear engine.
+TEST_F(ScanCliTest, LinearFlagLiteralIsNotAFinding) {
+  WriteFile(root_ / "app.js",
+            "const linear = /^(a+)+$/l;\n"
+            "const backtracking = /^(b+)+$/;\n");
+  const ScanRun run = RunScan("--no-cache " + Root());
+  EXPECT_EQ(run.exit_code, 1) << run.out;
+  EXPECT_EQ(CountLines(run.out, ": error: "), 1u) << run.out;
+  EXPECT_TRUE(Contains(run.out, "app.js:2:")) << run.out;
+}
+
 #endif  // REGEXGUARD_CLI_PATH
 
 }  // namespace

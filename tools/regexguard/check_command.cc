@@ -167,10 +167,12 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::PositiveNumber);
   check->add_option("--jobs,-j", flags->jobs, "Patterns analysed in parallel")
       ->check(CLI::Range(1u, 256u));
-  check->add_option("--engine-version", flags->engine_versions,
-                    "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
-                    "repeatable): judge for that release; by default the "
-                    "verdict names the versions for which it holds");
+  check
+      ->add_option("--engine-version", flags->engine_versions,
+                   "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
+                   "repeatable): judge for that release; by default the "
+                   "verdict names the versions for which it holds")
+      ->allow_extra_args(false);
   check->add_flag("--anchored", flags->anchored,
                   "Analyse matches anchored at the subject start (re.match, "
                   "sticky) instead of an unanchored search");

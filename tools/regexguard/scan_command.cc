@@ -168,7 +168,8 @@ void AddScanCommand(CLI::App& app, int* exit_code) {
   scan->add_option("--engine-version", scan_flags->engine_versions,
                    "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
                    "repeatable): judge for that release; by default each "
-                   "finding names the versions for which it holds");
+                   "finding names the versions for which it holds")
+      ->allow_extra_args(false);
   scan->add_flag("--stats", scan_flags->stats,
                  "Print one summary line (files, regexes, cache hits, "
                  "findings, seconds) on standard error");
