@@ -153,6 +153,8 @@ TEST(EngineVersionsTest, V8LinearEngineReach) {
       {"multiline-dotall", "^a.b$", "ms", "16", ""},
       {"named-group", "(?<n>a)", "", "16", ""},
       {"open-count", "a{3,}", "", "16", ""},
+      {"open-count-16", "a{16,}", "", "",
+       "counted repetitions copied more than 16 times"},
       {"copies-16", "(a{0,4}){0,4}", "", "16", ""},
       {"four-plus", "(((a+)+)+)+", "", "16", ""},
       {"ignore-case", "(a+)+$", "i", "", "the i flag"},
@@ -164,11 +166,11 @@ TEST(EngineVersionsTest, V8LinearEngineReach) {
       {"count-17", "a{0,17}", "", "", "a repetition counted beyond 16"},
       {"open-count-20", "a{20,}", "", "", "a repetition counted beyond 16"},
       {"copies-20", "(a{0,4}){0,5}", "", "",
-       "nested counted repetitions (more than 16 copies)"},
+       "counted repetitions copied more than 16 times"},
       {"copies-25", "(?:a{2,5}){2,5}", "", "",
-       "nested counted repetitions (more than 16 copies)"},
+       "counted repetitions copied more than 16 times"},
       {"five-plus", "((((a+)+)+)+)+", "", "",
-       "nested counted repetitions (more than 16 copies)"},
+       "counted repetitions copied more than 16 times"},
   };
   for (const ReachCase& c : cases) {
     const DefenceReach reach = ReachOf(c, Dialect::kJavaScript);

@@ -219,7 +219,7 @@ std::pair<std::string, std::optional<SourceSpan>> V8LinearObstacle(
       const int copies = node.max == kUnbounded ? node.min + 1 : node.max;
       replication *= copies;
       if (replication > kV8MaxReplication) {
-        return {"nested counted repetitions (more than 16 copies)", node.span};
+        return {"counted repetitions copied more than 16 times", node.span};
       }
       break;
     }
