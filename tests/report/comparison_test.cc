@@ -61,7 +61,7 @@ TEST(ComparisonTest, AgainstASecondDatabase) {
   testing::AppendRun(dir + "/newer.sqlite", NewerCrawl(),
                      "2026-11-01T00:00:00.000Z");
   ReportOptions options;
-  options.compare = ComparisonSource{dir + "/older.sqlite", 0};
+  options.compare = ComparisonSource{dir + "/older.sqlite", 0, std::nullopt};
   const Report report = testing::BuildReport(dir + "/newer.sqlite", options);
   const Comparison& c = report.comparison;
   ASSERT_TRUE(c.computed);
@@ -108,7 +108,7 @@ TEST(ComparisonTest, AgainstAnEarlierRunOfTheSameDatabase) {
   testing::AppendRun(path, OlderCrawl(), "2026-10-01T00:00:00.000Z");
   testing::AppendRun(path, NewerCrawl(), "2026-11-01T00:00:00.000Z");
   ReportOptions options;
-  options.compare = ComparisonSource{"", 1};
+  options.compare = ComparisonSource{"", 1, std::nullopt};
   const Report report = testing::BuildReport(path, options);
   const Comparison& c = report.comparison;
   // gone.com was not fetched again: its newest fetch is still run 1's, on
@@ -122,7 +122,7 @@ TEST(ComparisonTest, AgainstAnEarlierRunOfTheSameDatabase) {
   EXPECT_EQ(GptBot(c).started.count, 1);
   EXPECT_EQ(GptBot(c).stopped.count, 1);
   // Run 2 against itself changes nothing.
-  options.compare = ComparisonSource{"", 2};
+  options.compare = ComparisonSource{"", 2, std::nullopt};
   const Comparison same = testing::BuildReport(path, options).comparison;
   EXPECT_EQ(same.files_changed.count, 0);
   EXPECT_EQ(same.transitions[O(Outcome::kWithRules)][O(Outcome::kWithRules)],
@@ -134,7 +134,7 @@ TEST(ComparisonTest, ARunThatDoesNotExistIsAnError) {
   const std::string path = testing::MakeTempDir() + "/crawl.sqlite";
   testing::AppendRun(path, OlderCrawl(), "2026-10-01T00:00:00.000Z");
   ReportOptions options;
-  options.compare = ComparisonSource{"", 5};
+  options.compare = ComparisonSource{"", 5, std::nullopt};
   Report report;
   const storage::Status status =
       BuildReportFromDatabase(path, options, &report);
@@ -147,7 +147,7 @@ TEST(ComparisonTest, EveryFormatShowsIt) {
   testing::AppendRun(dir + "/older.sqlite", OlderCrawl(), "2026-10-01T00:00Z");
   testing::AppendRun(dir + "/newer.sqlite", NewerCrawl(), "2026-11-01T00:00Z");
   ReportOptions options;
-  options.compare = ComparisonSource{dir + "/older.sqlite", 0};
+  options.compare = ComparisonSource{dir + "/older.sqlite", 0, std::nullopt};
   const Report report = testing::BuildReport(dir + "/newer.sqlite", options);
   for (const Format format :
        {Format::kText, Format::kMarkdown, Format::kHtml}) {
