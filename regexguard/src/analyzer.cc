@@ -34,6 +34,7 @@
 #include "automaton/nfa.h"
 #include "proof/attack_search.h"
 #include "proof/cpu_budget.h"
+#include "proof/engine_shortcuts.h"
 #include "proof/explain.h"
 #include "proof/growth.h"
 #include "proof/jit_model.h"
@@ -581,6 +582,28 @@ void ReportConfirmed(const ConfigVerdict& proving,
   }
 }
 
+// V8 runs a Latin-1 subject on code where a character above U+00FF is a
+// certain failure (proof/engine_shortcuts.h): the proving attack is made
+// two-byte when that could hide it from V8, and measured again; it replaces
+// the old one only when it still explodes as much.
+void SurviveV8OneByteCode(const Node& root, Engines& engines,
+                          const ProofSettings& settings,
+                          ConfigVerdict* proving) {
+  const std::optional<Attack> two_byte =
+      internal::TwoByteAttackForV8(root, *proving->attack);
+  if (!two_byte) return;
+  EngineMeasurement measured = internal::MeasureGrowth(
+      *engines.Get(proving->config), *two_byte, settings.anchored,
+      settings.global, settings.limits);
+  if (measured.growth != proving->growth ||
+      (measured.growth == Growth::kPolynomial &&
+       measured.degree < proving->degree)) {
+    return;
+  }
+  proving->attack = *two_byte;
+  proving->measurement = std::move(measured);
+}
+
 // The cause of a confirmed polynomial: does the growth survive a match
 // anchored at the attack's start? Exponential growth and anchored use are
 // backtracking by definition.
@@ -678,6 +701,9 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
                       options.parse.dialect == Dialect::kPcre, *engines,
                       base_attempts, settings, &report);
     return report;
+  }
+  if (options.parse.dialect == Dialect::kJavaScript) {
+    SurviveV8OneByteCode(root, *engines, settings, &results.verdicts[worst]);
   }
   const ConfigVerdict proving = results.verdicts[worst];
   ReportConfirmed(proving, results.verdicts, *engines, options, settings,

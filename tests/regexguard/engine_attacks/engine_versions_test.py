@@ -1,6 +1,7 @@
-#!/usr/bin/env python3
+#!/ usr / bin / env python3
 """regexguard.EngineVersions.slow: the version-aware verdicts (issue 27,
-item 3) checked on the engines that run here.
+item 3) and V8's one-byte shortcut (item 1) checked on the engines that
+run here.
 
 V8's linear engine (Node >= 16 under --enable-experimental-regexp-engine,
 the `l` flag):
@@ -12,6 +13,11 @@ the `l` flag):
     without the flag and says V8's linear engine reaches it; its attack is
     then super-linear on V8's backtracker and linear with the `l` flag,
     judged by the EngineAttacks judge on node_attack_meter.js.
+
+V8's one-byte code (issue 27, item 1): for every pattern of TWO_BYTE, one
+with a character above U+00FF, regexguard's attack holds a character above
+U+00FF too, and is super-linear on V8 (the Latin-1 attacks it reported
+before ran flat: V8's one-byte code fails them at once).
 
 Ruby's memoization (3.2 and later):
   * on a Ruby without Regexp.linear_time? (3.1, Debian's), every pattern of
@@ -39,8 +45,8 @@ from engine_attacks_test import Judge, Meter  # noqa: E402
 
 NODE_LINEAR_FLAG = "--enable-experimental-regexp-engine"
 
-# (pattern, flags without l): V8's rules (experimental-compiler.cc
-# CanBeHandledVisitor) at their edges.
+#(pattern, flags without l) : V8's rules (experimental-compiler.cc
+#CanBeHandledVisitor) at their edges.
 REACH = [
     ("(a+)+$", ""), ("(a+)+$", "i"), ("(a+)+$", "u"), ("(a+?)+$", ""),
     ("\\bfoo", ""), ("^a.b$", "ms"), ("(?<n>a)", ""), ("(a)\\1", ""),
@@ -53,14 +59,18 @@ REACH = [
     ("^(\\w+\\s?)+$", ""), ("(x+x+)+y", ""),
 ]
 
-# Findings on V8's backtracker that its linear engine reaches.
+#Findings on V8's backtracker that its linear engine reaches.
 LINEAR = ["^(a+)+$", "^(\\w+\\s?)+$", "(x+x+)+y", "^(a|a)*$", "^\\d*\\d*x"]
 
-# Findings on Ruby 3.1 that regexguard says Ruby 3.2 memoizes.
+#Findings whose attack V8's one-byte code would hide (issue 27, item 1):
+#a pattern character above U + 00FF makes regexguard's attack two-byte.
+TWO_BYTE = ["(\u5143|\\d+)\u5e74", "(\\w+)+\u3002$", "^(a|a)*\u00e9\u4e00"]
+
+#Findings on Ruby 3.1 that regexguard says Ruby 3.2 memoizes.
 MEMOIZED = ["^(a+)+$", "\\A(\\w+\\s?)+\\z", "\\A(x+x+)+y"]
 
-# For a Ruby with Regexp.linear_time?: rows where regexguard's reach is
-# asked of the engine itself.
+#For a Ruby with Regexp.linear_time ?: rows where regexguard's reach is
+#asked of the engine itself.
 RUBY_REACH = MEMOIZED + [
     "(a)\\1", "(?=a)(a+)+$", "(?>a+)+b", "a++b", "(?=(a))a",
     "(?:\\d{1,3}\\.)+", "(?:a{2}){3}", "\\d{1,3}", "(?:a+){2,5}",
@@ -150,6 +160,29 @@ def check_v8(args, failures):
             failures.append("linear /%s/" % pattern)
 
 
+def check_two_byte(args, failures):
+    """Each TWO_BYTE finding's attack holds a character above U+00FF and is
+    super-linear on V8's backtracker."""
+    rows = [(p, "javascript", "") for p in TWO_BYTE]
+    backtracker = [args.node, "--single-threaded", args.node_meter]
+    for pattern, row in zip(TWO_BYTE, check(args.regexguard, rows)):
+        attack = row["attack"]
+        if attack is None:
+            failures.append("two-byte /%s/: regexguard %s" % (pattern,
+                                                              row["verdict"]))
+            continue
+        text = attack["prefix"] + attack["pump"] + attack["suffix"]
+        two_byte = any(ord(c) > 0xFF for c in text)
+        result = judge(backtracker, pattern, "", attack)
+        ok = two_byte and result["superlinear"]
+        print("%-5s /%s/ %s, attack %s: V8 ratios %s at n=%d" % (
+            "ok" if ok else "FAIL", pattern, row["verdict"],
+            json.dumps(attack, ensure_ascii=False),
+            ["%.1f" % r for r in result["ratios"]], result["n"]))
+        if not ok:
+            failures.append("two-byte /%s/" % pattern)
+
+
 def ruby_has_linear_time(ruby):
     run = subprocess.run([ruby, "-e", "print Regexp.respond_to?(:linear_time?)"],
                          capture_output=True, text=True, check=True)
@@ -210,6 +243,7 @@ def main():
         return 77
     failures = []
     check_v8(args, failures)
+    check_two_byte(args, failures)
     check_ruby(args, failures)
     for failure in failures:
         print("FAILED:", failure)
