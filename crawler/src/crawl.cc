@@ -143,6 +143,7 @@ std::string OptionsAsJson(const CrawlPlan& plan) {
   json += ",\"per_ip_limit\":" + std::to_string(o.per_ip_limit);
   json += ",\"schemes\":" + list(o.schemes);
   json += ",\"www_fallback\":" + std::string(o.www_fallback ? "true" : "false");
+  json += ",\"signals\":" + std::string(o.signals ? "true" : "false");
   json += ",\"max_redirects\":" + std::to_string(std::max(o.max_redirects, 5));
   json += ",\"max_body_bytes\":" + std::to_string(plan.max_body_bytes);
   json +=

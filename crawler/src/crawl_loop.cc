@@ -6,6 +6,7 @@
 
 #include "fetch_errors.h"
 #include "robotscan/base/ascii.h"
+#include "signal_fetch.h"
 #include "time_format.h"
 #include "url_parts.h"
 
@@ -90,6 +91,46 @@ std::string JoinStrategy(const CrawlPlan& plan) {
   return s;
 }
 
+// The machine a job's events go to: its robots.txt fetch, then, with crawl
+// --signals, its signals (signal_fetch.h).
+template <class Job>
+class JobMachine {
+ public:
+  explicit JobMachine(Job* job) : job_(job) {}
+  FetchAction OnAddresses(const std::vector<std::string>& addresses,
+                          int connect_port, double dns_ms) {
+    return Call([&](auto& m) {
+      return m.OnAddresses(addresses, connect_port, dns_ms);
+    });
+  }
+  FetchAction OnResolveFailed(ErrorClass error, const std::string& message,
+                              double dns_ms) {
+    return Call(
+        [&](auto& m) { return m.OnResolveFailed(error, message, dns_ms); });
+  }
+  FetchAction OnTransferDone(TransferResult result) {
+    return Call([&](auto& m) { return m.OnTransferDone(std::move(result)); });
+  }
+  FetchAction OnRetryDue() {
+    return Call([](auto& m) { return m.OnRetryDue(); });
+  }
+  FetchAction OnStartFailed(const std::string& message) {
+    return Call([&](auto& m) { return m.OnStartFailed(message); });
+  }
+
+ private:
+  template <class Event>
+  FetchAction Call(Event event) {
+    return job_->signals ? event(*job_->signals) : event(job_->fetch);
+  }
+  Job* job_;
+};
+
+template <class Job>
+JobMachine<Job> Machine(Job* job) {
+  return JobMachine<Job>(job);
+}
+
 }  // namespace
 
 // One domain in flight: its state machine and the transfer carrying out
@@ -99,6 +140,10 @@ struct CrawlLoop::DomainJob {
       : id(job_id), fetch(std::move(machine)) {}
   std::uint64_t id;
   DomainFetch fetch;
+  // With --signals, once the robots.txt fetch is finished: its record,
+  // held until the signals are done, and the signals' machine.
+  storage::FetchRecord robots_record;
+  std::optional<SignalFetch> signals;
   CurlEasy easy;
   CurlStringList connect_to;
   CurlStringList request_headers;
@@ -339,7 +384,7 @@ void CrawlLoop::StartJob(AdmittedDomain admitted) {
   }
   job->max_body = plan_.max_body_bytes;
   if (!job->easy) {
-    Act(job, job->fetch.OnStartFailed("curl_easy_init failed"));
+    Act(job, Machine(job).OnStartFailed("curl_easy_init failed"));
     return;
   }
   Act(job, job->fetch.Start());
@@ -362,6 +407,14 @@ void CrawlLoop::Act(DomainJob* job, FetchAction action) {
       WaitForRetry(job, action.delay);
       return;
     case FetchAction::Kind::kFinished:
+      if (policy_.signals && !job->signals) {
+        job->robots_record = job->fetch.TakeRecord();
+        job->robots_record.fetched_at =
+            FormatIso8601(std::chrono::system_clock::now());
+        job->signals.emplace(&policy_, job->robots_record);
+        Act(job, job->signals->Start());
+        return;
+      }
       Finish(job);
       return;
   }
@@ -374,11 +427,11 @@ void CrawlLoop::Resolve(DomainJob* job, const FetchAction& action) {
   int port = action.parts.port;
   ApplyConnectTo(plan_.connect_to, &host, &port);
   if (IsIpLiteral(host)) {
-    Act(job, job->fetch.OnAddresses({host}, port, -1));
+    Act(job, Machine(job).OnAddresses({host}, port, -1));
     return;
   }
   if (const ResolveRule* rule = FindResolveRule(plan_.resolve, host, port)) {
-    Act(job, job->fetch.OnAddresses(rule->addresses, port, -1));
+    Act(job, Machine(job).OnAddresses(rule->addresses, port, -1));
     return;
   }
   const std::uint64_t id = job->id;
@@ -390,11 +443,11 @@ void CrawlLoop::Resolve(DomainJob* job, const FetchAction& action) {
         std::chrono::duration<double, std::milli>(Clock::now() - started)
             .count();
     if (answer.error_class != ErrorClass::kNone) {
-      Act(current, current->fetch.OnResolveFailed(answer.error_class,
-                                                  answer.error_message, ms));
+      Act(current, Machine(current).OnResolveFailed(answer.error_class,
+                                                    answer.error_message, ms));
       return;
     }
-    Act(current, current->fetch.OnAddresses(answer.addresses, port, ms));
+    Act(current, Machine(current).OnAddresses(answer.addresses, port, ms));
   });
 }
 
@@ -459,6 +512,7 @@ void CrawlLoop::StartTransfer(DomainJob* job, const FetchAction& action) {
   // options below that vary per request are all set every time; the rest
   // were set once by ConfigureEasy.
   job->body.clear();
+  job->max_body = action.max_body > 0 ? action.max_body : plan_.max_body_bytes;
   job->truncated = false;
   job->headers = ResponseHeaders();
   job->received = 0;
@@ -512,7 +566,7 @@ void CrawlLoop::StartTransfer(DomainJob* job, const FetchAction& action) {
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, job->request_headers.get());
   if (driver_.Add(easy) != CURLM_OK) {
     ReleaseAddress(job);
-    Act(job, job->fetch.OnStartFailed("curl_multi_add_handle failed"));
+    Act(job, Machine(job).OnStartFailed("curl_multi_add_handle failed"));
     return;
   }
   job->in_multi = true;
@@ -528,7 +582,7 @@ void CrawlLoop::WaitForRetry(DomainJob* job, std::chrono::milliseconds delay) {
     DomainJob* current = FindJob(id);
     if (current == nullptr) return;
     current->retry_due.reset();
-    Act(current, current->fetch.OnRetryDue());
+    Act(current, Machine(current).OnRetryDue());
   });
 }
 
@@ -540,7 +594,7 @@ void CrawlLoop::OnTransferDone(CURL* easy, CURLcode code) {
   job->in_multi = false;
   ReleaseAddress(job);
   if (stopping_) return;
-  Act(job, job->fetch.OnTransferDone(ResultOf(job, code, "")));
+  Act(job, Machine(job).OnTransferDone(ResultOf(job, code, "")));
 }
 
 TransferResult CrawlLoop::ResultOf(DomainJob* job, CURLcode code,
@@ -621,7 +675,7 @@ void CrawlLoop::SweepSlowTransfers() {
     driver_.Remove(job->easy.get());
     job->in_multi = false;
     ReleaseAddress(job);
-    Act(job, job->fetch.OnTransferDone(ResultOf(
+    Act(job, Machine(job).OnTransferDone(ResultOf(
                  job, CURLE_OPERATION_TIMEDOUT,
                  "less than " + std::to_string(limit) + " bytes/s for " +
                      std::to_string(sweeps) + " s (--low-speed-limit)")));
@@ -636,8 +690,14 @@ void CrawlLoop::ReleaseAddress(DomainJob* job) {
 }
 
 void CrawlLoop::Finish(DomainJob* job) {
-  storage::FetchRecord record = job->fetch.TakeRecord();
-  record.fetched_at = FormatIso8601(std::chrono::system_clock::now());
+  storage::FetchRecord record;
+  if (job->signals) {
+    record = std::move(job->robots_record);
+    record.signals = job->signals->TakeRecords();
+  } else {
+    record = job->fetch.TakeRecord();
+    record.fetched_at = FormatIso8601(std::chrono::system_clock::now());
+  }
   ++progress_.fetched;
   switch (job->fetch.access()) {
     case robots::AccessClass::kSuccess:
@@ -699,6 +759,23 @@ std::size_t CrawlLoop::OnHeaderLine(char* data, std::size_t size,
   for (const Field& field : fields) {
     if (HeaderNameIs(name, field.name)) {
       *field.target = std::move(value);
+      return length;
+    }
+  }
+  // The AI-preference headers (crawl --signals) may come on several lines:
+  // joined, as one field value (RFC 9110 §5.3), within the same bound.
+  const Field joined[] = {{"x-robots-tag", &h.x_robots_tag},
+                          {"content-usage", &h.content_usage},
+                          {"tdm-reservation", &h.tdm_reservation},
+                          {"tdm-policy", &h.tdm_policy}};
+  for (const Field& field : joined) {
+    if (HeaderNameIs(name, field.name)) {
+      std::string& target = *field.target;
+      if (target.size() < 2048) {
+        if (!target.empty()) target += ", ";
+        target += value;
+        if (target.size() > 2048) target.resize(2048);
+      }
       break;
     }
   }

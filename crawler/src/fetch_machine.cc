@@ -20,6 +20,7 @@ FetchPolicy FetchPolicyFrom(const CrawlPlan& plan) {
   policy.max_retry_after = options.max_retry_after;
   policy.allow_private_addresses = options.allow_private_addresses;
   policy.via_proxy = !options.proxy.empty();
+  policy.signals = options.signals;
   return policy;
 }
 

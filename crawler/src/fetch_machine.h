@@ -54,6 +54,7 @@ struct FetchPolicy {
   std::chrono::milliseconds max_retry_after{30000};
   bool allow_private_addresses = false;
   bool via_proxy = false;  // The proxy resolves: no address policy.
+  bool signals = false;    // crawl --signals (signal_fetch.h).
 };
 FetchPolicy FetchPolicyFrom(const CrawlPlan& plan);
 
@@ -62,6 +63,9 @@ FetchPolicy FetchPolicyFrom(const CrawlPlan& plan);
 struct ResponseHeaders {
   std::string content_type, content_encoding, content_length, cache_control,
       expires, last_modified, etag, retry_after, location;
+  // AI-preference headers (crawl --signals, signal_fetch.h); a header sent
+  // on several lines is joined with ", " (RFC 9110 §5.3).
+  std::string x_robots_tag, content_usage, tdm_reservation, tdm_policy;
 };
 
 // The headers a fetch record keeps (all but Location, which each step
@@ -101,6 +105,8 @@ struct FetchAction {
   // Send If-None-Match / If-Modified-Since from previous() (RFC 9309 §2.4).
   bool conditional = false;
   std::chrono::milliseconds delay{0};
+  // Bytes of the body to keep; 0: the crawl's body limit (robots.txt).
+  std::size_t max_body = 0;
 };
 
 class DomainFetch {

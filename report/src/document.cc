@@ -374,6 +374,9 @@ std::string ContradictionTitle(AiContradiction kind) {
              "path disallowed";
     case AiContradiction::kTrainAiYesButGptBotBlocked:
       return "Content-Usage train-ai=y, but GPTBot may not fetch /";
+    case AiContradiction::kTdmReservationButAiCrawlersAllowed:
+      return "A TDMRep reservation, but robots.txt keeps no AI training "
+             "crawler out (of domains with signals)";
   }
   return "";
 }
@@ -394,10 +397,18 @@ Section AiPreferencesSection(const Report& report) {
                                                            : "RFC 9309") +
       " reads the file. A preference applies only where the agent may crawl "
       "(the draft's rule), so a class kept out by rules at / has no "
-      "preference there. Signals outside robots.txt (TDMRep, llms.txt, "
-      "X-Robots-Tag) need a crawl with --signals and are not part of this "
-      "edition. Denominator: " +
+      "preference there. Denominator: " +
       FormatCount(ai.files) + " robots.txt files.");
+  const std::int64_t signal_domains = ai.signal_domains[kStratumCount - 1];
+  section.paragraphs.push_back(
+      signal_domains == 0
+          ? "Signals outside robots.txt (llms.txt, TDMRep, X-Robots-Tag, "
+            "Content-Usage and tdm-reservation headers) need a crawl with "
+            "--signals; this database has none."
+          : "Signals outside robots.txt, fetched by crawl --signals for " +
+                FormatCount(signal_domains) +
+                " domains: an HTML page or a soft 404 served with 200 counts "
+                "as absent, a tdmrep.json only when it is valid TDMRep.");
   Table presence;
   presence.name = "ai-signals";
   presence.caption = "Preference lines by rank stratum";
@@ -436,7 +447,8 @@ Section AiPreferencesSection(const Report& report) {
   Table contradictions;
   contradictions.name = "ai-contradictions";
   contradictions.caption = "Signals that contradict the rules";
-  contradictions.denominator = "robots.txt files";
+  contradictions.denominator =
+      "robots.txt files (the TDMRep row: domains with signals)";
   contradictions.headers = {"Contradiction", "Files", "Best-ranked domains"};
   Table domains;
   domains.name = "ai-contradiction-domains";
@@ -464,6 +476,25 @@ Section AiPreferencesSection(const Report& report) {
     }
   }
   section.blocks.emplace_back(std::move(presence));
+  if (signal_domains > 0) {
+    Table outside;
+    outside.name = "ai-outside-signals";
+    outside.caption = "Signals outside robots.txt by rank stratum";
+    outside.denominator = "domains of the stratum whose signals were fetched";
+    outside.headers = {"Stratum",           "Domains",
+                       "llms.txt",          "tdmrep.json (valid)",
+                       "X-Robots-Tag noai", "Content-Usage header",
+                       "TDM reservation"};
+    for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+      std::vector<Cell> row = {Text(std::string(StratumName(stratum))),
+                               Number(ai.signal_domains[stratum])};
+      for (const Share& share : ai.outside[stratum]) {
+        row.push_back(ShareCell(share));
+      }
+      outside.rows.push_back(std::move(row));
+    }
+    section.blocks.emplace_back(std::move(outside));
+  }
   section.blocks.emplace_back(std::move(chart));
   section.blocks.emplace_back(std::move(purposes));
   section.blocks.emplace_back(std::move(contradictions));

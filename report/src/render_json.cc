@@ -301,11 +301,28 @@ std::string RenderJson(const Report& report) {
          {"files", ShareJson(c.files)},
          {"domains", std::move(listed)}});
   }
+  // Signals outside robots.txt (crawl --signals): by stratum, each a share
+  // of the stratum's domains whose signals were fetched.
+  ordered_json signal_domains = ordered_json::object();
+  ordered_json outside = ordered_json::object();
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    const std::string name(StratumName(stratum));
+    signal_domains[name] = ai.signal_domains[stratum];
+    ordered_json row = ordered_json::object();
+    for (std::size_t k = 0; k < kOutsideSignalNames.size(); ++k) {
+      row[std::string(kOutsideSignalNames[k])] =
+          ShareJson(ai.outside[stratum][k]);
+    }
+    outside[name] = std::move(row);
+  }
   root["ai_preferences"] = {{"files", ai.files},
                             {"presence", std::move(presence)},
                             {"purposes", std::move(ai_purposes)},
                             {"contradictions", std::move(contradictions)},
-                            {"domains_listed_cap", ai.domains_listed_cap}};
+                            {"domains_listed_cap", ai.domains_listed_cap},
+                            {"signals",
+                             {{"domains", std::move(signal_domains)},
+                              {"presence", std::move(outside)}}}};
 
   root["registry_matrix"] = {{"origin", matrix.origin},
                              {"files", matrix.files},

@@ -1,3 +1,5 @@
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -297,6 +299,37 @@ namespace {
 // Ranks up to this are tracked for the "missing ranks" of part 1.
 constexpr std::int64_t kMaxTrackedRank = kStratumLimits.back();
 
+// X-Robots-Tag directives are comma-separated, each optionally for one
+// crawler ("googlebot: noindex"); "noai" anywhere is the site's no.
+bool SaysNoai(std::string_view header) {
+  while (!header.empty()) {
+    const std::size_t end = header.find_first_of(",;");
+    std::string_view item = header.substr(0, end);
+    const std::size_t colon = item.rfind(':');
+    if (colon != std::string_view::npos) item.remove_prefix(colon + 1);
+    if (AsciiEqualsIgnoreCase(StripAsciiWhitespace(item), "noai")) return true;
+    if (end == std::string_view::npos) break;
+    header.remove_prefix(end + 1);
+  }
+  return false;
+}
+
+// Whether a valid TDMRep file reserves TDM rights for any location.
+bool TdmRepReserves(std::string_view body) {
+  const nlohmann::json json = nlohmann::json::parse(
+      body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (!json.is_array()) return false;
+  for (const nlohmann::json& entry : json) {
+    if (!entry.is_object()) continue;
+    const auto reservation = entry.find("tdm-reservation");
+    if (reservation != entry.end() && reservation->is_number_integer() &&
+        reservation->get<long long>() == 1) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Strata are cumulative; unranked domains (rank 0) are only in "all".
 bool InStratum(std::int64_t rank, std::size_t stratum) {
   return stratum == kStratumCount - 1 ||
@@ -575,6 +608,37 @@ struct ReportBuilder::State {
     }
   }
 
+  // Part 9's signals outside robots.txt. `ai_allowed`: no training agent
+  // is kept out of anything (no robots.txt, a 4xx, or a file that restricts
+  // none of them).
+  void AddOutsideSignals(const storage::LatestFetchRow& row, bool ai_allowed) {
+    const storage::SignalSummary& signals = row.signals;
+    if (!signals.fetched) return;
+    std::array<bool, kOutsideSignalNames.size()> has{};
+    has[static_cast<std::size_t>(OutsideSignal::kLlmsTxt)] = signals.llms_txt;
+    const bool tdmrep = signals.tdmrep && signals.tdmrep_valid == 1;
+    has[static_cast<std::size_t>(OutsideSignal::kTdmRepJson)] = tdmrep;
+    has[static_cast<std::size_t>(OutsideSignal::kXRobotsTagNoai)] =
+        SaysNoai(signals.x_robots_tag);
+    has[static_cast<std::size_t>(OutsideSignal::kContentUsageHeader)] =
+        !signals.content_usage.empty();
+    const bool reserved =
+        StripAsciiWhitespace(signals.tdm_reservation) == "1" ||
+        (tdmrep && TdmRepReserves(signals.tdmrep_body));
+    has[static_cast<std::size_t>(OutsideSignal::kTdmReservation)] = reserved;
+    for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+      if (!InStratum(row.rank, stratum)) continue;
+      ++signal_domains[stratum];
+      for (std::size_t k = 0; k < has.size(); ++k) {
+        if (has[k]) ++outside[stratum][k];
+      }
+    }
+    if (reserved && ai_allowed) {
+      AddContradiction(AiContradiction::kTdmReservationButAiCrawlersAllowed,
+                       row);
+    }
+  }
+
   void AddContradiction(AiContradiction kind,
                         const storage::LatestFetchRow& row) {
     ContradictionCounts& c = contradictions[static_cast<std::size_t>(kind)];
@@ -638,6 +702,10 @@ struct ReportBuilder::State {
     BestRanked<RankedDomain> best;
   };
   std::vector<ContradictionCounts> contradictions;
+  std::array<std::int64_t, kStratumCount> signal_domains{};
+  std::array<std::array<std::int64_t, kOutsideSignalNames.size()>,
+             kStratumCount>
+      outside{};
 
   ReadingTally readings;     // Part 7.
   ComparisonTally compared;  // Part 8.
@@ -711,7 +779,12 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
     ++s.outcomes.counts[stratum][column];
     if (no_response) ++s.outcomes.no_response_by_error[stratum][error];
   }
-  if (after.analysis == nullptr) return;
+  if (after.analysis == nullptr) {
+    // No robots.txt file to keep anyone out, unless the server could not
+    // be reached (RFC 9309 §2.3.1.4: then nothing may be crawled).
+    s.AddOutsideSignals(row, row.access != robots::AccessClass::kUnreachable);
+    return;
+  }
   const BodyAnalysis& analysis = *after.analysis;
 
   ++s.robots_files;
@@ -730,6 +803,7 @@ void ReportBuilder::AddFetchPair(const storage::LatestFetchRow* older,
   if (verdicts.walled_garden()) s.AddWalledGarden(row, verdicts);
   s.AddAgents(verdicts);
   s.AddAiPreferences(row, analysis.ai);
+  s.AddOutsideSignals(row, !s.file_training_restricted);
   if (s.options.compare_readings) s.readings.Add(row, analysis);
   s.AddComments(row, analysis);
   s.AddFacts(row, analysis);
@@ -871,8 +945,20 @@ Report ReportBuilder::Finish(std::vector<storage::SharedBody> shared_bodies) {
   }
   for (std::size_t k = 0; k < s.contradictions.size(); ++k) {
     auto& c = s.contradictions[k];
-    ai.contradictions.push_back(
-        {static_cast<AiContradiction>(k), {c.files, files}, c.best.Take()});
+    const auto kind = static_cast<AiContradiction>(k);
+    // The signals' contradiction is of domains with signals, not of files.
+    const std::int64_t of =
+        kind == AiContradiction::kTdmReservationButAiCrawlersAllowed
+            ? s.signal_domains[kStratumCount - 1]
+            : files;
+    ai.contradictions.push_back({kind, {c.files, of}, c.best.Take()});
+  }
+  ai.signal_domains = s.signal_domains;
+  for (std::size_t stratum = 0; stratum < kStratumCount; ++stratum) {
+    for (std::size_t k = 0; k < kOutsideSignalNames.size(); ++k) {
+      ai.outside[stratum][k] = {s.outside[stratum][k],
+                                s.signal_domains[stratum]};
+    }
   }
 
   if (s.options.compare_readings) {

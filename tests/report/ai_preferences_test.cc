@@ -117,7 +117,13 @@ TEST(AiPreferencesTest, FiguresCountedByHand) {
   EXPECT_EQ(Out(report, AgentPurpose::kAgent).by_preference.count, 1);
   EXPECT_EQ(Out(report, AgentPurpose::kAgent).by_rules.count, 1);  // 7
 
-  ASSERT_EQ(ai.contradictions.size(), 2u);
+  ASSERT_EQ(ai.contradictions.size(), 3u);
+  // No crawl with --signals: no domain has signals, none is counted.
+  EXPECT_EQ(ai.contradictions[2].kind,
+            AiContradiction::kTdmReservationButAiCrawlersAllowed);
+  EXPECT_EQ(ai.contradictions[2].files.count, 0);
+  EXPECT_EQ(ai.contradictions[2].files.denominator, 0);
+  EXPECT_EQ(ai.signal_domains[kStratumCount - 1], 0);
   const auto& train_no = ai.contradictions[0];
   EXPECT_EQ(train_no.kind, AiContradiction::kAiTrainNoButTrainingAllowed);
   EXPECT_EQ(train_no.files.count, 1);

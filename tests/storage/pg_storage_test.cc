@@ -304,6 +304,23 @@ TEST_F(PgStorageTest, SignalsAreWrittenWithTheirFetchOnBothBackends) {
             "llms.txt|200|0|1|NULL|NULL|NULL|NULL|"
             "2320530aff2062696e617279206b657074\n"
             "tdmrep.json|200|1|0|soft-404|NULL|NULL|NULL|");
+  // The readers summarise them the same on both backends.
+  for (const std::string& location : {uri_, sqlite_}) {
+    auto reader = LatestFetchReader::Open(location);
+    ASSERT_TRUE(reader.ok()) << reader.status().message();
+    LatestFetchRow row;
+    bool has_row = false;
+    ASSERT_OK(Into(reader.value()->Next(&row), &has_row));
+    ASSERT_TRUE(has_row);
+    const SignalSummary& summary = row.signals;
+    EXPECT_TRUE(summary.fetched) << location;
+    EXPECT_TRUE(summary.llms_txt);
+    EXPECT_FALSE(summary.tdmrep);
+    EXPECT_EQ(summary.tdmrep_valid, -1);
+    EXPECT_EQ(summary.x_robots_tag, "noai, noimageai");
+    EXPECT_EQ(summary.tdm_reservation, "1");
+    EXPECT_EQ(summary.content_usage, "");
+  }
   CopySummary copied;
   std::string error;
   const std::string copy =

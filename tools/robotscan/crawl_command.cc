@@ -769,6 +769,11 @@ void AddCrawlCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_flag("--www-fallback", o.www_fallback,
                 "Also try www.DOMAIN when DOMAIN cannot be reached");
+  cmd->add_flag("--signals", o.signals,
+                "Also fetch /llms.txt and /.well-known/tdmrep.json and record "
+                "the homepage's X-Robots-Tag, Content-Usage, tdm-reservation "
+                "and tdm-policy headers (table signal_fetch; up to three more "
+                "requests per domain, same per-IP cap)");
   cmd->add_option("--max-redirects", o.max_redirects,
                   "Redirect hops to follow (at least 5, RFC 9309)")
       ->capture_default_str();

@@ -66,7 +66,10 @@ class PgLatestFetchReader final : public LatestFetchReader {
     }
     const schema::RowSource source = schema::RowSourceOf(query);
     std::string sql = "DECLARE latest_rows BINARY NO SCROLL CURSOR FOR ";
-    sql += schema::LatestFetchRowsSql(schema::Dialect::kPostgres, source);
+    sql += schema::LatestFetchRowsSql(
+        schema::Dialect::kPostgres, source,
+        schema::HasStep(schema::Dialect::kPostgres, db_.version,
+                        schema::Step::kSignals));
     if (query.by_domain) {
       // Byte order, as SQLite's BINARY collation.
       sql += source == schema::RowSource::kView

@@ -36,6 +36,17 @@ enum Column : int {
   kCompression,
   kCompressedBody,
   kNotModified,
+  // The fetch's signals (crawl --signals): NULL where there are none or
+  // the database has no signal_fetch table.
+  kSignalsFetched,
+  kLlmsTxtPresent,
+  kTdmRepPresent,
+  kTdmRepValid,
+  kTdmRepBody,
+  kXRobotsTag,
+  kContentUsage,
+  kTdmReservation,
+  kTdmPolicy,
 };
 
 // What each Column reads, in Column order: a column of the view by name,
@@ -49,6 +60,22 @@ inline constexpr const char* kViewColumnOf[] = {
     "not_modified",
 };
 static_assert(std::size(kViewColumnOf) == kNotModified + 1);
+
+// The signal columns, after kViewColumnOf's, in Column order: from three
+// LEFT JOINs of signal_fetch (aliases s1 llms.txt, s2 tdmrep.json, s3
+// homepage), as latest_fetch_view.h joins them.
+inline constexpr const char* kSignalColumnOf[] = {
+    "CASE WHEN s3.kind IS NULL THEN 0 ELSE 1 END",
+    "s1.present",
+    "s2.present",
+    "s2.valid",
+    "s2.body",
+    "s3.x_robots_tag",
+    "s3.content_usage",
+    "s3.tdm_reservation",
+    "s3.tdm_policy",
+};
+static_assert(std::size(kSignalColumnOf) == kTdmPolicy - kNotModified);
 
 // Fills *row from the current row of `cells`, which provides
 //   std::string_view Bytes(int column) const;   // NULL: empty
@@ -87,6 +114,18 @@ Status DecodeLatestFetchRow(const Cells& cells, LatestFetchRow* row) {
   } else {
     row->body.assign(cells.Bytes(kBody));
   }
+  SignalSummary& signals = row->signals;
+  signals.fetched = cells.Int(kSignalsFetched) != 0;
+  signals.llms_txt = cells.Int(kLlmsTxtPresent) != 0;
+  signals.tdmrep = cells.Int(kTdmRepPresent) != 0;
+  signals.tdmrep_valid = cells.IsNull(kTdmRepValid)
+                             ? -1
+                             : static_cast<int>(cells.Int(kTdmRepValid));
+  signals.tdmrep_body.assign(cells.Bytes(kTdmRepBody));
+  signals.x_robots_tag.assign(cells.Bytes(kXRobotsTag));
+  signals.content_usage.assign(cells.Bytes(kContentUsage));
+  signals.tdm_reservation.assign(cells.Bytes(kTdmReservation));
+  signals.tdm_policy.assign(cells.Bytes(kTdmPolicy));
   return Status::Ok();
 }
 

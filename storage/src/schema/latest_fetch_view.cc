@@ -93,7 +93,8 @@ std::string CreateLatestFetchViewSql(Dialect dialect) {
   return sql + "\nFROM " + Sources(dialect, "d.latest_fetch_id") + ";\n";
 }
 
-std::string LatestFetchRowsSql(Dialect dialect, RowSource source) {
+std::string LatestFetchRowsSql(Dialect dialect, RowSource source,
+                               bool with_signals) {
   const bool as_of_run = source != RowSource::kView;
   std::string sql = "SELECT ";
   bool first = true;
@@ -116,6 +117,10 @@ std::string LatestFetchRowsSql(Dialect dialect, RowSource source) {
     if (read.form == Form::kHex) read.form = Form::kAsIs;
     sql += SelectedSql(read, dialect);
   }
+  for (const char* column : latest_fetch_columns::kSignalColumnOf) {
+    sql += ", ";
+    sql += with_signals ? column : "NULL";
+  }
   sql += "\nFROM ";
   switch (source) {
     case RowSource::kView:
@@ -127,6 +132,18 @@ std::string LatestFetchRowsSql(Dialect dialect, RowSource source) {
     case RowSource::kCaptureWindow:
       sql += Sources(dialect, NewestCaptureInWindow(dialect));
       break;
+  }
+  if (with_signals) {
+    // One primary-key lookup per kind and row.
+    const std::string fetch_id =
+        source == RowSource::kView ? "lf.fetch_id" : "f.id";
+    const char* kinds[][2] = {
+        {"s1", "llms.txt"}, {"s2", "tdmrep.json"}, {"s3", "homepage"}};
+    for (const auto& [alias, kind] : kinds) {
+      sql += std::string("\nLEFT JOIN signal_fetch ") + alias + " ON " + alias +
+             ".fetch_id = " + fetch_id + " AND " + alias + ".kind = '" + kind +
+             "'";
+    }
   }
   return sql + "\n";
 }

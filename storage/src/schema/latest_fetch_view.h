@@ -90,9 +90,11 @@ inline RowSource RowSourceOf(const LatestFetchQuery& query) {
 }
 
 // The LatestFetchReader's SELECT of latest_fetch_columns.h's columns (in
-// their order) from `source` (aliases d, f, b unless kView). Without ORDER
-// BY; ends with a newline.
-std::string LatestFetchRowsSql(Dialect dialect, RowSource source);
+// their order) from `source` (aliases d, f, b unless kView), the signal
+// columns from signal_fetch when `with_signals` (a database at kSignals or
+// later), else NULL. Without ORDER BY; ends with a newline.
+std::string LatestFetchRowsSql(Dialect dialect, RowSource source,
+                               bool with_signals);
 
 }  // namespace robotscan::storage::schema
 

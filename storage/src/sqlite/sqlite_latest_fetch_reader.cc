@@ -135,10 +135,12 @@ class SqliteLatestFetchReader final : public LatestFetchReader {
   // Prepared here, not by Statement::Prepare: SQLITE_PREPARE_PERSISTENT
   // (a statement stepped through the whole view). Next reads its columns
   // straight into the row's existing string buffers (StatementCells).
-  Status PrepareRowQuery(const LatestFetchQuery& query) {
+  Status PrepareRowQuery(const LatestFetchQuery& query, std::int64_t version) {
     const schema::RowSource source = schema::RowSourceOf(query);
-    std::string sql =
-        schema::LatestFetchRowsSql(schema::Dialect::kSqlite, source);
+    std::string sql = schema::LatestFetchRowsSql(
+        schema::Dialect::kSqlite, source,
+        schema::HasStep(schema::Dialect::kSqlite, static_cast<int>(version),
+                        schema::Step::kSignals));
     if (query.by_domain) {
       sql += source == schema::RowSource::kView ? "ORDER BY lf.domain"
                                                 : "ORDER BY d.name";
@@ -177,8 +179,8 @@ Result<std::unique_ptr<LatestFetchReader>> OpenSqliteLatestFetchReader(
     return s;
   }
   sqlite3_busy_timeout(db.get(), kBusyTimeoutMilliseconds);
+  std::int64_t version = 0;
   {
-    std::int64_t version = 0;
     Status status = CheckSchemaVersion(db.get(), path_string, &version);
     if (!status.ok()) return status;
     Statement view;
@@ -208,7 +210,7 @@ Result<std::unique_ptr<LatestFetchReader>> OpenSqliteLatestFetchReader(
     }
   }
   auto reader = std::make_unique<SqliteLatestFetchReader>(std::move(db));
-  Status status = reader->PrepareRowQuery(query);
+  Status status = reader->PrepareRowQuery(query, version);
   if (!status.ok()) return status;
   return std::unique_ptr<LatestFetchReader>(std::move(reader));
 }

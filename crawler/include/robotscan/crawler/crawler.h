@@ -119,6 +119,13 @@ struct CrawlOptions {
   // www.DOMAIN. Only "https" and "http" are accepted.
   std::vector<std::string> schemes = {"https", "http"};
   bool www_fallback = false;
+  // After each domain's robots.txt, also fetch /llms.txt and
+  // /.well-known/tdmrep.json and record the homepage's AI-preference
+  // headers (X-Robots-Tag, Content-Usage, tdm-reservation, tdm-policy):
+  // storage's signal_fetch, written with the fetch (docs/crawler.md,
+  // "Signals"). Up to three more requests per domain, under the same per-IP
+  // cap; --rate counts domains, so it is unchanged.
+  bool signals = false;
   int max_redirects = 5;  // Raised to 5 if lower (RFC 9309 §2.3.1.2).
   std::size_t max_body_bytes = kMinBodyLimitBytes;  // Raised to the minimum.
 

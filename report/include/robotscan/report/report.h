@@ -423,10 +423,28 @@ enum class AiContradiction : std::uint8_t {
   kAiTrainNoButTrainingAllowed,
   // A Content-Usage statement with train-ai=y, while GPTBot may not fetch /.
   kTrainAiYesButGptBotBlocked,
+  // A TDMRep reservation (tdm-reservation: 1 on the homepage, or a valid
+  // tdmrep.json reserving any location) while no training agent of the
+  // registry is kept out of anything by robots.txt (crawl --signals; its
+  // denominator is the domains whose signals were fetched).
+  kTdmReservationButAiCrawlersAllowed,
 };
-inline constexpr std::array<std::string_view, 2> kAiContradictionNames = {
+inline constexpr std::array<std::string_view, 3> kAiContradictionNames = {
     "ai-train-no-but-training-crawlers-allowed",
-    "train-ai-yes-but-gptbot-disallowed"};
+    "train-ai-yes-but-gptbot-disallowed",
+    "tdm-reservation-but-ai-crawlers-allowed"};
+
+// Signals outside robots.txt (crawl --signals; storage's SignalSummary).
+enum class OutsideSignal : std::uint8_t {
+  kLlmsTxt,             // /llms.txt present (not HTML, not a soft 404).
+  kTdmRepJson,          // /.well-known/tdmrep.json present and valid TDMRep.
+  kXRobotsTagNoai,      // The homepage's X-Robots-Tag says noai.
+  kContentUsageHeader,  // The homepage sends a Content-Usage header.
+  kTdmReservation,      // tdm-reservation: 1, by header or tdmrep.json.
+};
+inline constexpr std::array<std::string_view, 5> kOutsideSignalNames = {
+    "llms-txt", "tdmrep-json", "x-robots-tag-noai", "content-usage-header",
+    "tdm-reservation"};
 struct AiPreferences {
   std::int64_t files = 0;  // robots.txt files (the denominator of `by_*`).
   // [stratum][AiSignal]; denominator: the stratum's robots.txt files.
@@ -452,6 +470,13 @@ struct AiPreferences {
   };
   std::vector<Contradiction> contradictions;  // kAiContradictionNames order.
   std::size_t domains_listed_cap = 0;  // ReportOptions::contradiction_domains.
+  // Signals outside robots.txt, by stratum; [stratum][OutsideSignal], each
+  // a share of the stratum's domains whose signals were fetched (every
+  // domain of a crawl with --signals; none otherwise, and then the part
+  // says so).
+  std::array<std::int64_t, kStratumCount> signal_domains{};
+  std::array<std::array<Share, kOutsideSignalNames.size()>, kStratumCount>
+      outside{};
 };
 
 struct Report {

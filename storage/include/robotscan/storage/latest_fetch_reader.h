@@ -40,6 +40,20 @@
 
 namespace robotscan::storage {
 
+// What a fetch's signals (crawl --signals; the signal_fetch table, crawl_
+// store.h's SignalRecord) said, for analyses of latest_fetch. `fetched` is
+// false when the crawl did not ask for them (or the database predates
+// them); every field is then empty.
+struct SignalSummary {
+  bool fetched = false;
+  bool llms_txt = false;    // /llms.txt present.
+  bool tdmrep = false;      // /.well-known/tdmrep.json present...
+  int tdmrep_valid = -1;    // ...and valid TDMRep (1), or not (0).
+  std::string tdmrep_body;  // As served, when present.
+  // The homepage's headers.
+  std::string x_robots_tag, content_usage, tdm_reservation, tdm_policy;
+};
+
 // One row of `latest_fetch`. NULL text columns read as empty strings; the
 // access and error columns are read through fetch_classes.h's name table.
 struct LatestFetchRow {
@@ -62,6 +76,7 @@ struct LatestFetchRow {
   std::string body;          // Decoded body, decompressed if needed.
   std::string body_sha256;   // Lower-case hex; empty when there is no body.
   std::string fetched_at;
+  SignalSummary signals;
 };
 
 // A body (by SHA-256) that several domains serve.
