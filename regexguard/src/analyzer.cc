@@ -582,26 +582,39 @@ void ReportConfirmed(const ConfigVerdict& proving,
   }
 }
 
-// V8 runs a Latin-1 subject on code where a character above U+00FF is a
-// certain failure (proof/engine_shortcuts.h): the proving attack is made
-// two-byte when that could hide it from V8, and measured again; it replaces
-// the old one only when it still explodes as much.
-void SurviveV8OneByteCode(const Node& root, Engines& engines,
-                          const ProofSettings& settings,
-                          ConfigVerdict* proving) {
-  const std::optional<Attack> two_byte =
-      internal::TwoByteAttackForV8(root, *proving->attack);
-  if (!two_byte) return;
-  EngineMeasurement measured = internal::MeasureGrowth(
-      *engines.Get(proving->config), *two_byte, settings.anchored,
-      settings.global, settings.limits);
-  if (measured.growth != proving->growth ||
-      (measured.growth == Growth::kPolynomial &&
-       measured.degree < proving->degree)) {
-    return;
+// Whether `measured` grows at least as fast as `proving` did.
+bool GrowsAsMuch(const EngineMeasurement& measured,
+                 const ConfigVerdict& proving) {
+  return measured.growth == proving.growth &&
+         (measured.growth != Growth::kPolynomial ||
+          measured.degree >= proving.degree);
+}
+
+// V8 takes shortcuts PCRE2 does not (proof/engine_shortcuts.h): its quick
+// checks skip a lookahead whose continuation the next characters cannot
+// start, and it runs a Latin-1 subject on code where a character above
+// U+00FF is a certain failure. The proving attack is rebuilt to pass both
+// and measured again; a rebuilt attack replaces the old one only when it
+// still explodes as much.
+void SurviveV8Shortcuts(const Node& root, Engines& engines,
+                        const ProofSettings& settings, ConfigVerdict* proving) {
+  internal::CompiledPcre2& engine = *engines.Get(proving->config);
+  auto adopt_if_as_bad = [&](const Attack& attack) {
+    EngineMeasurement measured = internal::MeasureGrowth(
+        engine, attack, settings.anchored, settings.global, settings.limits);
+    if (!GrowsAsMuch(measured, *proving)) return false;
+    proving->attack = attack;
+    proving->measurement = std::move(measured);
+    return true;
+  };
+  for (const Attack& attack :
+       internal::QuickCheckAttacksForV8(root, *proving->attack)) {
+    if (adopt_if_as_bad(attack)) break;
   }
-  proving->attack = *two_byte;
-  proving->measurement = std::move(measured);
+  if (const std::optional<Attack> two_byte =
+          internal::TwoByteAttackForV8(root, *proving->attack)) {
+    adopt_if_as_bad(*two_byte);
+  }
 }
 
 // The cause of a confirmed polynomial: does the growth survive a match
@@ -703,7 +716,7 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
     return report;
   }
   if (options.parse.dialect == Dialect::kJavaScript) {
-    SurviveV8OneByteCode(root, *engines, settings, &results.verdicts[worst]);
+    SurviveV8Shortcuts(root, *engines, settings, &results.verdicts[worst]);
   }
   const ConfigVerdict proving = results.verdicts[worst];
   ReportConfirmed(proving, results.verdicts, *engines, options, settings,

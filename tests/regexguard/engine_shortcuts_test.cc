@@ -1,13 +1,14 @@
-// Attacks that survive V8's one-byte code (proof/engine_shortcuts.h; issue
-// 27, item 1): the rule from tables, and the analyzer's JavaScript attacks.
-// Node itself runs these attacks in regexguard.EngineVersions.slow (the old
-// one-byte attacks ran flat there: 0 ms at 5.3 M characters).
+// Attacks that survive V8's shortcuts (proof/engine_shortcuts.h; issue 27,
+// item 1), its one-byte code and its quick checks: the rules from tables,
+// and the analyzer's JavaScript attacks. Node itself runs such attacks in
+// regexguard.EngineVersions.slow (the attacks before ran flat there).
 #include "proof/engine_shortcuts.h"
 
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/syntax.h"
@@ -48,6 +49,63 @@ TEST(EngineShortcutsTest, TwoByteAttackForV8) {
     EXPECT_EQ(two_byte->pump, c.attack.pump) << c.id;
     EXPECT_EQ(two_byte->suffix, c.attack.suffix + c.appended) << c.id;
   }
+}
+
+struct QuickCheckCase {
+  const char* id;
+  const char* pattern;
+  const char* pump;
+  std::vector<std::string> pumps;  // the variants, in order
+};
+
+// After a scanning negative lookahead: the next character the pattern
+// reads, then one it cannot read after that (or the first alone).
+TEST(EngineShortcutsTest, QuickCheckAttacksForV8) {
+  const QuickCheckCase cases[] = {
+      {"ua-parser-yandex",
+       "(yandex(?:(?:mobile)?(?:com|sprav)?bot(?!.+mirror)|image(?:s|"
+       "resizer)))\\/([\\w.]+)",
+       "yandexbot",
+       {"yandexbot//", "yandexbot/"}},
+      {"word-after", "foo(?!.+bar)\\/\\w+", "foo", {"foo//", "foo/"}},
+      {"repetition-after", "id(?!.*=end)=+;", "id", {"id= ", "id="}},
+      {"alternation-after", "x(?!.*y)(?:ab|cd)", "x", {"xa"}},
+      {"fixed-lookahead", "^(?!x)(a+)+$", "a", {}},
+      {"positive-lookahead", "a(?=.*b)c", "a", {}},
+      {"lookbehind", "(?<!x.*)a\\d", "a", {}},
+      {"optional-after", "a(?!.*b)c?d", "a", {}},
+      {"no-lookahead", "^(a+)+$", "a", {}},
+  };
+  for (const QuickCheckCase& c : cases) {
+    ParseOptions options;
+    options.dialect = Dialect::kJavaScript;
+    Result<ParsedPattern> parsed = ParsePattern(c.pattern, options);
+    ASSERT_TRUE(parsed.ok()) << c.id << ": " << parsed.status().message();
+    const std::vector<Attack> variants =
+        QuickCheckAttacksForV8(*parsed->root, Attack{"", c.pump, "\n"});
+    std::vector<std::string> pumps;
+    for (const Attack& variant : variants) {
+      EXPECT_EQ(variant.prefix, "") << c.id;
+      EXPECT_EQ(variant.suffix, "\n") << c.id;
+      pumps.push_back(variant.pump);
+    }
+    EXPECT_EQ(pumps, c.pumps) << c.id;
+  }
+}
+
+TEST(EngineShortcutsTest, JavaScriptAttacksPassV8sQuickCheck) {
+  AnalyzeOptions options;
+  options.parse.dialect = Dialect::kJavaScript;
+  const AnalysisReport report = AnalyzePattern("foo(?!.+bar)\\/\\w+", options);
+  ASSERT_EQ(report.verdict, Verdict::kPolynomial) << FormatTextReport(report);
+  ASSERT_TRUE(report.attack);
+  EXPECT_EQ(report.attack->pump, "foo//");
+  // Python has no quick check that skips the lookahead: its pump is as
+  // found.
+  options.parse.dialect = Dialect::kPython;
+  const AnalysisReport python = AnalyzePattern("foo(?!.+bar)\\/\\w+", options);
+  ASSERT_TRUE(python.attack) << FormatTextReport(python);
+  EXPECT_EQ(python.attack->pump, "foo");
 }
 
 TEST(EngineShortcutsTest, JavaScriptAttacksAreTwoByteWhereV8WouldPrune) {

@@ -10,10 +10,20 @@
 // Latin-1 is quadratic (4.5 -> 18.9 -> 65 ms for n = 2k/4k/8k). A
 // JavaScript attack for a pattern with such a character is therefore made
 // two-byte.
+//
+// V8 also checks, before it tries an alternative or a loop iteration, that
+// the next few characters (up to four) are ones the rest of the pattern can
+// read, looking past lookaheads, which read nothing ("quick checks"). An
+// attack whose work is a lookahead's scan must then put, after the point
+// where the lookahead is tried, the characters the pattern reads next, and
+// then one it cannot read, so that the match still fails: ua-parser-js's
+// `yandex…bot(?!.+mirror)…\/([\w.]+)` is flat on V8 with the pump
+// "yandexbot" and quadratic with "yandexbot//".
 #ifndef ROBOTSCAN_REGEXGUARD_SRC_PROOF_ENGINE_SHORTCUTS_H_
 #define ROBOTSCAN_REGEXGUARD_SRC_PROOF_ENGINE_SHORTCUTS_H_
 
 #include <optional>
+#include <vector>
 
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/syntax.h"
@@ -29,6 +39,17 @@ namespace robotscan::regexguard::internal {
 // caller measures the new attack before it replaces the old one.
 std::optional<Attack> TwoByteAttackForV8(const Node& root,
                                          const Attack& attack);
+
+// For a pattern with a negative lookahead that scans (an unbounded
+// repetition inside): pumps that pass V8's quick check after it, the attack's
+// pump followed by the first character the pattern reads after each lookahead
+// and then one it cannot read next (pump + "//" for the yandex pattern), then
+// by that first character alone. Empty when the pattern has no lookahead or
+// what follows one cannot be told from the tree (an optional or alternative
+// continuation). The caller measures each and keeps the first that explodes as
+// much.
+std::vector<Attack> QuickCheckAttacksForV8(const Node& root,
+                                           const Attack& attack);
 
 }  // namespace robotscan::regexguard::internal
 

@@ -1,6 +1,6 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """regexguard.EngineVersions.slow: the version-aware verdicts (issue 27,
-item 3) and V8's one-byte shortcut (item 1) checked on the engines that
+item 3) and V8's shortcuts (item 1) checked on the engines that
 run here.
 
 V8's linear engine (Node >= 16 under --enable-experimental-regexp-engine,
@@ -14,10 +14,13 @@ the `l` flag):
     then super-linear on V8's backtracker and linear with the `l` flag,
     judged by the EngineAttacks judge on node_attack_meter.js.
 
-V8's one-byte code (issue 27, item 1): for every pattern of TWO_BYTE, one
-with a character above U+00FF, regexguard's attack holds a character above
+V8's shortcuts (issue 27, item 1): for every pattern of TWO_BYTE, one with
+a character above U+00FF, regexguard's attack holds a character above
 U+00FF too, and is super-linear on V8 (the Latin-1 attacks it reported
-before ran flat: V8's one-byte code fails them at once).
+before ran flat: V8's one-byte code fails them at once); for every pattern
+of QUICK_CHECK, one with a scanning negative lookahead, the attack is
+super-linear on V8 (the pumps before ran flat: V8's quick check skipped the
+lookahead when the characters after it could not continue the match).
 
 Ruby's memoization (3.2 and later):
   * on a Ruby without Regexp.linear_time? (3.1, Debian's), every pattern of
@@ -45,8 +48,8 @@ from engine_attacks_test import Judge, Meter  # noqa: E402
 
 NODE_LINEAR_FLAG = "--enable-experimental-regexp-engine"
 
-#(pattern, flags without l) : V8's rules (experimental-compiler.cc
-#CanBeHandledVisitor) at their edges.
+# (pattern, flags without l): V8's rules (experimental-compiler.cc
+# CanBeHandledVisitor) at their edges.
 REACH = [
     ("(a+)+$", ""), ("(a+)+$", "i"), ("(a+)+$", "u"), ("(a+?)+$", ""),
     ("\\bfoo", ""), ("^a.b$", "ms"), ("(?<n>a)", ""), ("(a)\\1", ""),
@@ -59,18 +62,29 @@ REACH = [
     ("^(\\w+\\s?)+$", ""), ("(x+x+)+y", ""),
 ]
 
-#Findings on V8's backtracker that its linear engine reaches.
+# Findings on V8's backtracker that its linear engine reaches.
 LINEAR = ["^(a+)+$", "^(\\w+\\s?)+$", "(x+x+)+y", "^(a|a)*$", "^\\d*\\d*x"]
 
-#Findings whose attack V8's one-byte code would hide (issue 27, item 1):
-#a pattern character above U + 00FF makes regexguard's attack two-byte.
+# Findings whose attack V8's one-byte code would hide (issue 27, item 1):
+# a pattern character above U+00FF makes regexguard's attack two-byte.
 TWO_BYTE = ["(\u5143|\\d+)\u5e74", "(\\w+)+\u3002$", "^(a|a)*\u00e9\u4e00"]
 
-#Findings on Ruby 3.1 that regexguard says Ruby 3.2 memoizes.
+# Findings whose attack V8's quick check would skip (item 1): a scanning
+# negative lookahead, and after it what the pattern reads next.
+QUICK_CHECK = [
+    ("(yandex(?:(?:mobile)?(?:accessibility|additional|com|renderresources|"
+     "screenshot|sprav)?bot(?!.+mirror)|image(?:s|resizer)|adnet|blogs|"
+     "favicons|market|media|metrika|news|ontodb(?:api)?|partner|rca|tracker|"
+     "turbo|verti(?:cal)?s|webmaster|video(?:parser)?))\\/([\\w.]+)", "i"),
+    ("foo(?!.+bar)\\/\\w+", ""), ("id(?!.*=end)=\\d+;", ""),
+    ("x(?!.*y)(?:ab|cd)", ""),
+]
+
+# Findings on Ruby 3.1 that regexguard says Ruby 3.2 memoizes.
 MEMOIZED = ["^(a+)+$", "\\A(\\w+\\s?)+\\z", "\\A(x+x+)+y"]
 
-#For a Ruby with Regexp.linear_time ?: rows where regexguard's reach is
-#asked of the engine itself.
+# For a Ruby with Regexp.linear_time?: rows where regexguard's reach is
+# asked of the engine itself.
 RUBY_REACH = MEMOIZED + [
     "(a)\\1", "(?=a)(a+)+$", "(?>a+)+b", "a++b", "(?=(a))a",
     "(?:\\d{1,3}\\.)+", "(?:a{2}){3}", "\\d{1,3}", "(?:a+){2,5}",
@@ -183,6 +197,25 @@ def check_two_byte(args, failures):
             failures.append("two-byte /%s/" % pattern)
 
 
+def check_quick_check(args, failures):
+    """Each QUICK_CHECK finding's attack is super-linear on V8."""
+    rows = [(p, "javascript", f) for p, f in QUICK_CHECK]
+    backtracker = [args.node, "--single-threaded", args.node_meter]
+    for (pattern, flags), row in zip(QUICK_CHECK, check(args.regexguard,
+                                                        rows)):
+        if row["attack"] is None:
+            failures.append("quick check /%s/: regexguard %s" % (
+                pattern, row["verdict"]))
+            continue
+        result = judge(backtracker, pattern, flags, row["attack"])
+        print("%-5s /%s/%s %s, pump %r: V8 ratios %s at n=%d" % (
+            "ok" if result["superlinear"] else "FAIL", pattern[:40], flags,
+            row["verdict"], row["attack"]["pump"],
+            ["%.1f" % r for r in result["ratios"]], result["n"]))
+        if not result["superlinear"]:
+            failures.append("quick check /%s/" % pattern)
+
+
 def ruby_has_linear_time(ruby):
     run = subprocess.run([ruby, "-e", "print Regexp.respond_to?(:linear_time?)"],
                          capture_output=True, text=True, check=True)
@@ -244,6 +277,7 @@ def main():
     failures = []
     check_v8(args, failures)
     check_two_byte(args, failures)
+    check_quick_check(args, failures)
     check_ruby(args, failures)
     for failure in failures:
         print("FAILED:", failure)
