@@ -38,7 +38,8 @@ TDM_VALID = (b'[{"location": "/", "tdm-reservation": 1, '
 # host -> path -> (status, [(header, value)...], body)
 SITES = {
     "llms.test": {
-        "/robots.txt": (200, TEXT, ALLOW_ALL),
+        "/robots.txt": (200, TEXT, b"User-agent: *\nAllow: /\n"
+                        b"Content-Signal: search=yes, ai-train=no\n"),
         "/llms.txt": (200, {"Content-Type": "text/markdown"},
                       b"# Llms\n\n> A site for tests.\n\n- [Docs](/docs)\n"),
         "/": (200, [("Content-Type", "text/html"), ("X-Robots-Tag", "noai"),
@@ -52,7 +53,12 @@ SITES = {
         "/": (200, HTML, b"<html>soft</html>"),
     },
     "redirect.test": {
-        "/robots.txt": (200, TEXT, ALLOW_ALL),
+        "/robots.txt": (200, TEXT,
+                        b"# BEGIN Cloudflare Managed content\n"
+                        b"User-agent: *\nContent-Signal: search=yes,"
+                        b"ai-train=no\nAllow: /\n"
+                        b"# END Cloudflare Managed Content\n\n"
+                        b"User-agent: CCBot\nDisallow: /\n"),
         "/llms.txt": (302, [("Location", "/")], b""),
         "/.well-known/tdmrep.json": (301, [("Location",
                                             "http://redirect.test/")], b""),
@@ -73,7 +79,11 @@ SITES = {
         "/": (500, TEXT, b"broken"),
     },
     "more.test": {
-        "/robots.txt": (200, TEXT, b"User-agent: CCBot\nDisallow: /private\n"),
+        "/robots.txt": (200, TEXT,
+                        b"License: https://more.test/license.xml\n\n"
+                        b"User-agent: CCBot\nDisallow: /private\n\n"
+                        b"User-agent: *\nContent-Usage: train-ai=y\n"
+                        b"Allow: /\n\nUser-agent: GPTBot\nDisallow: /\n"),
         "/llms.txt": (200, TEXT, b"# More\n"),
         "/.well-known/tdmrep.json": (200, JSON,
                                      b'[{"location": "/", "tdm-reservation": 0}]'),
@@ -329,6 +339,7 @@ def report_checks(db):
     check(result.returncode == 0, "report: %s" % result.stderr)
     if result.returncode != 0:
         return
+    preference_line_checks(db, json.loads(result.stdout)["ai_preferences"])
     figures = json.loads(result.stdout)["ai_preferences"].get("signals")
     check(figures is not None, "report has ai_preferences.signals")
     if figures is None:
@@ -397,16 +408,167 @@ def report_checks(db):
         "tdm contradiction %s, expected %s" % (contradiction, expected))
 
 
+REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "..", "report", "data", "agent_registry.json")
+
+
+def registry_tokens(purpose):
+    with open(REGISTRY, encoding="utf-8") as handle:
+        agents = json.load(handle)["agents"]
+    return [a["token"] for a in agents if a["purpose"] == purpose]
+
+
+def purposes_with_agents():
+    with open(REGISTRY, encoding="utf-8") as handle:
+        agents = json.load(handle)["agents"]
+    return sorted({a["purpose"] for a in agents} - {"other"})
+
+
+def groups_of(body):
+    """[(user-agent tokens, [(key, value)...])] in file order, and the
+    (key, value) lines before the first group."""
+    groups, before, current, in_agents = [], [], None, False
+    for raw in body.decode("utf-8", "replace").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if ":" not in line:
+            continue
+        key, value = (part.strip() for part in line.split(":", 1))
+        key = key.lower()
+        if key == "user-agent":
+            if current is None or not in_agents:
+                current = ([], [])
+                groups.append(current)
+            current[0].append(value.lower())
+            in_agents = True
+        else:
+            in_agents = False
+            (current[1] if current is not None else before).append(
+                (key, value))
+    return groups, before
+
+
+def group_for(body, token):
+    """The lines of the group that governs `token` (RFC 9309: the groups
+    naming it, merged; else the * groups)."""
+    groups, _ = groups_of(body)
+    named = [g[1] for g in groups if token.lower() in g[0]]
+    chosen = named or [g[1] for g in groups if "*" in g[0]]
+    return [line for lines in chosen for line in lines]
+
+
+def may_fetch_root(body, token):
+    rules = [(k, v) for k, v in group_for(body, token)
+             if k in ("allow", "disallow") and v]
+    # Longest match at "/": every non-empty rule here starts with "/".
+    best = max((len(v), k == "allow") for k, v in rules if "/".startswith(v)) \
+        if any("/".startswith(v) for _, v in rules) else (0, True)
+    return best[1]
+
+
+def restricted(body, token):
+    return any(k == "disallow" and v for k, v in group_for(body, token))
+
+
+def says_no_to(body, token, purpose):
+    """A preference line of the token's group says no to the purpose's use
+    at / (the test's bodies use the unconditional forms only)."""
+    uses = {"training": ("train-ai", "ai-train"), "search": ("search",),
+            "user-triggered": ("ai-input",), "agent": ("ai-input",)}[purpose]
+    for key, value in group_for(body, token):
+        if key not in ("content-usage", "content-signal"):
+            continue
+        for item in value.split(","):
+            if "=" not in item:
+                continue
+            name, answer = (x.strip().lower() for x in item.split("=", 1))
+            if name.split()[-1] in uses and answer in ("n", "no"):
+                return True
+    return False
+
+
+def is_robots_file(status, content_type, body):
+    return status is not None and 200 <= status <= 299 and body is not None \
+        and not content_type.lower().startswith("text/html")
+
+
 def ai_crawlers_allowed(robots, status):
-    """No training crawler of this short list is kept out of /."""
+    """No training agent of the registry is kept out of anything."""
     if status == 0 or 500 <= status or status == 429:
         return False
     if not 200 <= status <= 299 or robots is None:
         return True  # No robots.txt: everything may be fetched.
-    parser = urllib.robotparser.RobotFileParser()
-    parser.parse(bytes(robots).decode("utf-8", "replace").splitlines())
-    return all(parser.can_fetch(agent, "http://x/")
-               for agent in ("GPTBot", "CCBot", "ClaudeBot", "Google-Extended"))
+    body = bytes(robots)
+    return not any(restricted(body, t) for t in registry_tokens("training"))
+
+
+def preference_line_checks(db, figures):
+    """Part 9's robots.txt figures (presence, purposes, contradictions)."""
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT lf.domain, lf.rank, lf.http_status, lf.content_type, b.data "
+        "FROM latest_fetch lf LEFT JOIN fetch f ON f.id = lf.fetch_id "
+        "LEFT JOIN body b ON b.id = f.body_id").fetchall()
+    con.close()
+    files = [(d, r, bytes(b)) for d, r, st, ct, b in rows
+             if is_robots_file(st, ct or "", b)]
+    strata = [("top 1k", 1000), ("top 10k", 10000), ("top 100k", 100000),
+              ("top 1M", 1000000), ("all", None)]
+    keys = {"content-usage": "content-usage", "content-signal":
+            "content-signal", "license": "license"}
+    for row in figures["presence"]:
+        limit = dict(strata)[row["stratum"]]
+        mine = [f for f in files if limit is None or 0 < f[1] <= limit]
+        check(row["files"] == len(mine), "files %s" % row)
+        for name in ("content-usage", "content-signal", "license",
+                     "cloudflare-managed"):
+            if name == "cloudflare-managed":
+                count = sum(1 for f in mine if
+                            b"# BEGIN Cloudflare Managed content" in f[2])
+            else:
+                count = sum(1 for f in mine if any(
+                    line.split(b":")[0].strip().lower() == keys[name].encode()
+                    for line in f[2].splitlines()))
+            check(row[name]["count"] == count,
+                  "presence %s %s: %s, expected %d" % (
+                      row["stratum"], name, row[name], count))
+    for out in figures["purposes"]:
+        purpose = out["purpose"]
+        tokens = registry_tokens(purpose)
+        rules = {f[0] for f in files if any(
+            not may_fetch_root(f[2], t) for t in tokens)}
+        preference = {f[0] for f in files if any(
+            may_fetch_root(f[2], t) and says_no_to(f[2], t, purpose)
+            for t in tokens)}
+        for key, want in (("by_rules", rules), ("by_preference", preference),
+                          ("by_either", rules | preference),
+                          ("by_both", rules & preference)):
+            check(out[key]["count"] == len(want) and
+                  out[key]["denominator"] == len(files),
+                  "purpose %s %s: %s, expected %s" % (
+                      purpose, key, out[key], sorted(want)))
+    check(sorted(o["purpose"] for o in figures["purposes"]) ==
+          purposes_with_agents(), "purpose classes %s" % [
+              o["purpose"] for o in figures["purposes"]])
+    training = registry_tokens("training")
+    want = {
+        "ai-train-no-but-training-crawlers-allowed": sorted(
+            f[0] for f in files
+            if any(may_fetch_root(f[2], t) and says_no_to(f[2], t, "training")
+                   and any(k == "content-signal" for k, _ in group_for(f[2], t))
+                   for t in training)
+            and not any(restricted(f[2], t) for t in training)),
+        "train-ai-yes-but-gptbot-disallowed": sorted(
+            f[0] for f in files
+            if b"train-ai=y" in f[2] and not may_fetch_root(f[2], "GPTBot")),
+    }
+    for c in figures["contradictions"]:
+        if c["kind"] in want:
+            got = sorted(d["domain"] for d in c["domains"])
+            check(got == want[c["kind"]] and c["files"]["count"] == len(got),
+                  "contradiction %s: %s, expected %s" % (c["kind"], got,
+                                                        want[c["kind"]]))
+    check(all(want.values()), "the data exercises both contradictions: %s" %
+          want)
 
 
 if __name__ == "__main__":
