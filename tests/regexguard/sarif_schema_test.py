@@ -48,6 +48,9 @@ def main():
             f.write("app.get('/', (req, res) => {\n"
                     "  res.send(new RegExp(req.query.q).source);\n"
                     "});\n")
+        # Ruby: its findings carry the engine versions (properties).
+        with open(os.path.join(tmp, "app.rb"), "w") as f:
+            f.write("NAME = /\\A(a+)+\\z/\n")
         with open(os.path.join(tmp, "patterns.txt"), "w") as f:
             f.write("^(a+)+$\n^a*a*$\n\\d+\n")
         logs = {
@@ -61,6 +64,9 @@ def main():
                                          "patterns.txt"], tmp),
             "check PATTERN": run(binary, ["check", "--format", "sarif",
                                           "^(\\w+\\s?)+$"], tmp),
+            "check (engine versions)": run(
+                binary, ["check", "--format", "sarif", "--dialect", "ruby",
+                         "--engine-version", "ruby=3.1", "^(a+)+$"], tmp),
         }
     failed = False
     for name, log in logs.items():
@@ -75,6 +81,13 @@ def main():
             print(f"FAIL: {name}: no results, nothing was validated")
         print(f"{name}: {len(results)} results, "
               f"{'valid' if not errors else 'INVALID'}")
+    for name in ("scan", "check (engine versions)"):
+        versions = [r["properties"]["versions"]
+                    for r in logs[name]["runs"][0]["results"]
+                    if "properties" in r]
+        if not versions:
+            failed = True
+            print(f"FAIL: {name}: no result carries properties.versions")
     rules = {r["ruleId"] for r in logs["scan"]["runs"][0]["results"]}
     expected = {"regexguard/exponential", "regexguard/polynomial",
                 "regexguard/search-restart", "regexguard/unknown",
