@@ -1,4 +1,5 @@
-// make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE]: writes a crawl database
+// make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE] [FETCHED_AT]: writes a
+// crawl database
 // of N domains with a realistic mix of outcomes (shares close to those
 // published for the top million: ~8% no response, ~25% 404, ~55% robots.txt
 // files) and of bodies: two thirds of the files are shared templates (CMS
@@ -7,7 +8,9 @@
 // BOMs, CRLF endings, typos. Deterministic for a given seed.
 // TEMPLATE_PERMILLE (default 650) is the share of robots.txt files drawn
 // from the templates, per mille; 0 makes every file distinct (the report's
-// worst case: nothing to share between domains).
+// worst case: nothing to share between domains). FETCHED_AT (default
+// 2026-11-30T12:00:00.000Z) is every fetch's time: several runs into one
+// database with different times make the periods of `report --series`.
 //
 // Rows go through CrawlStore::AppendFetches in batches of 5,000, as the
 // crawler writes them.
@@ -151,7 +154,7 @@ std::string UniqueBody(const std::string& domain, std::mt19937_64& rng) {
 }
 
 FetchRecord MakeRecord(std::int64_t rank, int template_permille,
-                       std::mt19937_64& rng) {
+                       const std::string& fetched_at, std::mt19937_64& rng) {
   std::uniform_int_distribution<int> permille(0, 999);
   FetchRecord r;
   r.domain = "site" + std::to_string(rank) + ".example";
@@ -159,7 +162,7 @@ FetchRecord MakeRecord(std::int64_t rank, int template_permille,
   r.url = "https://" + r.domain + "/robots.txt";
   r.final_url = r.url;
   r.strategy = "https,http";
-  r.fetched_at = "2026-11-30T12:00:00.000Z";
+  r.fetched_at = fetched_at;
   r.content_type = "text/plain";
   const int roll = permille(rng);
   auto fail = [&](ErrorClass error) {
@@ -218,12 +221,15 @@ int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(
         stderr,
-        "usage: make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE]\n");
+        "usage: make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE] "
+        "[FETCHED_AT]\n");
     return 2;
   }
   const std::int64_t count = std::atoll(argv[2]);
   std::mt19937_64 rng(argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1);
   const int template_permille = argc > 4 ? std::atoi(argv[4]) : 650;
+  const std::string fetched_at =
+      argc > 5 ? argv[5] : "2026-11-30T12:00:00.000Z";
   auto store = robotscan::storage::CrawlStore::Open(argv[1], {});
   if (!store.ok()) {
     std::fprintf(stderr, "%s\n", store.status().message().c_str());
@@ -238,7 +244,7 @@ int main(int argc, char** argv) {
   const std::int64_t run = *begun;
   std::vector<FetchRecord> batch;
   for (std::int64_t rank = 1; rank <= count; ++rank) {
-    batch.push_back(MakeRecord(rank, template_permille, rng));
+    batch.push_back(MakeRecord(rank, template_permille, fetched_at, rng));
     if (batch.size() == 5000 || rank == count) {
       const auto status = store.value()->AppendFetches(run, batch);
       if (!status.ok()) {
