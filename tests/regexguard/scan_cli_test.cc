@@ -596,6 +596,22 @@ TEST_F(ScanCliTest, EngineVersionOnScan) {
   EXPECT_EQ(RunScan("--engine-version ruby=x " + Root()).exit_code, 2);
 }
 
+// The configuration's engine-versions, and the flag over it per engine.
+TEST_F(ScanCliTest, EngineVersionsFromTheConfigurationFile) {
+  WriteFile(root_ / "app.rb", "NAME = /\\A(a+)+\\z/\n");
+  WriteFile(root_ / "cfg.toml", "engine-versions = [\"ruby=3.3\"]\n");
+  const std::string common = "--no-cache --config " +
+                             (root_ / "cfg.toml").string() + " " +
+                             (root_ / "app.rb").string();
+  EXPECT_EQ(RunScan(common).exit_code, 0);
+  const ScanRun overridden = RunScan("--engine-version ruby=3.1 " + common);
+  EXPECT_EQ(overridden.exit_code, 1) << overridden.out;
+  EXPECT_TRUE(Contains(overridden.out, "exponential on Ruby 3.1"))
+      << overridden.out;
+  // Another engine's version leaves the configuration's Ruby in place.
+  EXPECT_EQ(RunScan("--engine-version node=22 " + common).exit_code, 0);
+}
+
 // A JavaScript literal with the l flag runs on V8's linear engine.
 TEST_F(ScanCliTest, LinearFlagLiteralIsNotAFinding) {
   WriteFile(root_ / "app.js",

@@ -52,6 +52,7 @@ TEST_F(ScanPartsTest, TomlAndYamlReadTheSameConfig) {
                               "polynomial = \"error\"\n"
                               "timeout-per-regex = 2.5\n"
                               "baseline = \"base.json\"\n"
+                              "engine-versions = [\"ruby=3.3\", \"node=22\"]\n"
                               "[dialects]\n"
                               "python = \"pcre\"\n");
   const fs::path yaml = Write(".regexguard.yaml",
@@ -63,6 +64,7 @@ TEST_F(ScanPartsTest, TomlAndYamlReadTheSameConfig) {
                               "polynomial: 'error'\n"
                               "timeout-per-regex: 2.5\n"
                               "baseline: base.json\n"
+                              "engine-versions: [ruby=3.3, 'node=22']\n"
                               "dialects:\n"
                               "  python: pcre\n");
   const Result<ScanConfig> from_toml = LoadScanConfig(toml);
@@ -76,6 +78,8 @@ TEST_F(ScanPartsTest, TomlAndYamlReadTheSameConfig) {
     EXPECT_EQ(config->polynomial_severity, "error");
     EXPECT_EQ(config->timeout_seconds, 2.5);
     EXPECT_EQ(config->baseline, root_ / "base.json");
+    EXPECT_EQ(EngineVersionsText(config->engine_versions),
+              "node=22.0,ruby=3.3");
     ASSERT_EQ(config->dialects.count("python"), 1u);
     EXPECT_EQ(config->dialects.at("python"), Dialect::kPcre);
     EXPECT_TRUE(config->Selects(root_ / "src" / "a.py"));
@@ -101,6 +105,11 @@ TEST_F(ScanPartsTest, ConfigMistakesAreErrorsWithTheirPlace) {
       {"e.yaml", "dialects:\n  python: perl\n",
        ":2:11: expected a dialect name (pcre, python, javascript, java, ruby, "
        "go, dotnet)"},
+      {"f.toml", "engine-versions = \"ruby=3.3\"\n",
+       ":1:19: expected a list of \"engine=version\" strings"},
+      {"g.yaml", "engine-versions: [ruby=3.3, perl=5]\n",
+       ":1:29: bad engine version 'perl=5': expected ruby=X.Y, node=N or "
+       "dotnet=N"},
   };
   for (const auto& c : kCases) {
     const Result<ScanConfig> config = LoadScanConfig(Write(c.name, c.content));

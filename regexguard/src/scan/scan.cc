@@ -153,6 +153,8 @@ struct ScanSettings {
   Severity injection = Severity::kError;  // kNone: not looked for
   double timeout_seconds = 1.0;
   std::string baseline_file;  // empty: no baseline
+  // The configuration's engine versions, each overridden by the options'.
+  EngineVersions engine_versions;
 };
 
 Result<ScanSettings> ResolveSettings(const ScanOptions& options) {
@@ -186,6 +188,16 @@ Result<ScanSettings> ResolveSettings(const ScanOptions& options) {
           : from_config(config.injection_severity, Severity::kError));
   settings.timeout_seconds =
       options.timeout_seconds.value_or(config.timeout_seconds.value_or(1.0));
+  settings.engine_versions = config.engine_versions;
+  for (auto [from_options, into] :
+       {std::pair{&options.engine_versions.ruby,
+                  &settings.engine_versions.ruby},
+        std::pair{&options.engine_versions.node,
+                  &settings.engine_versions.node},
+        std::pair{&options.engine_versions.dotnet,
+                  &settings.engine_versions.dotnet}}) {
+    if (*from_options) *into = *from_options;
+  }
   if (!options.baseline.empty()) {
     settings.baseline_file = options.baseline;
   } else if (config.baseline) {
@@ -289,6 +301,7 @@ Finding InjectionFinding(const std::string& path, RegexInjection injection,
 std::vector<PatternVerdict> AnalyzeAll(const std::vector<AnalysisKey>& keys,
                                        const ScanOptions& options,
                                        double timeout_seconds,
+                                       const EngineVersions& engine_versions,
                                        std::size_t* cache_hits) {
   const AnalysisCache cache(options.no_cache ? fs::path()
                             : options.cache_dir.empty()
@@ -296,7 +309,7 @@ std::vector<PatternVerdict> AnalyzeAll(const std::vector<AnalysisKey>& keys,
                                 : fs::path(options.cache_dir));
   std::vector<PatternVerdict> verdicts(keys.size());
   std::atomic<std::size_t> hits{0};
-  const std::string versions = EngineVersionsText(options.engine_versions);
+  const std::string versions = EngineVersionsText(engine_versions);
   ParallelFor(keys.size(), options.jobs, [&](std::size_t i) {
     const std::string cache_key = keys[i].CacheText(timeout_seconds, versions);
     if (std::optional<PatternVerdict> cached = cache.Lookup(cache_key)) {
@@ -310,7 +323,7 @@ std::vector<PatternVerdict> AnalyzeAll(const std::vector<AnalysisKey>& keys,
     if (parsed) analyze.parse.flags = *parsed;
     analyze.anchored = keys[i].anchored;
     analyze.time_budget_seconds = timeout_seconds;
-    analyze.engine_versions = options.engine_versions;
+    analyze.engine_versions = engine_versions;
     verdicts[i] = VerdictOf(AnalyzePattern(keys[i].pattern, analyze));
     cache.Store(cache_key, verdicts[i]);
   });
@@ -498,7 +511,8 @@ Result<ScanReport> ScanSources(const ScanOptions& options) {
   }
   report.distinct = keys.size();
   const std::vector<PatternVerdict> verdicts =
-      AnalyzeAll(keys, options, settings.timeout_seconds, &report.cache_hits);
+      AnalyzeAll(keys, options, settings.timeout_seconds,
+                 settings.engine_versions, &report.cache_hits);
   for (std::size_t i = 0; i < report.findings.size(); ++i) {
     Finding& finding = report.findings[i];
     if (analysis_of[i]) {

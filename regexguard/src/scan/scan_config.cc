@@ -232,6 +232,25 @@ std::optional<Status> ReadConfig(const fs::path& file, const ConfigNode& root,
       } else {
         config->baseline = file.parent_path() / node.text;
       }
+    } else if (key == "engine-versions") {
+      if (node.kind != ConfigNode::Kind::kList) {
+        error = Status{
+            StatusCode::kInvalidArgument,
+            Where(file, node) + "expected a list of \"engine=version\" strings",
+            std::nullopt};
+      }
+      for (const ConfigNode& element : node.items) {
+        const Status added =
+            element.kind == ConfigNode::Kind::kString
+                ? AddEngineVersion(element.text, &config->engine_versions)
+                : Status(StatusCode::kInvalidArgument,
+                         "expected an \"engine=version\" string");
+        if (!added.ok()) {
+          error = Status{StatusCode::kInvalidArgument,
+                         Where(file, element) + added.message(), std::nullopt};
+          break;
+        }
+      }
     } else if (key == "dialects") {
       if (node.kind != ConfigNode::Kind::kTable) {
         error =

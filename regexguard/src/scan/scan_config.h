@@ -9,6 +9,7 @@
 //   injection = "error"           # regex injection: error | warning | off
 //   timeout-per-regex = 2.0       # seconds per distinct pattern
 //   baseline = "base.json"        # relative to this file
+//   engine-versions = ["ruby=3.3"] # engine releases to judge for
 //   [dialects]                    # language name = dialect name
 //   javascript = "javascript"
 //
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "robotscan/regexguard/dialect.h"
+#include "robotscan/regexguard/engine_versions.h"
 #include "robotscan/regexguard/status.h"
 
 namespace robotscan::regexguard::internal {
@@ -47,6 +49,7 @@ struct ScanConfig {
   // The baseline file, resolved against the configuration file's folder.
   std::optional<std::filesystem::path> baseline;
   std::map<std::string, Dialect> dialects;  // by SourceLanguageName
+  EngineVersions engine_versions;           // "engine-versions"
 
   // Whether `path` passes the include and exclude globs.
   bool Selects(const std::filesystem::path& path) const;

@@ -146,7 +146,8 @@ struct ScanOptions {
   std::string cache_dir;       // empty: DefaultCacheDirectory()
   bool no_cache = false;
   // The engine releases to judge for (AnalyzeOptions::engine_versions);
-  // unset engines mean every version.
+  // each engine set here overrides the configuration's `engine-versions`,
+  // and an engine set in neither means every version.
   EngineVersions engine_versions;
 };
 
