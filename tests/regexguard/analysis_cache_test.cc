@@ -23,6 +23,8 @@ TEST_F(ScanPartsTest, CacheRoundTripsAndSkipsBrokenOrBudgetEntries) {
   verdict.verdict = Verdict::kExponential;
   verdict.cause = Cause::kBacktracking;
   verdict.attack = Attack{"", "a", "b"};
+  verdict.versions =
+      "exponential on Ruby < 3.2; linear on Ruby >= 3.2 (memoization)";
   EXPECT_FALSE(cache.Lookup("key 1"));
   cache.Store("key 1", verdict);
   const std::optional<PatternVerdict> back = cache.Lookup("key 1");
@@ -31,6 +33,7 @@ TEST_F(ScanPartsTest, CacheRoundTripsAndSkipsBrokenOrBudgetEntries) {
   EXPECT_EQ(back->cause, Cause::kBacktracking);
   ASSERT_TRUE(back->attack);
   EXPECT_EQ(back->attack->pump, "a");
+  EXPECT_EQ(back->versions, verdict.versions);
   EXPECT_FALSE(cache.Lookup("key 2"));
 
   // A corrupt entry is a miss; storing again repairs it.
