@@ -110,6 +110,16 @@ TEST(WaybackPeriodsTest, FindsTheTimestampsPeriod) {
             4);
 }
 
+TEST(WaybackPeriodsTest, NamesGoBothWays) {
+  for (WaybackPeriod every : kWaybackPeriods) {
+    EXPECT_EQ(ParseWaybackPeriod(WaybackPeriodName(every)), every)
+        << WaybackPeriodName(every);
+  }
+  EXPECT_EQ(WaybackPeriodName(WaybackPeriod::kQuarter), "quarter");
+  EXPECT_FALSE(ParseWaybackPeriod("week"));
+  EXPECT_FALSE(ParseWaybackPeriod("Month"));
+}
+
 TEST(CdxAnswerTest, ReadsJsonPlainTextAndEmptyAnswers) {
   struct Case {
     const char* id;

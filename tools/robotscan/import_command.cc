@@ -7,7 +7,6 @@
 // docs/cli.md.
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -124,6 +123,7 @@ int RunImportCommonCrawl(ImportFlags flags) {
 
 struct WaybackFlags {
   crawler::WaybackImport import;
+  std::string every = "month";  // Checked against WaybackPeriodName's.
   bool json = false;
   bool quiet = false;
 };
@@ -177,6 +177,9 @@ void PrintWaybackSummary(const crawler::WaybackSummary& s) {
 
 int RunImportWayback(WaybackFlags flags) {
   flags.import.tool_version = std::string(kVersion);
+  // CLI11 has checked the name against the same table.
+  flags.import.every =
+      crawler::ParseWaybackPeriod(flags.every).value_or(flags.import.every);
   crawler::NetworkLibraries libraries;
   crawler::CrawlHandle handle;
   crawler::WaybackSummary summary;
@@ -240,13 +243,14 @@ void AddWaybackCommand(CLI::App* cmd, int* exit_code) {
   wb->add_option("--from", o.from, "First period: YYYY or YYYYMM")->required();
   wb->add_option("--to", o.to, "Last period, included: YYYY or YYYYMM")
       ->required();
-  wb->add_option("--every", o.every, "month, quarter or year (default month)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, crawler::WaybackPeriod>{
-              {"month", crawler::WaybackPeriod::kMonth},
-              {"quarter", crawler::WaybackPeriod::kQuarter},
-              {"year", crawler::WaybackPeriod::kYear}},
-          CLI::ignore_case));
+  std::vector<std::string> periods;
+  for (crawler::WaybackPeriod every : crawler::kWaybackPeriods) {
+    periods.emplace_back(crawler::WaybackPeriodName(every));
+  }
+  wb->add_option("--every", flags->every,
+                 "The period of which the first capture is taken")
+      ->check(CLI::IsMember(periods))
+      ->capture_default_str();
   wb->add_option("--wayback-url", o.wayback_url,
                  "The archive's root, for /cdx/search/cdx and /web/")
       ->capture_default_str();

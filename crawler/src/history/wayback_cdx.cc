@@ -187,6 +187,33 @@ CdxPage ReadPlainText(std::string_view body) {
 
 }  // namespace
 
+}  // namespace robotscan::crawler::history
+
+namespace robotscan::crawler {
+
+std::string_view WaybackPeriodName(WaybackPeriod every) {
+  switch (every) {
+    case WaybackPeriod::kMonth:
+      return "month";
+    case WaybackPeriod::kQuarter:
+      return "quarter";
+    case WaybackPeriod::kYear:
+      return "year";
+  }
+  return "month";
+}
+
+std::optional<WaybackPeriod> ParseWaybackPeriod(std::string_view name) {
+  for (WaybackPeriod every : kWaybackPeriods) {
+    if (WaybackPeriodName(every) == name) return every;
+  }
+  return std::nullopt;
+}
+
+}  // namespace robotscan::crawler
+
+namespace robotscan::crawler::history {
+
 Result<WaybackPeriods> WaybackPeriods::Make(std::string_view from,
                                             std::string_view to,
                                             WaybackPeriod every) {

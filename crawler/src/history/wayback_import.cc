@@ -84,18 +84,6 @@ std::string HostName() {
 
 std::string Now() { return FormatIso8601(std::chrono::system_clock::now()); }
 
-const char* PeriodName(WaybackPeriod every) {
-  switch (every) {
-    case WaybackPeriod::kMonth:
-      return "month";
-    case WaybackPeriod::kQuarter:
-      return "quarter";
-    case WaybackPeriod::kYear:
-      return "year";
-  }
-  return "month";
-}
-
 class WaybackImporter {
  public:
   WaybackImporter(const WaybackImport& options,
@@ -260,7 +248,7 @@ class WaybackImporter {
       for (int p = 0; p < count; ++p) {
         storage::Result<storage::HistoryFile> unit = store_->OpenHistoryFile(
             runs_[static_cast<std::size_t>(p)], domain.name,
-            base_ + "/cdx/search/cdx", holder_, now);
+            base_ + "/cdx/search/cdx", holder_, now, "");
         if (!unit.ok()) {
           StopOnStorageError(unit.status());
           return;
@@ -521,7 +509,7 @@ Status ImportWayback(const WaybackImport& options,
       info.options_json =
           nlohmann::json{{"import", "wayback"},
                          {"period", label},
-                         {"every", PeriodName(options.every)},
+                         {"every", WaybackPeriodName(options.every)},
                          {"from", options.from},
                          {"to", options.to},
                          {"wayback_url", options.wayback_url},

@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,6 +134,13 @@ Status ImportCommonCrawl(const CommonCrawlImport& options,
 // calendar month, quarter (Q1 = January to March) or year. Each period is
 // one run, its source_crawl the label "2024-03", "2024-Q1" or "2024".
 enum class WaybackPeriod { kMonth, kQuarter, kYear };
+inline constexpr WaybackPeriod kWaybackPeriods[] = {
+    WaybackPeriod::kMonth, WaybackPeriod::kQuarter, WaybackPeriod::kYear};
+
+// "month", "quarter", "year" (--every, crawl_run.options), and back;
+// nullopt for another name.
+std::string_view WaybackPeriodName(WaybackPeriod every);
+std::optional<WaybackPeriod> ParseWaybackPeriod(std::string_view name);
 
 struct WaybackImport {
   std::string db_path;
