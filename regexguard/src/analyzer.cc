@@ -682,12 +682,17 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
   // Java remembers where its loops failed (jit_model.h: JavaLoopMemo): the
   // spelling PCRE2 counts marks those loops' iterations for the callout to
   // replay it. RE2 gets the plain spelling.
+  // Java before 9 has no memo: `--engine-version java=8` runs the plain
+  // spelling.
+  const bool java_loop_memo =
+      options.parse.dialect == Dialect::kJava &&
+      !(options.engine_versions.java &&
+        *options.engine_versions.java < EngineVersion{9, 0});
   const EngineProgram program =
       ProgramFor(pattern, options.parse,
-                 options.parse.dialect == Dialect::kJava
-                     ? internal::ToPcre2PatternWithCallouts(
-                           root, internal::JavaLoopMemo(root))
-                     : spelled);
+                 java_loop_memo ? internal::ToPcre2PatternWithCallouts(
+                                      root, internal::JavaLoopMemo(root))
+                                : spelled);
 
   // 2. Automaton.
   const std::optional<StaticFindings> findings =

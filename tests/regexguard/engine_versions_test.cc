@@ -180,9 +180,29 @@ TEST(EngineVersionsTest, V8LinearEngineReach) {
   }
 }
 
+// Java's loop memo (JDK 9 and later; jit_model.h: JavaLoopMemo) reaches a
+// pattern when some loop has it; the verdict is then measured with it.
+TEST(EngineVersionsTest, JavaLoopMemoReach) {
+  const ReachCase cases[] = {
+      {"group-loop", "^(a|a)*$", "", "9", ""},
+      {"nested-loops", "^(a+)+$", "", "9", ""},
+      {"no-group-loop", "^a*a*$", "", "", "no loop has the memo"},
+      {"back-reference", "^(a|a)*\\1$", "", "", "no loop has the memo"},
+  };
+  for (const ReachCase& c : cases) {
+    const DefenceReach reach = ReachOf(c, Dialect::kJava);
+    EXPECT_EQ(reach.defence, EngineDefence::kJavaLoopMemo) << c.id;
+    EXPECT_FALSE(reach.opt_in) << c.id;
+    ExpectReach(c, reach);
+  }
+  EngineVersions versions;
+  ASSERT_TRUE(AddEngineVersion("java=1.8", &versions).ok());
+  EXPECT_EQ(versions.java, (EngineVersion{8, 0}));
+}
+
 TEST(EngineVersionsTest, OtherDialectsHaveNoDefence) {
   for (const Dialect dialect :
-       {Dialect::kPcre, Dialect::kPython, Dialect::kJava, Dialect::kGo}) {
+       {Dialect::kPcre, Dialect::kPython, Dialect::kGo}) {
     ParseOptions options;
     options.dialect = dialect;
     Result<ParsedPattern> parsed = ParsePattern("^(a+)+$", options);
@@ -281,6 +301,19 @@ TEST(EngineVersionsTest, VerdictsNameTheVersionsTheyHoldFor) {
        Verdict::kExponential, ""},
       {"python-none", "^(a+)+$", Dialect::kPython, "", "ruby=3.3",
        Verdict::kExponential, ""},
+      // Java: measured with the memo (9 and later) unless java=8 is asked.
+      {"java-any", "^(a+)+$", Dialect::kJava, "", nullptr, Verdict::kPolynomial,
+       "polynomial (degree 2) on Java >= 9 (with its loop memo); at least "
+       "that on Java < 9, which has none"},
+      {"java-8", "^(a+)+$", Dialect::kJava, "", "java=8", Verdict::kExponential,
+       "exponential on Java 8 (no loop memo before Java 9)"},
+      {"java-8-alternation", "^(a|a)*$", Dialect::kJava, "", "java=8",
+       Verdict::kExponential,
+       "exponential on Java 8 (no loop memo before Java 9)"},
+      {"java-17-alternation", "^(a|a)*$", Dialect::kJava, "", "java=17",
+       Verdict::kUnknown,
+       "no attack confirmed on Java 17 (with its loop memo); Java < 9 has "
+       "none: --engine-version java=8 judges it"},
       {"safe-says-nothing", "abc", Dialect::kRuby, "", nullptr, Verdict::kSafe,
        ""},
   };

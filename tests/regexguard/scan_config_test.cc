@@ -108,8 +108,8 @@ TEST_F(ScanPartsTest, ConfigMistakesAreErrorsWithTheirPlace) {
       {"f.toml", "engine-versions = \"ruby=3.3\"\n",
        ":1:19: expected a list of \"engine=version\" strings"},
       {"g.yaml", "engine-versions: [ruby=3.3, perl=5]\n",
-       ":1:29: bad engine version 'perl=5': expected ruby=X.Y, node=N or "
-       "dotnet=N"},
+       ":1:29: bad engine version 'perl=5': expected ruby=X.Y, node=N, "
+       "dotnet=N or java=N"},
   };
   for (const auto& c : kCases) {
     const Result<ScanConfig> config = LoadScanConfig(Write(c.name, c.content));

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "proof/jit_model.h"
+
 namespace robotscan::regexguard {
 namespace {
 
@@ -18,6 +20,7 @@ constexpr EngineVersion kRubyMemoizationFrom{3, 2};
 constexpr EngineVersion kRubyLookaroundMemoizationFrom{3, 3};
 constexpr EngineVersion kDotNetNonBacktrackingFrom{7, 0};
 constexpr EngineVersion kNodeLinearEngineFrom{16, 0};
+constexpr EngineVersion kJavaLoopMemoFrom{9, 0};
 
 // V8 compiles a bounded repetition by copying its body; its linear engine
 // refuses a pattern whose copies multiply beyond this
@@ -234,6 +237,24 @@ std::pair<std::string, std::optional<SourceSpan>> V8LinearObstacle(
   return {};
 }
 
+// Java's memo is measured, not assumed: the reach says only whether some
+// loop of the pattern has it (JavaLoopMemo), so that the verdict can say
+// it was measured with it.
+DefenceReach JudgeJavaLoopMemo(const Node& root) {
+  DefenceReach reach;
+  reach.defence = EngineDefence::kJavaLoopMemo;
+  reach.engine = VersionedEngine::kJava;
+  reach.available_from = kJavaLoopMemoFrom;
+  if (!internal::JavaLoopMemo(root).empty()) {
+    reach.reached_from = kJavaLoopMemoFrom;
+  } else {
+    reach.obstacle =
+        "no loop has the memo (none is an unbounded greedy loop of a group "
+        "outside quantified groups, or the pattern has a back reference)";
+  }
+  return reach;
+}
+
 DefenceReach JudgeNonBacktracking(const Node& root) {
   DefenceReach reach;
   reach.defence = EngineDefence::kDotNetNonBacktracking;
@@ -289,6 +310,8 @@ std::string_view VersionedEngineName(VersionedEngine engine) {
       return "node";
     case VersionedEngine::kDotNet:
       return "dotnet";
+    case VersionedEngine::kJava:
+      return "java";
   }
   return "";
 }
@@ -304,12 +327,17 @@ Status AddEngineVersion(std::string_view setting, EngineVersions* versions) {
   if (engine == "ruby") slot = &versions->ruby;
   if (engine == "node") slot = &versions->node;
   if (engine == "dotnet") slot = &versions->dotnet;
+  if (engine == "java") slot = &versions->java;
   if (slot == nullptr || !version) {
     return Status(StatusCode::kInvalidArgument,
                   "bad engine version '" + std::string(setting) +
-                      "': expected ruby=X.Y, node=N or dotnet=N");
+                      "': expected ruby=X.Y, node=N, dotnet=N or java=N");
   }
   *slot = *version;
+  // Java's releases before 9 were named 1.x.
+  if (slot == &versions->java && slot->value().major == 1) {
+    *slot = EngineVersion{slot->value().minor, 0};
+  }
   return Status::Ok();
 }
 
@@ -323,6 +351,7 @@ std::string EngineVersionsText(const EngineVersions& versions) {
             std::to_string(version->minor);
   };
   add("dotnet", versions.dotnet);
+  add("java", versions.java);
   add("node", versions.node);
   add("ruby", versions.ruby);
   return text;
@@ -336,6 +365,8 @@ std::string_view EngineDefenceName(EngineDefence defence) {
       return "non-backtracking";
     case EngineDefence::kV8LinearEngine:
       return "linear-engine";
+    case EngineDefence::kJavaLoopMemo:
+      return "loop-memo";
   }
   return "";
 }
@@ -349,6 +380,8 @@ std::vector<DefenceReach> JudgeEngineDefences(const Node& root, Dialect dialect,
       return {JudgeNonBacktracking(root)};
     case Dialect::kJavaScript:
       return {JudgeV8LinearEngine(root, flags)};
+    case Dialect::kJava:
+      return {JudgeJavaLoopMemo(root)};
     default:
       return {};
   }

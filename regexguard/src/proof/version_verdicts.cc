@@ -150,10 +150,47 @@ void JudgePcre(AnalysisReport* report) {
   }
 }
 
+// Java's memo is measured: the verdict is for the releases the program
+// was measured as. With the memo (Java 9 and later) a verdict that is not a
+// finding says so, since Java 8 may still explode; a finding there holds
+// for Java 8 too, the memo only removing work.
+void JudgeJava(const AnalyzeOptions& options, AnalysisReport* report) {
+  const DefenceReach* memo = DefenceOf(*report, EngineDefence::kJavaLoopMemo);
+  if (memo == nullptr || !memo->reached_from) return;
+  const std::optional<EngineVersion>& asked = options.engine_versions.java;
+  const std::string from = EngineVersionText(*memo->reached_from);
+  if (asked && *asked < *memo->reached_from) {
+    if (IsFinding(*report)) {
+      report->versions = GrowthOf(*report) + " on Java " +
+                         EngineVersionText(*asked) +
+                         " (no loop memo before Java " + from + ")";
+    }
+    return;
+  }
+  const std::string on =
+      asked ? "Java " + EngineVersionText(*asked) : "Java >= " + from;
+  if (IsFinding(*report)) {
+    report->versions = GrowthOf(*report) + " on " + on +
+                       " (with its loop memo); at least that on Java < " +
+                       from + ", which has none";
+  } else if (report->verdict == Verdict::kSafe) {
+    report->versions = "linear on " + on + " (with its loop memo); Java < " +
+                       from + " has none: --engine-version java=8 judges it";
+  } else if (report->verdict == Verdict::kUnknown && !report->error) {
+    report->versions = "no attack confirmed on " + on +
+                       " (with its loop memo); Java < " + from +
+                       " has none: --engine-version java=8 judges it";
+  }
+}
+
 }  // namespace
 
 void JudgeEngineVersions(const AnalyzeOptions& options,
                          AnalysisReport* report) {
+  if (report->dialect == Dialect::kJava) {
+    JudgeJava(options, report);
+    return;
+  }
   if (!IsFinding(*report)) return;
   switch (report->dialect) {
     case Dialect::kRuby:

@@ -14,7 +14,8 @@ namespace robotscan::regexguard::internal {
 // into kSafe when options.engine_versions names a Ruby whose memoization
 // covers it. A finding is only called linear where the defence covers one
 // match of the pattern: a search-restart or global-use finding comes from
-// many searches, and is left as it is.
+// many searches, and is left as it is. Java's verdict is measured with its
+// loop memo (or without, for java=8) and says which.
 void JudgeEngineVersions(const AnalyzeOptions& options, AnalysisReport* report);
 
 // For a pattern with the `l` flag, after parsing (report->defences set):

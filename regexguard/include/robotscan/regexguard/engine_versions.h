@@ -15,6 +15,10 @@
 //                 regexec.c count_num_cache_opcodes).
 //   .NET >= 7     RegexOptions.NonBacktracking, opt-in. Refuses back
 //                 references, lookarounds, atomic groups and \G.
+//   Java >= 9     the loop memo (java.util.regex remembers where a loop
+//                 iteration failed), automatic; the verdict for Java is
+//                 measured with it (jit_model.h: JavaLoopMemo), and
+//                 `java=8` measures without it.
 //   Node >= 16    V8's linear engine: the `l` flag under
 //                 --enable-experimental-regexp-engine, opt-in. Refuses
 //                 back references, lookarounds, the i and u flags, and
@@ -70,7 +74,7 @@ struct EngineVersion {
 std::string EngineVersionText(const EngineVersion& version);
 
 // The runtimes whose version changes a verdict.
-enum class VersionedEngine { kRuby, kNode, kDotNet };
+enum class VersionedEngine { kRuby, kNode, kDotNet, kJava };
 std::string_view VersionedEngineName(VersionedEngine engine);  // "ruby", ...
 
 // The versions a verdict is asked for (`--engine-version`). An engine left
@@ -80,16 +84,18 @@ struct EngineVersions {
   std::optional<EngineVersion> ruby;
   std::optional<EngineVersion> node;
   std::optional<EngineVersion> dotnet;
-  bool empty() const { return !ruby && !node && !dotnet; }
+  std::optional<EngineVersion> java;  // "1.8" reads as 8
+  bool empty() const { return !ruby && !node && !dotnet && !java; }
 };
 
-// Reads one "engine=version" setting ("ruby=3.3", "node=22", "dotnet=8";
+// Reads one "engine=version" setting ("ruby=3.3", "node=22", "dotnet=8",
+// "java=8";
 // "v8" is not accepted: Node's version is what users know) into
 // *versions. kInvalidArgument, naming the text, for anything else.
 [[nodiscard]] Status AddEngineVersion(std::string_view setting,
                                       EngineVersions* versions);
 
-// The settings back as text, "dotnet=8,node=22,ruby=3.3" (sorted), or ""
+// The settings back as text, "dotnet=8.0,node=22.0,ruby=3.3" (sorted), or ""
 // for none: a stable key for caches.
 std::string EngineVersionsText(const EngineVersions& versions);
 
@@ -97,8 +103,9 @@ enum class EngineDefence {
   kRubyMemoization,        // Ruby >= 3.2, automatic
   kDotNetNonBacktracking,  // .NET >= 7, RegexOptions.NonBacktracking
   kV8LinearEngine,         // Node >= 16, the `l` flag
+  kJavaLoopMemo,           // Java >= 9, automatic; measured, not assumed
 };
-// "memoization", "non-backtracking", "linear-engine".
+// "memoization", "non-backtracking", "linear-engine", "loop-memo".
 std::string_view EngineDefenceName(EngineDefence defence);
 
 // Whether one defence reaches one pattern.
@@ -120,8 +127,8 @@ struct DefenceReach {
   std::optional<SourceSpan> obstacle_span;
 };
 
-// The defences of the engine of `dialect` (none for PCRE, Python, Java,
-// Go) and their reach over the parsed pattern `root` with `flags`.
+// The defences of the engine of `dialect` (none for PCRE, Python, Go) and their
+// reach over the parsed pattern `root` with `flags`.
 std::vector<DefenceReach> JudgeEngineDefences(const Node& root, Dialect dialect,
                                               const PatternFlags& flags);
 
