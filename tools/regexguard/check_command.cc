@@ -169,7 +169,7 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1u, 256u));
   check
       ->add_option("--engine-version", flags->engine_versions,
-                   "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
+                   "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8, java=8; "
                    "repeatable): judge for that release; by default the "
                    "verdict names the versions for which it holds")
       ->allow_extra_args(false);

@@ -6,6 +6,7 @@
 //   regexguard check 'PATTERN' [--dialect D] [--flags F] [--anchored]
 //   regexguard check --file patterns.txt|patterns.jsonl|- [--jobs N]
 //       [--format text|json|sarif] [--timeout-per-regex SECONDS]
+//       [--engine-version ruby=3.3|node=22|dotnet=8|java=8 ...]
 //     exit 0: no findings; 1: at least one exponential/polynomial finding;
 //     2: usage error, unreadable input, or (without findings) an invalid
 //     pattern.

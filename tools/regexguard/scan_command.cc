@@ -166,7 +166,7 @@ void AddScanCommand(CLI::App& app, int* exit_code) {
   scan->add_flag("--no-cache", scan_flags->options.no_cache,
                  "Neither read nor write the analysis cache");
   scan->add_option("--engine-version", scan_flags->engine_versions,
-                   "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8; "
+                   "ENGINE=VERSION (ruby=3.3, node=22, dotnet=8, java=8; "
                    "repeatable): judge for that release; by default each "
                    "finding names the versions for which it holds")
       ->allow_extra_args(false);
