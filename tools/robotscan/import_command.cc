@@ -37,6 +37,8 @@ nlohmann::json SummaryJson(const crawler::ImportSummary& s) {
   j["files_already_done"] = s.files_already_done;
   j["files_resumed"] = s.files_resumed;
   j["files_failed"] = s.files_failed;
+  j["files_waited_for"] = s.files_waited_for;
+  j["leases_lost"] = s.leases_lost;
   j["records"] = s.records;
   j["fetches"] = s.fetches;
   j["duplicates"] = s.duplicates;
@@ -293,11 +295,18 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       "Common Crawl's robots.txt WARC files: one run per crawl ID, resumable "
       "(docs/history.md)");
   crawler::CommonCrawlImport& o = flags->import;
-  cc->add_option("--db", o.db_path, "SQLite crawl database (created if new)")
+  cc->add_option("--db", o.db_path,
+                 "Crawl database: an SQLite file (created if new) or a "
+                 "postgresql:// URI (importers on several hosts share the "
+                 "files)")
       ->required();
   cc->add_option("--list", o.list_path,
                  "Top list: only its domains (and www. of them); default: "
                  "every host");
+  cc->add_option("--lease", o.lease_seconds,
+                 "PostgreSQL: seconds a file stays leased after a commit; "
+                 "another importer takes over a file whose lease ran out")
+      ->capture_default_str();
   cc->add_option("--top", o.top, "Only the list's first N entries (0: all)");
   cc->add_option("--crawl-id", o.crawl_id,
                  "CC-MAIN-YYYY-WW; default: from the files' paths or their "

@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -314,6 +315,11 @@ std::string HostName() {
 
 std::string Now() { return FormatIso8601(std::chrono::system_clock::now()); }
 
+std::string SecondsFromNow(int seconds) {
+  return FormatIso8601(std::chrono::system_clock::now() +
+                       std::chrono::seconds(seconds));
+}
+
 std::string JsonQuoted(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
@@ -365,12 +371,44 @@ class Import {
     for (int j = 1; j < jobs; ++j) threads.emplace_back(work);
     work();
     for (std::thread& t : threads) t.join();
+    ImportDeferred();
     {
       std::lock_guard lock(queue_mutex_);
       readers_done_ = true;
     }
     queue_cv_.notify_all();
     writer.join();
+  }
+
+  // PostgreSQL: the files other importers held when this one came to them,
+  // and the ones whose lease it lost, are tried again until each is done
+  // (by whoever) or taken over after its holder's lease ran out.
+  void ImportDeferred() {
+    for (;;) {
+      WaitForWriter();
+      std::vector<std::string> again;
+      {
+        std::lock_guard lock(mutex_);
+        again.assign(deferred_.begin(), deferred_.end());
+        deferred_.clear();
+      }
+      if (again.empty() || cancelled() || stopped_.load()) return;
+      // Not faster than the leases can change hands.
+      for (int i = 0; i < 10 && !cancelled(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      for (const std::string& location : again) {
+        if (cancelled() || stopped_.load()) return;
+        ImportFile(location);
+      }
+    }
+  }
+
+  // Until every queued batch is committed (or refused).
+  void WaitForWriter() {
+    std::unique_lock lock(queue_mutex_);
+    queue_cv_.wait(
+        lock, [&] { return (queue_.empty() && !committing_) || stopped_; });
   }
 
   // A storage failure stops every worker; the first is returned.
@@ -577,6 +615,7 @@ class Import {
   // A batch read, waiting for the writer, with its file's resume point.
   struct Pending {
     std::string name;
+    std::string location;
     std::int64_t file_id = 0;
     std::int64_t resume_offset = 0;
     std::int64_t resume_skip = 0;
@@ -590,8 +629,13 @@ class Import {
   bool Enqueue(const std::string& name, std::int64_t file_id,
                std::int64_t resume_offset, std::int64_t resume_skip, bool done,
                bool resumed, Batch* batch) {
+    {
+      std::lock_guard lock(mutex_);
+      if (lost_.count(name) != 0) return false;  // Stop reading it.
+    }
     Pending pending;
     pending.name = name;
+    pending.location = locations_[name];
     pending.file_id = file_id;
     pending.resume_offset = resume_offset;
     pending.resume_skip = resume_skip;
@@ -621,15 +665,20 @@ class Import {
         if (queue_.empty()) return;
         pending = std::move(queue_.front());
         queue_.pop_front();
+        committing_ = true;
       }
       queue_cv_.notify_all();
-      if (!Commit(&pending)) {
+      const bool committed = Commit(&pending);
+      {
         std::lock_guard lock(queue_mutex_);
-        stopped_ = true;
-        queue_.clear();
-        queue_cv_.notify_all();
-        return;
+        committing_ = false;
+        if (!committed) {
+          stopped_ = true;
+          queue_.clear();
+        }
       }
+      queue_cv_.notify_all();
+      if (!committed) return;
     }
   }
 
@@ -643,10 +692,23 @@ class Import {
     if (!batch->errors.empty()) progress.last_error = batch->errors.back();
     progress.done = pending->done;
     if (pending->done) progress.finished_at = Now();
+    progress.holder = holder_;
+    progress.lease_until = SecondsFromNow(options_.lease_seconds);
     std::lock_guard lock(mutex_);
     if (!storage_status_.ok()) return false;
+    if (lost_.count(pending->name) != 0) return true;  // See below.
     storage::Result<storage::HistoryCounts> decided =
         store_->AppendImportedFetches(run_id_, batch->fetches, progress);
+    if (!decided.ok() &&
+        decided.status().code() == storage::Status::Code::kLocked) {
+      // Another importer took the file over (our lease ran out): it reads
+      // these records again. Drop this file's batches, and look at the file
+      // again later (it may be done by then, or free once more).
+      ++summary_->leases_lost;
+      lost_.insert(pending->name);
+      deferred_.insert(pending->location);
+      return true;
+    }
     if (!decided.ok()) {
       storage_status_ = decided.status();
       return false;
@@ -674,14 +736,23 @@ class Import {
     {
       std::lock_guard lock(mutex_);
       if (!storage_status_.ok()) return;
+      locations_[name] = location;
+      lost_.erase(name);
       storage::Result<storage::HistoryFile> opened =
-          store_->OpenHistoryFile(run_id_, name, location, holder_, Now());
+          store_->OpenHistoryFile(run_id_, name, location, holder_, Now(),
+                                  SecondsFromNow(options_.lease_seconds));
       if (!opened.ok()) {
         storage_status_ = opened.status();
         stopped_ = true;
         return;
       }
       file = *opened;
+      if (!file.held_by.empty()) {
+        // Another importer is reading it (PostgreSQL): later.
+        if (waited_for_.insert(name).second) ++summary_->files_waited_for;
+        deferred_.insert(location);
+        return;
+      }
       if (file.done) {
         ++summary_->files_already_done;
         if (callbacks_.on_file) callbacks_.on_file(name, *summary_);
@@ -789,11 +860,19 @@ class Import {
   Status storage_status_;
   // Set when storage failed: readers and the writer stop.
   std::atomic<bool> stopped_{false};
+  // PostgreSQL's leases (guarded by mutex_): files to look at again, files
+  // whose lease was lost (their queued batches are dropped), where each
+  // file was read from, files counted in files_waited_for.
+  std::set<std::string> deferred_;
+  std::set<std::string> lost_;
+  std::map<std::string, std::string> locations_;
+  std::set<std::string> waited_for_;
   static constexpr std::size_t kMaxQueued = 4;
-  std::mutex queue_mutex_;  // Guards queue_, readers_done_.
+  std::mutex queue_mutex_;  // Guards queue_, readers_done_, committing_.
   std::condition_variable queue_cv_;
   std::deque<Pending> queue_;
   bool readers_done_ = false;
+  bool committing_ = false;
 };
 
 // The crawl ID in the first warcinfo record of a local file, or "".
@@ -842,10 +921,8 @@ Status ImportCommonCrawl(const CommonCrawlImport& options,
                          const ImportCallbacks& callbacks, CrawlHandle* handle,
                          ImportSummary* summary) {
   *summary = ImportSummary();
-  if (storage::IsPostgresUri(options.db_path)) {
-    return Status(StatusCode::kInvalidArgument,
-                  "imports into PostgreSQL are not supported yet: import "
-                  "into an SQLite file and copy it with robotscan migrate");
+  if (options.lease_seconds < 1) {
+    return Status(StatusCode::kInvalidArgument, "--lease must be at least 1 s");
   }
   if (options.jobs < 1 || options.jobs > 256) {
     return Status(StatusCode::kInvalidArgument, "--jobs must be 1 to 256");
@@ -932,7 +1009,7 @@ Status ImportCommonCrawl(const CommonCrawlImport& options,
   me.host = HostName();
   me.started_at = Now();
   storage::Result<storage::LockAttempt> locked =
-      store.value()->LockForCrawl(me);
+      store.value()->LockForImport(me);
   if (!locked.ok()) return locked.status();
   storage::LockAttempt hold = std::move(locked).value();
   if (!hold.lock) {
@@ -943,35 +1020,26 @@ Status ImportCommonCrawl(const CommonCrawlImport& options,
                       hold.held_by->host + ")");
   }
 
-  storage::Result<std::optional<std::int64_t>> found =
-      store.value()->FindImportRun(storage::FetchSource::kCommonCrawl,
-                                   crawl_id);
-  if (!found.ok()) return found.status();
-  std::int64_t run_id = 0;
-  if (*found) {
-    run_id = **found;
-  } else {
-    storage::RunInfo info;
-    info.started_at = me.started_at;
-    info.tool_version = options.tool_version;
-    info.input =
-        options.paths_file.empty() ? files.front() : options.paths_file;
-    info.options_json =
-        "{\"import\":\"commoncrawl\",\"crawl_id\":" + JsonQuoted(crawl_id) +
-        ",\"files\":" + std::to_string(files.size()) +
-        ",\"list\":" + JsonQuoted(options.list_path) +
-        ",\"top\":" + std::to_string(options.top) + ",\"max_body_bytes\":" +
-        std::to_string(std::max(options.max_body_bytes, kMinBodyLimitBytes)) +
-        "}";
-    info.host = me.host;
-    info.pid = me.pid;
-    info.list = list;
-    info.source = storage::FetchSource::kCommonCrawl;
-    info.source_crawl = crawl_id;
-    storage::Result<std::int64_t> begun = store.value()->BeginRun(info);
-    if (!begun.ok()) return begun.status();
-    run_id = *begun;
-  }
+  storage::RunInfo info;
+  info.started_at = me.started_at;
+  info.tool_version = options.tool_version;
+  info.input = options.paths_file.empty() ? files.front() : options.paths_file;
+  info.options_json =
+      "{\"import\":\"commoncrawl\",\"crawl_id\":" + JsonQuoted(crawl_id) +
+      ",\"files\":" + std::to_string(files.size()) +
+      ",\"list\":" + JsonQuoted(options.list_path) +
+      ",\"top\":" + std::to_string(options.top) + ",\"max_body_bytes\":" +
+      std::to_string(std::max(options.max_body_bytes, kMinBodyLimitBytes)) +
+      "}";
+  info.host = me.host;
+  info.pid = me.pid;
+  info.list = list;
+  info.source = storage::FetchSource::kCommonCrawl;
+  info.source_crawl = crawl_id;
+  // One run per crawl ID, also for importers starting together.
+  storage::Result<std::int64_t> run = store.value()->FindOrBeginImportRun(info);
+  if (!run.ok()) return run.status();
+  const std::int64_t run_id = *run;
   summary->run_id = run_id;
 
   Import import(options, callbacks, handle, store.value().get(), run_id,

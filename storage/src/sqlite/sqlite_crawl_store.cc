@@ -62,13 +62,19 @@ class SqliteCrawlStore final : public CrawlStore {
   Result<bool> HasFetches() override;
   Result<std::vector<RunRecord>> ReadRuns() override;
   Result<LockAttempt> LockForCrawl(const CrawlHolder& me) override;
+  // One writer: an import holds the database as a crawl does.
+  Result<LockAttempt> LockForImport(const CrawlHolder& me) override {
+    return LockForCrawl(me);
+  }
   Result<std::optional<std::int64_t>> FindImportRun(
       FetchSource source, std::string_view source_crawl) override;
+  Result<std::int64_t> FindOrBeginImportRun(const RunInfo& info) override;
   Result<HistoryFile> OpenHistoryFile(std::int64_t run_id,
                                       std::string_view name,
                                       std::string_view location,
                                       std::string_view holder,
-                                      std::string_view now) override;
+                                      std::string_view now,
+                                      std::string_view lease_until) override;
   Result<HistoryCounts> AppendImportedFetches(
       std::int64_t run_id, std::span<const FetchRecord> records,
       const HistoryProgress& progress) override;
@@ -460,9 +466,10 @@ Status SqliteCrawlStore::PrepareImportStatements() {
        "SELECT id FROM crawl_run WHERE source = ?1 AND source_crawl = ?2 "
        "ORDER BY id LIMIT 1"},
       {&open_history_file_,
-       "INSERT INTO history_file(run_id, name, location, holder, started_at) "
-       "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, name) DO UPDATE SET "
-       "location = excluded.location, holder = excluded.holder "
+       "INSERT INTO history_file(run_id, name, location, holder, started_at, "
+       "lease_until) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(run_id, name) "
+       "DO UPDATE SET location = excluded.location, holder = excluded.holder, "
+       "lease_until = excluded.lease_until "
        "RETURNING id, state, resume_offset, resume_skip, records, fetches, "
        "duplicates, skipped, errors"},
       // The domain's newest fetch, and its fetch in this run if any.
@@ -512,11 +519,30 @@ Result<std::optional<std::int64_t>> SqliteCrawlStore::FindImportRun(
   return std::optional<std::int64_t>(find_import_run_.ColumnInt(0));
 }
 
-Result<HistoryFile> SqliteCrawlStore::OpenHistoryFile(std::int64_t run_id,
-                                                      std::string_view name,
-                                                      std::string_view location,
-                                                      std::string_view holder,
-                                                      std::string_view now) {
+Result<std::int64_t> SqliteCrawlStore::FindOrBeginImportRun(
+    const RunInfo& info) {
+  if (Status s = PrepareImportStatements(); !s.ok()) return s;
+  Transaction txn(db_.get());
+  if (Status s = txn.Begin(); !s.ok()) return s;
+  Result<std::optional<std::int64_t>> found =
+      FindImportRun(info.source, info.source_crawl);
+  if (!found.ok()) return found.status();
+  std::int64_t run = 0;
+  if (*found) {
+    run = **found;
+  } else {
+    Result<std::int64_t> begun = BeginRun(info);
+    if (!begun.ok()) return begun.status();
+    run = *begun;
+  }
+  if (Status s = txn.Commit(); !s.ok()) return s;
+  return run;
+}
+
+Result<HistoryFile> SqliteCrawlStore::OpenHistoryFile(
+    std::int64_t run_id, std::string_view name, std::string_view location,
+    std::string_view holder, std::string_view now,
+    std::string_view lease_until) {
   if (Status s = PrepareImportStatements(); !s.ok()) return s;
   ScopedReset reset(open_history_file_);
   open_history_file_.BindInt(1, run_id);
@@ -524,6 +550,7 @@ Result<HistoryFile> SqliteCrawlStore::OpenHistoryFile(std::int64_t run_id,
   open_history_file_.BindTextOrNull(3, location);
   open_history_file_.BindTextOrNull(4, holder);
   open_history_file_.BindText(5, now);
+  open_history_file_.BindTextOrNull(6, lease_until);
   const int rc = open_history_file_.Step();
   if (rc != SQLITE_ROW) {
     return StatusFromSqlite(db_.get(), rc, "open history_file");

@@ -84,6 +84,10 @@ struct CommonCrawlImport {
   std::size_t max_body_bytes = kMinBodyLimitBytes;  // Raised to the minimum.
   bool compress_bodies = false;
   int batch_size = 500;  // Fetches per transaction.
+  // PostgreSQL: how long a file stays leased to this import after its last
+  // commit. Importers on other hosts take over a file whose lease ran out
+  // (its importer died or stalled) and go on from its last commit.
+  int lease_seconds = 300;
   std::string tool_version;
   // Where URLs are downloaded to before they are read (deleted after);
   // empty: the system's temporary folder.
@@ -100,8 +104,13 @@ struct ImportSummary {
   std::int64_t files_already_done = 0;  // Done by an earlier import.
   std::int64_t files_resumed = 0;       // Begun earlier, finished now.
   std::int64_t files_failed = 0;        // Could not be read (see errors).
-  std::int64_t records = 0;             // WARC records read.
-  std::int64_t fetches = 0;             // Fetches written.
+  // PostgreSQL: files another importer was reading when this one came to
+  // them, waited for (done by it, or taken over once its lease ran out),
+  // and files whose lease this import lost mid-way (its batch not written).
+  std::int64_t files_waited_for = 0;
+  std::int64_t leases_lost = 0;
+  std::int64_t records = 0;        // WARC records read.
+  std::int64_t fetches = 0;        // Fetches written.
   std::int64_t duplicates = 0;     // Captures of a domain the run already had.
   std::int64_t redirect_hops = 0;  // Responses linked into a chain.
   // Records that are no capture to import, by reason: "warcinfo",

@@ -235,6 +235,12 @@ struct HistoryFile {
   std::int64_t resume_offset = 0;
   std::int64_t resume_skip = 0;
   HistoryCounts counts;  // So far.
+  // Not empty: another importer holds the file's lease (PostgreSQL, where
+  // importers on several hosts share a run's files); it was not opened, so
+  // come back to it after its lease_until. Never set on SQLite, where one
+  // import holds the database.
+  std::string held_by;
+  std::string lease_until;
 };
 
 // What a batch of an import adds to its file.
@@ -248,6 +254,12 @@ struct HistoryProgress {
   std::string last_error;  // Empty: none in this batch.
   bool done = false;       // The whole file is read.
   std::string finished_at;
+  // The importer holding the file, and its renewed lease (ISO 8601 UTC).
+  // On PostgreSQL the batch commits only while `holder` still holds the
+  // file: one whose lease expired and was taken over gets kAborted, and
+  // nothing of the batch is written (the new holder reads it again).
+  std::string holder;
+  std::string lease_until;
 };
 
 struct StoreOptions {
@@ -304,13 +316,20 @@ class CrawlStore {
   // `source_crawl` from `source` (one run per crawl ID), if any.
   virtual Result<std::optional<std::int64_t>> FindImportRun(
       FetchSource source, std::string_view source_crawl) = 0;
+  // That run, or a new one begun from `info` (info.source, info.
+  // source_crawl) when there is none: atomically, so that importers
+  // starting together on several hosts share one run.
+  virtual Result<std::int64_t> FindOrBeginImportRun(const RunInfo& info) = 0;
   // The history_file row of `name` in run `run_id`, created if new (its
-  // location and holder updated if not).
+  // location and holder updated if not), leased to `holder` until
+  // `lease_until`. On PostgreSQL a file another holder leases until after
+  // `now` is not taken: HistoryFile::held_by names that holder.
   virtual Result<HistoryFile> OpenHistoryFile(std::int64_t run_id,
                                               std::string_view name,
                                               std::string_view location,
                                               std::string_view holder,
-                                              std::string_view now) = 0;
+                                              std::string_view now,
+                                              std::string_view lease_until) = 0;
   // Appends imported captures and the progress of their file in one
   // transaction, so that a file's records are imported once whatever stops
   // the import. A run keeps one fetch per domain: the earliest capture
@@ -325,6 +344,11 @@ class CrawlStore {
   // Takes the database's one-live-crawl hold (crawl_lock.h) for `me`: the
   // attempt holds the lock, or names who holds it. Not for read-only stores.
   virtual Result<LockAttempt> LockForCrawl(const CrawlHolder& me) = 0;
+  // The hold an import takes: the same as a crawl's on SQLite (one writer);
+  // shared on PostgreSQL, where importers on several hosts share a run's
+  // files through history_file's leases (a single-process crawl is still
+  // refused while they run, and the other way round).
+  virtual Result<LockAttempt> LockForImport(const CrawlHolder& me) = 0;
 };
 
 }  // namespace robotscan::storage
