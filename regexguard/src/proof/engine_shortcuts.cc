@@ -114,7 +114,6 @@ void FindLookaheadContinuations(
         following.push_back(sequence.children[i].get());
       }
     }
-    std::size_t used = 0;
     for (const Node* next : following) {
       if (next->kind == NodeKind::kAssertion ||
           next->kind == NodeKind::kLookaround) {
@@ -122,19 +121,17 @@ void FindLookaheadContinuations(
       }
       std::optional<CodePointSet> first = FirstReadBy(*next);
       if (!first) break;
-      if (used == 0) {
-        continuation.first = first;
-        used = 1;
-        // A repetition reads its set again next: the second character is
-        // one it cannot read, so the first read is all there is.
-        if (next->kind == NodeKind::kRepeat) {
-          continuation.second = first;
-          break;
-        }
-        continue;
+      if (continuation.first) {
+        continuation.second = std::move(first);
+        break;
       }
-      continuation.second = first;
-      break;
+      continuation.first = first;
+      // A repetition may read its set again next: the second character
+      // must be one it cannot read.
+      if (next->kind == NodeKind::kRepeat) {
+        continuation.second = std::move(first);
+        break;
+      }
     }
     if (continuation.first) out->push_back(std::move(continuation));
     return;
