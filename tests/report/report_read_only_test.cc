@@ -120,13 +120,42 @@ class ReadOnlyDatabaseTest : public ::testing::Test {
       GTEST_SKIP() << "running as root, and no setpriv to read as nobody";
     }
     // A build tree under a 0700 directory (a checkout in `mktemp -d`) is out
-    // of nobody's reach: the reader could not even start the tool.
-    if (::geteuid() == 0 &&
-        RunShell(AsReader() + "test -x " + Quote(ROBOTSCAN_BINARY),
-                 testing::MakeTempDir())
-                .exit_code != 0) {
-      GTEST_SKIP() << "nobody cannot reach " << ROBOTSCAN_BINARY
-                   << " (a directory above it is not searchable by others)";
+    // of nobody's reach: the reader runs a copy of the two programs, laid
+    // out as in the build tree (robotscan finds robotscan-full by its path
+    // relative to itself), in the test's temporary tree, which nobody may
+    // search.
+    binary_ = ROBOTSCAN_BINARY;
+    if (::geteuid() == 0 && RunShell(AsReader() + "test -x " + Quote(binary_),
+                                     testing::MakeTempDir())
+                                    .exit_code != 0) {
+      const fs::path bin(ROBOTSCAN_BINARY);
+      const fs::path full(ROBOTSCAN_FULL_BINARY);
+      const fs::path copy = fs::path(testing::MakeTempDir()) / "tree";
+      const fs::path relative = fs::relative(full, bin.parent_path());
+      const fs::path bin_copy = copy / "bin" / bin.filename();
+      const fs::path full_copy =
+          (bin_copy.parent_path() / relative).lexically_normal();
+      fs::create_directories(bin_copy.parent_path());
+      fs::create_directories(full_copy.parent_path());
+      fs::copy_file(bin, bin_copy);
+      fs::copy_file(full, full_copy);
+      for (fs::path p = full_copy.parent_path();
+           p.string().size() >= copy.parent_path().string().size();
+           p = p.parent_path()) {
+        fs::permissions(p, fs::perms::others_exec | fs::perms::group_exec,
+                        fs::perm_options::add);
+        if (p == p.parent_path()) break;
+      }
+      fs::permissions(bin_copy.parent_path(),
+                      fs::perms::others_exec | fs::perms::group_exec,
+                      fs::perm_options::add);
+      binary_ = bin_copy.string();
+      if (RunShell(AsReader() + Quote(binary_) + " report --help >/dev/null",
+                   testing::MakeTempDir())
+              .exit_code != 0) {
+        GTEST_SKIP() << "nobody cannot run " << ROBOTSCAN_BINARY
+                     << " nor a copy of it at " << binary_;
+      }
     }
     work_ = testing::MakeTempDir();
     dir_ = work_ + "/readonly";
@@ -153,8 +182,8 @@ class ReadOnlyDatabaseTest : public ::testing::Test {
   }
 
   CommandResult Report(const std::string& prefix = AsReader()) {
-    return RunShell(prefix + Quote(ROBOTSCAN_BINARY) + " report --db " +
-                        Quote(db_) + " --format json",
+    return RunShell(prefix + Quote(binary_) + " report --db " + Quote(db_) +
+                        " --format json",
                     work_);
   }
 
@@ -168,6 +197,7 @@ class ReadOnlyDatabaseTest : public ::testing::Test {
     EXPECT_TRUE(Snapshot(dir_) == before) << "the database files changed";
   }
 
+  std::string binary_;  // The robotscan this test runs (see SetUp).
   std::string work_;
   std::string dir_;
   std::string db_;
