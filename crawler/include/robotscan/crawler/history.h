@@ -23,11 +23,14 @@
 // first capture of each period (month, quarter or year) and fetches its
 // raw bytes (the `id_` snapshot URL). Each snapshot becomes a fetch of
 // the period's run ("wayback", the period's label), fetched_at the capture
-// time. A domain/period pair is imported once: its history_file row is
-// committed with its fetch, so a stopped import resumes without fetching
-// it again. Polite by construction: at most `concurrency` requests to the
-// archive at a time, paced, 429/503 answered with the Retry-After asked
-// (every worker waits), a User-Agent naming robotscan and its version.
+// time; a captured redirect is followed through the archive to its
+// target's capture in the same period (a chain of steps, as a crawl
+// records one). A domain/period pair is imported once: its history_file
+// row is committed with its fetch, so a stopped import resumes without
+// fetching it again. Polite by construction: at most `concurrency`
+// requests to the archive at a time, paced, 429/503 answered with the
+// Retry-After asked (every worker waits), a User-Agent naming robotscan
+// and its version.
 //
 // Thread-safety: ImportCommonCrawl and ImportWayback may be called from
 // any thread; they run options.jobs (options.concurrency) threads of their
