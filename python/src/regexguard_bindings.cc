@@ -167,6 +167,29 @@ void BindRegexguard(py::module_& m) {
           [](const rg::AnalysisReport& r) { return r.re2.accepted; },
           "True if RE2 (linear time) compiles the pattern.")
       .def_property_readonly(
+          "versions",
+          [](const rg::AnalysisReport& r) -> std::optional<std::string> {
+            if (r.versions.empty()) return std::nullopt;
+            return r.versions;
+          },
+          "The engine versions (or options) the verdict holds for, when "
+          "that is not every one: 'exponential on Ruby < 3.2; linear on "
+          "Ruby >= 3.2 (memoization)'; else None (docs/regexguard.md).")
+      .def_property_readonly(
+          "defences",
+          [](const rg::AnalysisReport& r) {
+            std::vector<std::string> reached;
+            for (const rg::DefenceReach& d : r.defences) {
+              if (d.reached_from) {
+                reached.emplace_back(rg::EngineDefenceName(d.defence));
+              }
+            }
+            return reached;
+          },
+          "The dialect engine's defences that reach this pattern "
+          "('memoization', 'non-backtracking', 'linear-engine', "
+          "'loop-memo'); empty when none does.")
+      .def_property_readonly(
           "text_report",
           [](const rg::AnalysisReport& r) { return rg::FormatTextReport(r); },
           "The report `regexguard check` prints.")

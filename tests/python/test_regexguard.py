@@ -85,3 +85,17 @@ def test_unsupported_syntax_and_re2():
     assert regexguard.analyze(r"(a+)+b").re2_accepted is True
     assert regexguard.analyze(r"(a)\1").re2_accepted is False  # RE2 has no backreferences
     assert regexguard.analyze(r"(a+)+$").error is None
+
+
+def test_version_aware_verdicts():
+    # Ruby >= 3.2 memoizes this nested loop: the verdict says for which
+    # versions it explodes; Python's re has no such defence.
+    ruby = regexguard.analyze(r"^(a+)+$", "ruby")
+    assert ruby.verdict == "exponential"
+    assert ruby.versions is not None and "Ruby >= 3.2" in ruby.versions
+    assert "memoization" in ruby.defences
+    python = regexguard.analyze(r"^(a+)+$", "python")
+    assert python.versions is None and python.defences == []
+    # A back reference is out of the memo's reach: no defence applies.
+    backref = regexguard.analyze(r"^(a+)+\1$", "ruby")
+    assert "memoization" not in backref.defences
