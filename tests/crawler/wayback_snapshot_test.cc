@@ -1,12 +1,10 @@
 // What a Wayback Machine snapshot, and the chain of a captured redirect,
 // mean for the fetch `robotscan import wayback` records
-// (crawler/src/history/wayback_snapshot.h), and the Retry-After waits of
-// the archive client, from tables without a server.
+// (crawler/src/history/wayback_snapshot.h), from tables without a server.
 #include "history/wayback_snapshot.h"
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -325,21 +323,6 @@ TEST(WaybackSnapshotTest, ALongBodyIsCut) {
       SnapshotOutcome::kFetch);
   EXPECT_TRUE(r.truncated);
   EXPECT_EQ(r.body.size(), 512000u);
-}
-
-TEST(RetryAfterTest, SecondsOrAnHttpDateNeverEarlier) {
-  using std::chrono::seconds;
-  const auto now = std::chrono::system_clock::from_time_t(1700000000);
-  EXPECT_EQ(RetryAfterWait("5", now), seconds(5));
-  EXPECT_EQ(RetryAfterWait("0", now), seconds(0));
-  EXPECT_EQ(RetryAfterWait("", now), seconds(-1));
-  EXPECT_EQ(RetryAfterWait("soon", now), seconds(-1));
-  // 1700000000 is Tue, 14 Nov 2023 22:13:20 GMT.
-  EXPECT_EQ(RetryAfterWait("Tue, 14 Nov 2023 22:13:30 GMT", now), seconds(10));
-  EXPECT_EQ(RetryAfterWait("Tue, 14 Nov 2023 22:13:00 GMT", now), seconds(0));
-  EXPECT_EQ(RetryAfterWait("Tue, 14 Nov 2023 22:13:30 GMT",
-                           now + std::chrono::milliseconds(500)),
-            seconds(10));  // 9.5 s, rounded up.
 }
 
 }  // namespace

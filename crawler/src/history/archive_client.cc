@@ -3,9 +3,11 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "curl_handles.h"
+#include "fetch_errors.h"
 #include "robotscan/base/ascii.h"
 
 namespace robotscan::crawler::history {
@@ -76,23 +78,6 @@ std::string ArchiveResponse::Header(std::string_view name) const {
     if (key == name) return value;
   }
   return "";
-}
-
-std::chrono::seconds RetryAfterWait(std::string_view value,
-                                    std::chrono::system_clock::time_point now) {
-  if (value.empty()) return std::chrono::seconds(-1);
-  if (std::all_of(value.begin(), value.end(),
-                  [](char c) { return c >= '0' && c <= '9'; })) {
-    if (value.size() > 9) return std::chrono::seconds(999999999);
-    return std::chrono::seconds(std::stoll(std::string(value)));
-  }
-  const std::string date(value);
-  const time_t when = curl_getdate(date.c_str(), nullptr);
-  if (when < 0) return std::chrono::seconds(-1);
-  const auto wait = std::chrono::system_clock::from_time_t(when) - now;
-  // Rounded up: a retry never comes before the date asked for.
-  return std::max(std::chrono::seconds(0),
-                  std::chrono::ceil<std::chrono::seconds>(wait));
 }
 
 void ArchiveClient::PauseFor(Clock::duration wait) {
@@ -188,14 +173,13 @@ Result<ArchiveResponse> ArchiveClient::Get(const std::string& url,
       return answer;
     }
     ++*retries;
-    std::chrono::seconds wait(-1);
-    if (answer.ok()) {
-      wait = RetryAfterWait(answer->Header("retry-after"),
-                            std::chrono::system_clock::now());
-    }
-    if (wait.count() < 0) {
+    // The crawler's reading of Retry-After: never earlier than asked.
+    std::optional<std::chrono::milliseconds> asked;
+    if (answer.ok()) asked = ParseRetryAfter(answer->Header("retry-after"));
+    Clock::duration wait = asked.value_or(std::chrono::milliseconds(0));
+    if (!asked) {
       // 2, 4, 8... s: the archive said nothing, so give it time anyway.
-      wait = std::min(
+      wait = std::min<Clock::duration>(
           options_.max_backoff,
           std::chrono::seconds(std::int64_t{1} << std::min(attempt, 20)));
     }

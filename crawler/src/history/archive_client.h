@@ -96,12 +96,6 @@ class ArchiveClient {
   std::chrono::steady_clock::time_point paused_until_{};
 };
 
-// A Retry-After value (RFC 9110 §10.2.3: seconds, or an HTTP date) as a
-// wait from `now`, rounded up (a date in the past: 0); -1 s when the value
-// is neither.
-std::chrono::seconds RetryAfterWait(std::string_view value,
-                                    std::chrono::system_clock::time_point now);
-
 }  // namespace robotscan::crawler::history
 
 #endif  // ROBOTSCAN_CRAWLER_HISTORY_ARCHIVE_CLIENT_H_
