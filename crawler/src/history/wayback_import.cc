@@ -480,7 +480,7 @@ Status ImportWayback(const WaybackImport& options,
   me.host = HostName();
   me.started_at = Now();
   storage::Result<storage::LockAttempt> locked =
-      store.value()->LockForCrawl(me);
+      store.value()->LockForImport(me);
   if (!locked.ok()) return locked.status();
   storage::LockAttempt hold = std::move(locked).value();
   if (!hold.lock) {
