@@ -39,9 +39,15 @@ using MonthIndex = int;
 
 MonthIndex IndexOf(int year, int month) { return year * 12 + (month - 1); }
 
+// The first instant of a month as capture times are compared: as text.
+// Stored times come with milliseconds ("…T00:00:00.000Z", crawls and the
+// Wayback import) or without ("…T00:00:00Z", WARC-Date), and '.' sorts
+// before 'Z': with ".000Z" the bound is at or below both spellings of the
+// same instant, so a capture at midnight on the 1st falls in the month it
+// begins, whichever way it was written.
 std::string MonthStart(MonthIndex index) {
   char text[32];
-  std::snprintf(text, sizeof text, "%04d-%02d-01T00:00:00Z", index / 12,
+  std::snprintf(text, sizeof text, "%04d-%02d-01T00:00:00.000Z", index / 12,
                 index % 12 + 1);
   return text;
 }

@@ -49,6 +49,9 @@ CRAWLS = {
     "CC-MAIN-2024-26": [
         ("f.test", "2024-06-20T00:00:00Z", 200, TEXT,
          b"User-agent: *\nAllow: /\n"),
+        # At the first instant of 2024-Q2: in Q2, not in Q1.
+        ("h.test", "2024-04-01T00:00:00Z", 200, TEXT,
+         b"User-agent: *\nDisallow: /y\n"),
         ("c.test", "2024-06-20T00:00:01Z", 200, TEXT,
          b"User-agent: *\nDisallow:\n"),
     ],
@@ -316,7 +319,16 @@ def main():
         # Quarters: 2022-Q1 .. 2024-Q2, most of them without a capture.
         quarters = ["%d-Q%d" % (y, q) for y in (2022, 2023, 2024)
                     for q in (1, 2, 3, 4)][:10]
-        compare_series(db, rows, "quarter", quarters)
+        by_quarter = {p["period"]: p for p in
+                      compare_series(db, rows, "quarter", quarters)["periods"]}
+        # A capture at the first instant of a quarter is that quarter's,
+        # whether the time is stored with milliseconds or without.
+        check(by_quarter["2024-Q1"]["last_capture"] < "2024-04" and
+              by_quarter["2024-Q2"]["first_capture"].startswith(
+                  "2024-04-01T00:00:00"),
+              "quarter bounds: Q1 last %s, Q2 first %s" % (
+                  by_quarter["2024-Q1"]["last_capture"],
+                  by_quarter["2024-Q2"]["first_capture"]))
         # The numbers move: this data has both kinds of change.
         started = [p["started_blocking"]["GPTBot"]["count"]
                    for p in series["periods"]]
