@@ -130,14 +130,12 @@ def main():
             if w.returncode == 0:
                 summaries.append(json.loads(out))
         elapsed = time.monotonic() - started
-        # The survivors shared the files: each read some, and between them
-        # they waited for files held by another (the killed one's among
-        # them, taken over once its lease ran out).
-        check(len(summaries) == 2 and
-              all(s["files_imported"] > 0 for s in summaries),
-              "each survivor imported files: %s" % [
-                  (s["files_imported"], s["files_already_done"])
-                  for s in summaries])
+        # The importers shared the files: between them the survivors came
+        # to files another held (the killed one's among them, taken over
+        # once its lease ran out). How the files split between them depends
+        # on timing (under ASan one survivor may read all nine); that every
+        # file is done once, below, does not.
+        check(len(summaries) == 2, "both survivors reported")
         check(sum(s["files_waited_for"] for s in summaries) > 0,
               "no worker ever waited for another's file")
         print("  survivors: %s in %.1f s" % ([
