@@ -78,6 +78,22 @@ ORDER BY f.id""",
     {"id": "fetch_id"},
 )
 _FETCH_STEPS = _Query("SELECT * FROM fetch_step ORDER BY fetch_id, seq", {})
+# crawl --signals (docs/crawler.md, "Signals"): each domain's newest, or all.
+_LATEST_SIGNALS = _Query(
+    """SELECT lf.domain AS domain, lf.rank AS rank, s.*
+FROM latest_fetch lf JOIN signal_fetch s ON s.fetch_id = lf.fetch_id
+ORDER BY lf.domain, s.kind""",
+    {},
+)
+_ALL_SIGNALS = _Query(
+    """SELECT d.name AS domain, s.*
+FROM signal_fetch s
+JOIN fetch f ON f.id = s.fetch_id
+JOIN domain d ON d.id = f.domain_id
+ORDER BY s.fetch_id, s.kind""",
+    {},
+)
+_NO_SIGNALS = _Query("SELECT NULL AS domain, NULL AS kind WHERE 0", {})
 _RUNS = _Query("SELECT * FROM crawl_run ORDER BY id", {"id": "run_id"})
 
 
@@ -135,7 +151,12 @@ class CrawlDatabase:
             fetch_id = names.index("fetch_id") if "fetch_id" in names else -1
             body_reader = None
             for values in cursor:
-                if body >= 0 and values[body] is None and values[compression] not in (None, "none"):
+                if (
+                    body >= 0
+                    and compression >= 0
+                    and values[body] is None
+                    and values[compression] not in (None, "none")
+                ):
                     if body_reader is None:
                         body_reader = _robotscan._BodyReader(self.path)
                     values = list(values)
@@ -211,6 +232,26 @@ class CrawlDatabase:
     def fetch_steps(self, *, as_frame: Optional[bool] = None):
         """Every HTTP request behind each fetch (``fetch_step``), in order."""
         return self._table(_FETCH_STEPS, as_frame)
+
+    def signals(self, *, latest: bool = True, as_frame: Optional[bool] = None):
+        """The signals of ``crawl --signals`` (table ``signal_fetch``).
+
+        One row per domain and kind (``llms.txt``, ``tdmrep.json``,
+        ``homepage``): with latest=True those of each domain's newest fetch
+        (with its ``rank``), else every fetch's. Columns as docs/crawler.md
+        ("Signals") lists them: ``present`` and ``absent_reason``, ``valid``
+        and ``validation_error`` (TDMRep), the homepage's ``x_robots_tag``,
+        ``content_usage``, ``tdm_reservation``, ``tdm_policy``, and ``body``
+        (llms.txt and tdmrep.json as served). No rows when the crawl did
+        not fetch signals or the database predates them.
+        """
+        with contextlib.closing(self._connect()) as con:
+            has_table = con.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'signal_fetch'"
+            ).fetchone()
+        if not has_table:
+            return self._table(_NO_SIGNALS, as_frame)
+        return self._table(_LATEST_SIGNALS if latest else _ALL_SIGNALS, as_frame)
 
     def runs(self, *, as_frame: Optional[bool] = None):
         """The crawl runs (``crawl_run``): start, end, status, tool version, options."""

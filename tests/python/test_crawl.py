@@ -188,6 +188,43 @@ def test_series_has_the_numbers_of_robotscan_report_series(crawls, robotscan_cli
         robotscan.open_crawl(crawls[0]).series(every="week")
 
 
+def test_signals_of_a_crawl_with_signals(robotscan_cli, tmp_path):
+    server = LoopbackServer()
+    try:
+        server.routes["llms.test/robots.txt"] = Answer(200, b"User-agent: *\nAllow: /\n")
+        server.routes["llms.test/llms.txt"] = Answer(200, b"# Site\n", {"Content-Type": "text/markdown"})
+        server.routes["llms.test/"] = Answer(200, b"<html></html>", {"Content-Type": "text/html", "X-Robots-Tag": "noai"})
+        server.routes["plain.test/robots.txt"] = Answer(404, b"no")
+        server.routes["plain.test/llms.txt"] = Answer(200, b"<!DOCTYPE html>", {"Content-Type": "text/html"})
+        top = tmp_path / "top.csv"
+        top.write_text("1,llms.test\n2,plain.test\n")
+        db = tmp_path / "signals.sqlite"
+        crawl(robotscan_cli, server, db, top, "--signals")
+        # Signals need no second visit: a rerun adds no rows.
+        crawl(robotscan_cli, server, db, top, "--signals")
+    finally:
+        server.close()
+    rows = list(robotscan.open_crawl(db).signals(as_frame=False))
+    got = {(r["domain"], r["kind"]): r for r in rows}
+    assert len(rows) == 6
+    assert got[("llms.test", "llms.txt")]["present"] == 1
+    assert got[("llms.test", "llms.txt")]["body"] == b"# Site\n"
+    assert got[("llms.test", "homepage")]["x_robots_tag"] == "noai"
+    assert got[("plain.test", "llms.txt")]["present"] == 0
+    assert got[("plain.test", "llms.txt")]["absent_reason"] == "html"
+    assert got[("plain.test", "tdmrep.json")]["absent_reason"] == "status"
+    assert got[("llms.test", "llms.txt")]["rank"] == 1
+    everything = list(robotscan.open_crawl(db).signals(latest=False, as_frame=False))
+    assert len(everything) == 6
+    pandas = pytest.importorskip("pandas")
+    frame = robotscan.open_crawl(db).signals()
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == 6
+
+
+def test_a_crawl_without_signals_has_none(crawls):
+    assert list(robotscan.open_crawl(crawls[0]).signals(as_frame=False)) == []
+
+
 def test_latest_fetch_says_where_each_fetch_came_from(crawls):
     rows = list(robotscan.open_crawl(crawls[0]).latest_fetch(as_frame=False))
     assert {row["source"] for row in rows} == {"crawl"}
