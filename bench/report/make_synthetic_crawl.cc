@@ -219,10 +219,9 @@ FetchRecord MakeRecord(std::int64_t rank, int template_permille,
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(
-        stderr,
-        "usage: make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE] "
-        "[FETCHED_AT]\n");
+    std::fprintf(stderr,
+                 "usage: make_synthetic_crawl DB N [SEED] [TEMPLATE_PERMILLE] "
+                 "[FETCHED_AT]\n");
     return 2;
   }
   const std::int64_t count = std::atoll(argv[2]);
