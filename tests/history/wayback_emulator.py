@@ -21,7 +21,7 @@ answered 429 with Retry-After), "snapshot_503" (the first snapshot request
 "empty_body" (a zero-length answer instead of []), "blocked" (the CDX
 API's 403 for an excluded site). Every request is logged
 with its arrival time, and requests in flight are counted, from arrival to
-just before an answer's last bytes: max_in_flight is the most the server
+just before an answer's first byte: max_in_flight is the most the server
 ever saw at once, never more than the client had.
 """
 import calendar
@@ -212,11 +212,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for name, value in headers:
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        # Out of flight before the last bytes go: the client cannot have
-        # the whole answer (and start its next request) while this request
-        # still counts, so max_in_flight never overstates the client.
+        # Out of flight before any byte goes (http.server buffers the
+        # headers until end_headers): the client cannot have the whole
+        # answer and start its next request while this one still counts,
+        # also when the answer has no body (the archive's 302), so
+        # max_in_flight never overstates the client.
         self.done_with_request()
+        self.end_headers()
         self.wfile.write(body)
         self.wfile.flush()
         with self.archive.lock:
