@@ -24,6 +24,16 @@ FetchPolicy FetchPolicyFrom(const CrawlPlan& plan) {
   return policy;
 }
 
+const std::string* FirstAllowedAddress(
+    const FetchPolicy& policy, const std::vector<std::string>& addresses) {
+  for (const std::string& address : addresses) {
+    if (policy.allow_private_addresses || IsPublicAddress(address)) {
+      return &address;
+    }
+  }
+  return nullptr;
+}
+
 DomainFetch::DomainFetch(const FetchPolicy* policy, std::string strategy,
                          TopListEntry entry,
                          std::optional<storage::PreviousFetch> previous,
@@ -89,11 +99,8 @@ FetchAction DomainFetch::StartHop(std::string url, UrlParts parts) {
 FetchAction DomainFetch::OnAddresses(const std::vector<std::string>& addresses,
                                      int connect_port, double dns_ms) {
   dns_ms_ = dns_ms;
-  const auto allowed = std::find_if(
-      addresses.begin(), addresses.end(), [this](const std::string& a) {
-        return policy_->allow_private_addresses || IsPublicAddress(a);
-      });
-  if (allowed == addresses.end()) {
+  const std::string* allowed = FirstAllowedAddress(*policy_, addresses);
+  if (allowed == nullptr) {
     ip_ = addresses.empty() ? "" : addresses.front();
     return FailStep(ErrorClass::kBlockedAddress,
                     "resolves only to non-public addresses (" + ip_ +

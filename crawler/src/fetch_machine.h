@@ -58,6 +58,12 @@ struct FetchPolicy {
 };
 FetchPolicy FetchPolicyFrom(const CrawlPlan& plan);
 
+// The first of a host's `addresses` the address policy lets the crawler
+// connect to (any, with allow_private_addresses; else a public one), or
+// nullptr. Every request of a domain, robots.txt and signals alike.
+const std::string* FirstAllowedAddress(
+    const FetchPolicy& policy, const std::vector<std::string>& addresses);
+
 // Selected headers of one response (caching and type information for
 // analyses; Location and Retry-After for the machine).
 struct ResponseHeaders {

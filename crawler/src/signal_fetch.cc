@@ -138,6 +138,11 @@ SignalFetch::SignalFetch(const FetchPolicy* policy,
 
 FetchAction SignalFetch::Start() { return StartSignal(); }
 
+std::size_t SignalFetch::BodyLimit() const {
+  return current_.kind == "homepage" ? kHomepageBodyLimitBytes
+                                     : kSignalBodyLimitBytes;
+}
+
 FetchAction SignalFetch::StartSignal() {
   while (next_kind_ < std::size(kSignalKinds)) {
     current_ = storage::SignalRecord();
@@ -166,8 +171,7 @@ FetchAction SignalFetch::StartHop(std::string url, UrlParts parts) {
   FetchAction action;
   action.url = url_;
   action.parts = parts_;
-  action.max_body = current_.kind == "homepage" ? kHomepageBodyLimitBytes
-                                                : kSignalBodyLimitBytes;
+  action.max_body = BodyLimit();
   if (policy_->via_proxy) {
     ip_.clear();
     action.kind = FetchAction::Kind::kTransfer;
@@ -179,11 +183,8 @@ FetchAction SignalFetch::StartHop(std::string url, UrlParts parts) {
 
 FetchAction SignalFetch::OnAddresses(const std::vector<std::string>& addresses,
                                      int connect_port, double /*dns_ms*/) {
-  const auto allowed = std::find_if(
-      addresses.begin(), addresses.end(), [this](const std::string& a) {
-        return policy_->allow_private_addresses || IsPublicAddress(a);
-      });
-  if (allowed == addresses.end()) {
+  const std::string* allowed = FirstAllowedAddress(*policy_, addresses);
+  if (allowed == nullptr) {
     return Fail(ErrorClass::kBlockedAddress,
                 "resolves only to non-public addresses", 0);
   }
@@ -194,8 +195,7 @@ FetchAction SignalFetch::OnAddresses(const std::vector<std::string>& addresses,
   action.parts = parts_;
   action.ip = ip_;
   action.connect_port = connect_port;
-  action.max_body = current_.kind == "homepage" ? kHomepageBodyLimitBytes
-                                                : kSignalBodyLimitBytes;
+  action.max_body = BodyLimit();
   return action;
 }
 

@@ -85,6 +85,7 @@ class SignalFetch {
   FetchAction EndSignal();
   FetchAction Fail(ErrorClass error, const std::string& message,
                    int http_status);
+  std::size_t BodyLimit() const;  // Of the current signal's transfers.
 
   const FetchPolicy* policy_;
   bool reachable_ = false;
