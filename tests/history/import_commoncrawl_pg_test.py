@@ -3,10 +3,12 @@
 (issue 28, item 1): they share the files through history_file's leases.
 
 Nine hand-made WARC files (gzip per record) hold captures of overlapping
-domains at different times. Three importers start together on the same
-file list; one is killed with SIGKILL mid-way, so its files stay leased
-until the lease (2 s here) runs out and the others take them over from the
-last commit. Then a fourth run finds everything done. Checked in the
+domains at different times. Three importers run on the same file list: the
+first is killed with SIGKILL while it holds a file half read, so that file
+stays leased until the lease (2 s here) runs out and the two others, started
+then, take it over from the last commit; one of the two is stopped
+(SIGSTOP) longer than its lease while it holds a file. Then a fourth run
+finds everything done. Checked in the
 database itself (psql): one run for the crawl ID, every file done and read
 once (record counts), exactly one fetch per domain, and it is the domain's
 earliest capture with the bytes written; domains point at their newest
@@ -106,35 +108,70 @@ def main():
                    "--crawl-id", CRAWL_ID, "--lease", "2", "--batch", "50",
                    "--quiet", "--json", *paths]
         started = time.monotonic()
+
+        def holds_open_file(pid):
+            return psql(uri, "SELECT count(*) FROM history_file WHERE "
+                             "holder LIKE '%%:%d' AND state <> 'done'" %
+                        pid) != "0"
+
+        def wait_until_holding(worker, deadline_s=60):
+            # history_file exists once the first importer has made the
+            # schema; until then the query fails, which counts as "not yet".
+            limit = time.monotonic() + deadline_s
+            while time.monotonic() < limit and worker.poll() is None:
+                try:
+                    if holds_open_file(worker.pid):
+                        return True
+                except SystemExit:
+                    pass
+                time.sleep(0.01)
+            return False
+
+        # The victim starts alone and is killed while it holds a file it
+        # has not finished, so that file stays leased (2 s) when the others
+        # come to it: they must wait for it and take it over from its last
+        # commit. Starting it alone makes that certain, not a matter of
+        # which process wins the race to the first files. (A victim that
+        # finished its file between the poll and the kill holds none; then
+        # another victim is tried.)
+        victim_held = False
+        for _ in range(3):
+            victim = subprocess.Popen(command, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE)
+            holding = wait_until_holding(victim)
+            victim.send_signal(signal.SIGKILL)
+            victim.communicate()
+            if holding and holds_open_file(victim.pid):
+                victim_held = True
+                break
+        check(victim_held, "the victim never held an unfinished file")
         workers = [subprocess.Popen(command, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE)
-                   for _ in range(3)]
-        time.sleep(0.4)
-        victim = workers[0]
-        victim.send_signal(signal.SIGKILL)
-        victim.wait()
-        # A second worker stalls (SIGSTOP) for longer than its lease: if the
-        # third comes to its file meanwhile it takes it over, and the
-        # stalled one's next commit then finds the lease lost and writes
-        # nothing of that batch (leases_lost; whether it happens depends on
-        # timing, exactly-once must hold either way).
-        stalled = workers[1]
+                   for _ in range(2)]
+        # One survivor stalls (SIGSTOP) for longer than its lease while it
+        # holds a file: the other comes to that file meanwhile and takes it
+        # over, and the stalled one's next commit then finds the lease lost
+        # and writes nothing of that batch (leases_lost; whether the other
+        # gets there first depends on timing, exactly-once must hold
+        # either way).
+        stalled = workers[0]
+        check(wait_until_holding(stalled), "the stalled worker never held "
+                                           "a file")
         stalled.send_signal(signal.SIGSTOP)
         time.sleep(3.5)
         stalled.send_signal(signal.SIGCONT)
         summaries = []
-        for w in workers[1:]:
+        for w in workers:
             out, err = w.communicate(timeout=120)
             check(w.returncode == 0, "a worker exited %d: %s" % (
                 w.returncode, err.decode()))
             if w.returncode == 0:
                 summaries.append(json.loads(out))
         elapsed = time.monotonic() - started
-        # The importers shared the files: between them the survivors came
-        # to files another held (the killed one's among them, taken over
-        # once its lease ran out). How the files split between them depends
-        # on timing (under ASan one survivor may read all nine); that every
-        # file is done once, below, does not.
+        # The survivors came to files another held: the killed one's at
+        # least, taken over once its lease ran out. How the files split
+        # between them depends on timing (under ASan one survivor may read
+        # nearly all); that every file is done once, below, does not.
         check(len(summaries) == 2, "both survivors reported")
         check(sum(s["files_waited_for"] for s in summaries) > 0,
               "no worker ever waited for another's file")
