@@ -292,7 +292,7 @@ std::optional<Engines> CompileEngines(const EngineProgram& program,
   Result<internal::CompiledPcre2> primary = internal::CompiledPcre2::Compile(
       program.text, searched.front(), program.options, tree);
   if (primary && options.parse.dialect == Dialect::kRuby) {
-    primary->set_required_strings(internal::OnigmoRequiredStrings(root));
+    primary->set_prefilter(internal::OnigmoPrefilter::For(root));
   }
   if (!primary) {
     report->verdict = Verdict::kUnknown;

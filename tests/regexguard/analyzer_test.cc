@@ -202,7 +202,7 @@ TEST(AnalyzerTest, JavaVerdictFollowsItsLoopMemo) {
 }
 
 // Onigmo (Ruby 3.1) searches for a literal every match must contain before
-// it matches at all (proof/jit_model.h: OnigmoRequiredStrings): a Ruby
+// it matches at all (proof/onigmo_prefilter.h): a Ruby
 // attack must hold it, or Ruby rejects it at once (as measured: ` *, *` on
 // blanks without a comma, an e-mail pattern without its `@`).
 TEST(AnalyzerTest, RubyAttacksHoldTheLiteralOnigmoLooksFor) {

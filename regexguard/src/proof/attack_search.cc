@@ -115,13 +115,8 @@ std::vector<Attempt> WithStartupVariants(std::vector<Attempt> rejected,
       }
       // Strings the modelled engine wants before it matches at all
       // (Onigmo), after the failure point like PCRE2's required unit.
-      std::string missing;
-      for (const std::string& literal : facts.required_strings) {
-        if ((attack.prefix + attack.pump + attack.suffix + missing)
-                .find(literal) == std::string::npos) {
-          missing += literal;
-        }
-      }
+      const std::string missing = facts.prefilter.MissingFrom(
+          attack.prefix + attack.pump + attack.suffix);
       if (!missing.empty()) {
         variants.push_back(
             {Attack{attack.prefix, attack.pump, attack.suffix + missing},

@@ -81,19 +81,6 @@ std::vector<EarlyFailRepeat> JitEarlyFailRepeats(const Node& root,
 // there before, unless it matched nothing, which PCRE2 ends anyway.)
 std::map<const Node*, int> JavaLoopMemo(const Node& root);
 
-// Onigmo (Ruby 3.1) looks for a literal string every match must contain
-// before it tries any start position (its "exact" optimisation, a
-// Boyer-Moore search), and fails the whole search at once when the subject
-// lacks it: an attack on ` *, *` without a comma, or on an e-mail pattern
-// without its `@`, costs Ruby nothing. OnigmoRequiredStrings() returns the
-// ASCII literal strings every match must contain (runs of single literal
-// characters, case-sensitive, on the pattern's mandatory path: not under an
-// alternation, an optional or zero-minimum repeat, or a lookaround), in
-// pattern order. Onigmo picks one of them; the ruby configuration counts no
-// work on a subject that lacks any, and the attack search appends the
-// missing ones after the failure point, as it does PCRE2's required unit.
-std::vector<std::string> OnigmoRequiredStrings(const Node& root);
-
 }  // namespace robotscan::regexguard::internal
 
 #endif  // ROBOTSCAN_REGEXGUARD_SRC_PROOF_JIT_MODEL_H_

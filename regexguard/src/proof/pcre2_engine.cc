@@ -191,7 +191,7 @@ Result<CompiledPcre2> CompiledPcre2::Compile(std::string_view pattern,
 
 StartupFacts CompiledPcre2::startup_facts() const {
   StartupFacts facts;
-  facts.required_strings = required_strings_;
+  facts.prefilter = prefilter_;
   if (config_ == EngineConfig::kPcre2Naive) return facts;
   const pcre2_code* code = code_.get();
   std::uint32_t value = 0;
@@ -229,11 +229,9 @@ StartupFacts CompiledPcre2::startup_facts() const {
 StepCount CompiledPcre2::CountSteps(std::string_view subject, bool anchored,
                                     bool global, const RunLimits& limits) {
   StepCount result;
-  for (const std::string& required : required_strings_) {
-    if (subject.find(required) == std::string_view::npos) {
-      result.return_code = PCRE2_ERROR_NOMATCH;
-      return result;  // the modelled engine never starts matching
-    }
+  if (!prefilter_.Admits(subject)) {
+    result.return_code = PCRE2_ERROR_NOMATCH;
+    return result;  // the modelled engine never starts matching
   }
   pcre2_match_data* match_data = match_data_.get();
   pcre2_match_context* context = context_.get();

@@ -40,6 +40,7 @@
 
 #include "proof/cpu_budget.h"
 #include "proof/jit_model.h"
+#include "proof/onigmo_prefilter.h"
 #include "robotscan/regexguard/analyzer.h"
 #include "robotscan/regexguard/status.h"
 
@@ -111,9 +112,9 @@ struct StartupFacts {
   bool starts_at_line_start = false;  // PCRE2_INFO_FIRSTCODETYPE 2
   std::uint32_t min_length = 0;       // PCRE2_INFO_MINLENGTH, characters
   bool anchored = false;  // PCRE2_ANCHORED among the compiled options
-  // Strings a subject must hold before any matching is tried (the Onigmo
-  // model, jit_model.h: OnigmoRequiredStrings); empty for PCRE2.
-  std::vector<std::string> required_strings;
+  // What a subject must hold before any matching is tried (the Onigmo
+  // model, onigmo_prefilter.h); empty for PCRE2.
+  OnigmoPrefilter prefilter;
 };
 
 class CompiledPcre2 {
@@ -145,10 +146,11 @@ class CompiledPcre2 {
   StartupFacts startup_facts() const;
 
   // Models an engine that fails a search at once, with no work, when the
-  // subject lacks one of `strings` (Onigmo's exact-string search):
-  // CountSteps then counts nothing for such a subject.
-  void set_required_strings(std::vector<std::string> strings) {
-    required_strings_ = std::move(strings);
+  // subject lacks what it searches for first (Onigmo's exact-string and
+  // character-map search): CountSteps then counts nothing for a subject
+  // `prefilter` does not admit.
+  void set_prefilter(OnigmoPrefilter prefilter) {
+    prefilter_ = std::move(prefilter);
   }
 
  private:
@@ -166,7 +168,7 @@ class CompiledPcre2 {
   Pcre2MatchContext context_;
   std::vector<EarlyFailRepeat> early_fail_;  // JIT model only
   EngineConfig config_;
-  std::vector<std::string> required_strings_;  // Onigmo model only
+  OnigmoPrefilter prefilter_;  // Onigmo model only
 };
 
 }  // namespace robotscan::regexguard::internal
