@@ -6,15 +6,20 @@ labelled `expect: injection` or `expect: clean` on its line.
 
 A finding on an `injection` line is a true positive, one on a `clean` line
 or on an unlabelled line a false positive; an `injection` line without a
-finding a false negative. Fails when a language falls below the thresholds
-below, when a language has too few labels of either kind to measure, or
-when the scan itself fails.
+finding a false negative. Fails when a language of the development set
+(every file but the held-out ones) falls below the thresholds below, when
+it has too few labels of either kind to measure, or when the scan itself
+fails. The held-out files never fail the test: a gate on them would invite
+tuning on them.
 
 Usage: injection_corpus_test.py REGEXGUARD_BINARY CORPUS_DIR
 
-Prints the per-language tables as Markdown (bench/RESULTS.md): all cases,
-and the held-out files alone (named *heldout*: written after the finder was
-frozen and measured once, never tuned on).
+Prints the per-language tables as Markdown (bench/RESULTS.md): the
+development set, the first held-out set alone (named *set1*: seen since,
+so part of the development set now), and the current held-out set (named
+*heldout2*: written before the finder's last changes, measured once after
+them, never tuned on). Misses and false positives are listed for the
+development set only.
 """
 import json
 import os
@@ -115,14 +120,20 @@ def print_table(title, rows):
           f"{recall:.2f} |")
 
 
+HELDOUT = "heldout2"  # the current held-out set
+FIRST_HELDOUT = "set1"  # the first held-out set, seen since
+
+
 def main():
     binary, corpus = sys.argv[1], sys.argv[2]
     labels, files = read_labels(corpus)
     found = scan(binary, corpus)
     failed = False
     rows = []
+    first_rows = []
     heldout_rows = []
-    for language, paths in files.items():
+    for language, all_paths in files.items():
+        paths = [p for p in all_paths if HELDOUT not in p.lower()]
         row = measure(language, paths, labels, found, verbose=True)
         rows.append(row)
         pos, neg, precision, recall = row[1], row[2], row[6], row[7]
@@ -134,13 +145,19 @@ def main():
             failed = True
             print(f"FAIL: {language}: precision {precision:.2f} (min "
                   f"{MIN_PRECISION}), recall {recall:.2f} (min {MIN_RECALL})")
-        heldout = [p for p in paths if "heldout" in p.lower()]
+        first = [p for p in paths if FIRST_HELDOUT in p.lower()]
+        if first:
+            first_rows.append(measure(language, first, labels, found,
+                                      verbose=False))
+        heldout = [p for p in all_paths if HELDOUT in p.lower()]
         if heldout:
             heldout_rows.append(measure(language, heldout, labels, found,
                                         verbose=False))
-    print_table("all cases", rows)
-    print_table("held-out cases only (written after the finder was "
-                "frozen, never tuned on)", heldout_rows)
+    print_table("development set (all files but the held-out ones)", rows)
+    print_table("first held-out set only (frozen finder 15a748f; seen "
+                "since, part of the development set)", first_rows)
+    print_table("held-out set 2 only (written before the finder's last "
+                "changes, measured once, never tuned on)", heldout_rows)
     return 1 if failed else 0
 
 
