@@ -283,6 +283,287 @@ TEST(TaintTrackingTest, EveryLanguage) {
   });
 }
 
+TEST(TaintTrackingTest, RequestHeaders) {
+  ExpectCases({
+      {"go header map",
+       SourceLanguage::kGo,
+       "func h(w http.ResponseWriter, r *http.Request) {\n"
+       "\tfor _, v := range r.Header[\"X-F\"] {\n\t\tregexp.MustCompile(v)\n"
+       "\t}\n\tregexp.MustCompile(r.Header.Values(\"X-G\")[0])\n"
+       "\tregexp.MustCompile(r.UserAgent())\n}\n",
+       {3, 5, 6}},
+      {"go: the response's own headers are no request value",
+       SourceLanguage::kGo,
+       "func h(w http.ResponseWriter, r *http.Request) {\n"
+       "\tregexp.MustCompile(w.Header().Get(\"Content-Type\"))\n}\n",
+       {}},
+      {"javascript req.header() and koa ctx.get()",
+       kJs,
+       "app.get('/', (req, res) => {\n  new RegExp(req.header('X-F'));\n});\n"
+       "router.get('/', (ctx) => {\n  new RegExp(ctx.get('X-F'));\n});\n",
+       {2, 5}},
+      {"python environ",
+       kPy,
+       "def view():\n    return re.compile(request.environ['HTTP_X_F'])\n",
+       {2}},
+      {"php headers",
+       SourceLanguage::kPhp,
+       "<?php\nfunction f($request) {\n"
+       "  preg_match(getallheaders()['X-F'], $s);\n"
+       "  preg_match($request->header('X-F'), $s);\n}\n",
+       {3, 4}},
+      {"ruby env and user agent",
+       SourceLanguage::kRuby,
+       "def index\n  Regexp.new(request.env['HTTP_X_F'])\n"
+       "  Regexp.new(request.user_agent)\nend\n",
+       {2, 3}},
+      {"kotlin ktor header()",
+       SourceLanguage::kKotlin,
+       "fun Route.r() {\n  get(\"/\") {\n"
+       "    Regex(call.request.header(\"X-F\") ?: \"\")\n  }\n}\n",
+       {3}},
+  });
+}
+
+TEST(TaintTrackingTest, ObjectFields) {
+  ExpectCases({
+      {"python attribute set in __init__, read in another method",
+       kPy,
+       "class V:\n    def __init__(self, request):\n"
+       "        self.p = request.GET.get('p')\n        self.s = 'x'\n\n"
+       "    def items(self):\n        re.search(self.s, t)\n"
+       "        return re.search(self.p, t)\n",
+       {8}},
+      {"python attribute escaped in its own method",
+       kPy,
+       "class V:\n    def a(self, request):\n"
+       "        self.p = request.args['p']\n\n    def b(self):\n"
+       "        self.p = re.escape(self.p)\n        return "
+       "re.compile(self.p)\n",
+       {}},
+      {"php field read before the method that sets it",
+       SourceLanguage::kPhp,
+       "<?php\nclass C {\n  function run() {\n"
+       "    return preg_match($this->p, 'x');\n  }\n"
+       "  function load() {\n    $this->p = $_GET['p'];\n  }\n}\n",
+       {4}},
+      {"php field of constants",
+       SourceLanguage::kPhp,
+       "<?php\nclass C {\n  function load() {\n    $this->p = '/a/';\n  }\n"
+       "  function run() {\n    return preg_match($this->p, $_GET['s']);\n"
+       "  }\n}\n",
+       {}},
+      {"ruby instance variable set in a before_action",
+       SourceLanguage::kRuby,
+       "class C\n  def index\n    Regexp.new(@p)\n  end\n\n  def load\n"
+       "    @p = params[:p]\n  end\nend\n",
+       {3}},
+      {"javascript field set by the constructor's parameter",
+       kJs,
+       "class M {\n  constructor(q) {\n    this.q = q;\n  }\n"
+       "  re() {\n    return new RegExp(this.q);\n  }\n}\n"
+       "app.get('/', (req, res) => {\n  new M(req.query.q).re();\n});\n"
+       "const fixed = new M('abc');\n",
+       {6}},
+      {"javascript field never given a request value",
+       kJs,
+       "class M {\n  constructor(q) {\n    this.q = q;\n  }\n"
+       "  re() {\n    return new RegExp(this.q);\n  }\n}\n"
+       "const fixed = new M('abc');\n",
+       {}},
+      {"java field",
+       SourceLanguage::kJava,
+       "class C {\n  String p;\n  void load(HttpServletRequest r) {\n"
+       "    this.p = r.getParameter(\"p\");\n  }\n"
+       "  boolean run(String s) {\n    return Pattern.matches(this.p, s);\n"
+       "  }\n}\n",
+       {7}},
+  });
+}
+
+TEST(TaintTrackingTest, ConstructorsOfTheFile) {
+  ExpectCases({
+      {"javascript constructor compiles its parameter",
+       kJs,
+       "class S {\n  constructor(term) {\n    this.re = new RegExp(term);\n"
+       "  }\n}\napp.get('/', (req, res) => new S(req.query.t));\n",
+       {3}},
+      {"python __init__",
+       kPy,
+       "class S:\n    def __init__(self, term):\n"
+       "        self.re = re.compile(term)\n\n"
+       "def view():\n    return S(request.args['t'])\n",
+       {3}},
+      {"ruby initialize",
+       SourceLanguage::kRuby,
+       "class S\n  def initialize(term)\n    @re = Regexp.new(term)\n  end\n"
+       "end\n\ndef index\n  S.new(params[:t])\nend\n",
+       {3}},
+      {"php __construct",
+       SourceLanguage::kPhp,
+       "<?php\nclass S {\n  function __construct($t) {\n"
+       "    $this->ok = preg_match($t, 'x');\n  }\n}\n"
+       "function f() {\n  return new S($_GET['t']);\n}\n",
+       {4}},
+      {"java constructor",
+       SourceLanguage::kJava,
+       "class S {\n  S(String t) {\n    Pattern.compile(t);\n  }\n"
+       "  static S of(HttpServletRequest r) {\n"
+       "    return new S(r.getParameter(\"t\"));\n  }\n}\n",
+       {3}},
+      {"constructed with a constant",
+       kJs,
+       "class S {\n  constructor(term) {\n    this.re = new RegExp(term);\n"
+       "  }\n}\napp.get('/', (req, res) => new S('abc'));\n",
+       {}},
+  });
+}
+
+TEST(TaintTrackingTest, LambdasAndBlocks) {
+  ExpectCases({
+      {"java lambda given the key",
+       SourceLanguage::kJava,
+       "class C {\n  Pattern f(HttpServletRequest r) {\n"
+       "    String k = r.getParameter(\"k\");\n"
+       "    return cache.computeIfAbsent(k, x -> Pattern.compile(x));\n"
+       "  }\n}\n",
+       {4}},
+      {"java stream of request values",
+       SourceLanguage::kJava,
+       "class C {\n  List f(HttpServletRequest r) {\n"
+       "    return Arrays.stream(r.getParameterValues(\"t\"))\n"
+       "        .map((String t) -> {\n          return Pattern.compile(t);\n"
+       "        }).toList();\n  }\n}\n",
+       {5}},
+      {"java lambda over constants",
+       SourceLanguage::kJava,
+       "class C {\n  List f(HttpServletRequest r) {\n"
+       "    String k = r.getParameter(\"k\");\n"
+       "    return NAMES.stream().map(x -> Pattern.compile(x)).toList();\n"
+       "  }\n}\n",
+       {}},
+      {"ruby block over params",
+       SourceLanguage::kRuby,
+       "def index\n  params[:t].split(',').map { |n| Regexp.new(n) }\n"
+       "  params[:u].each do |u|\n    Regexp.new(u)\n  end\n"
+       "  NAMES.map { |n| Regexp.new(n) }\nend\n",
+       {2, 4}},
+      {"ruby block assigns the method's variable",
+       SourceLanguage::kRuby,
+       "def index\n  p = 'a'\n  [1].each do |i|\n    p = params[:p]\n  end\n"
+       "  Regexp.new(p)\nend\n",
+       {6}},
+      {"javascript callbacks",
+       kJs,
+       "app.get('/', (req, res) => {\n"
+       "  req.query.w.split(',').forEach((w) => new RegExp(w));\n"
+       "  WORDS.forEach(w => new RegExp(w));\n"
+       "  req.query.v.split(',').map(v => new RegExp(v));\n"
+       "  Object.keys(req.body).map(function (k) { return new RegExp(k); });\n"
+       "});\n",
+       {2, 4, 5}},
+      {"python lambda and map",
+       kPy,
+       "def view():\n    ws = request.args.getlist('w')\n"
+       "    a = list(map(lambda w: re.compile(w), ws))\n"
+       "    b = list(map(lambda w: re.compile(w), WORDS))\n",
+       {3}},
+      {"php arrow function",
+       SourceLanguage::kPhp,
+       "<?php\nfunction f() {\n  $ws = explode(',', $_GET['w']);\n"
+       "  array_map(fn ($w) => preg_match(\"/$w/\", 'x'), $ws);\n"
+       "  array_map(fn ($w) => preg_match('/' . preg_quote($w) . '/', 'x'), "
+       "$ws);\n}\n",
+       {4}},
+      {"kotlin lambdas: named and it",
+       SourceLanguage::kKotlin,
+       "fun f(r: HttpServletRequest) {\n"
+       "    val ns = r.getParameterValues(\"n\").toList()\n"
+       "    ns.map { Regex(it) }\n    ns.forEach { n -> Regex(n) }\n"
+       "    listOf(\"a\").map { Regex(it) }\n}\n",
+       {3, 4}},
+      {"csharp lambda",
+       SourceLanguage::kCSharp,
+       "class C {\n  int F() {\n    var ts = Request.Query[\"t\"];\n"
+       "    return ts.Select(t => new Regex(t)).Count() +\n"
+       "        Names.Select(t => new Regex(t)).Count();\n  }\n}\n",
+       {4}},
+  });
+}
+
+TEST(TaintTrackingTest, ConstantTablesLookedUpByRequestValues) {
+  ExpectCases({
+      {"php table",
+       SourceLanguage::kPhp,
+       "<?php\nfunction f() {\n  $allowed = ['a' => '/^a/', 'z' => '/^z/'];\n"
+       "  $key = $_GET['o'];\n  preg_match($allowed[$key] ?? '/^a/', 'x');\n"
+       "  preg_match($allowed[$key] ?? $_GET['d'], 'x');\n}\n",
+       {6}},
+      {"php table written with a request value",
+       SourceLanguage::kPhp,
+       "<?php\nfunction f() {\n  $t = ['a' => '/^a/'];\n"
+       "  $t['b'] = $_GET['b'];\n  preg_match($t[$_GET['k']], 'x');\n}\n",
+       {5}},
+      {"python dict and .get",
+       kPy,
+       "PATTERNS = {'a': r'^a', 'z': r'^z'}\n\ndef view():\n"
+       "    k = request.args['k']\n    re.compile(PATTERNS[k])\n"
+       "    re.compile(PATTERNS.get(k, request.args['d']))\n"
+       "    re.compile(PATTERNS.get(k))\n",
+       {6}},
+      {"javascript object literal",
+       kJs,
+       "const ORDERS = { asc: '^a', desc: '^z' };\n"
+       "app.get('/', (req, res) => {\n"
+       "  new RegExp(ORDERS[req.query.o] || '^a');\n});\n",
+       {}},
+      {"javascript object holding a variable is no constant table",
+       kJs,
+       "app.get('/', (req, res) => {\n  const t = { a: req.query.a };\n"
+       "  new RegExp(t[req.query.k]);\n});\n",
+       {3}},
+      {"go map literal",
+       SourceLanguage::kGo,
+       "var sorts = map[string]string{\"asc\": \"^a\"}\n\n"
+       "func h(w http.ResponseWriter, r *http.Request) {\n"
+       "\tregexp.MustCompile(sorts[r.FormValue(\"o\")])\n}\n",
+       {}},
+      {"ruby frozen hash",
+       SourceLanguage::kRuby,
+       "ORDERS = { 'asc' => '\\\\Aa' }.freeze\n\ndef index\n"
+       "  Regexp.new(ORDERS[params[:o]])\n  "
+       "Regexp.new(ORDERS.fetch(params[:o]))\nend\n",
+       {}},
+  });
+}
+
+// A file that reads no request value is settled before its walk: the
+// request values only inside interpolated strings must still count.
+TEST(TaintTrackingTest, RequestValuesOnlyInsideStrings) {
+  ExpectCases({
+      {"ruby string hole",
+       SourceLanguage::kRuby,
+       "def index\n  Regexp.new(\"^#{params[:q]}\")\nend\n",
+       {2}},
+      {"ruby regex literal hole",
+       SourceLanguage::kRuby,
+       "def index\n  x =~ /^#{params[:q]}/\nend\n",
+       {2}},
+      {"php string hole",
+       SourceLanguage::kPhp,
+       "<?php\nfunction f() {\n  preg_match(\"/{$_GET['q']}/\", 'x');\n}\n",
+       {3}},
+      {"javascript template",
+       kJs,
+       "app.get('/', (req, res) => {\n  new RegExp(`^${req.query.q}`);\n});\n",
+       {2}},
+      {"no request value: summaries alone report nothing",
+       kJs,
+       "function f(p) {\n  return new RegExp(p);\n}\nf(input);\n",
+       {}},
+  });
+}
+
 TEST(TaintTrackingTest, MalformedSourceNeverFails) {
   for (const char* source :
        {"new RegExp(req.query.q", "function f(req) { const q = req.query.q",

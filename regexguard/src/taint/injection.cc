@@ -7,7 +7,12 @@
 // a function (or class) body, so a value assigned in one function is never
 // seen in a sibling, while a nested function (a callback) sees its
 // enclosing function's values, as closures do. Control blocks (if, for,
-// ...) are no scopes: what they assign is the function's.
+// ...) are no scopes: what they assign is the function's. An anonymous
+// function passed to a call (`xs.map(x -> ...)`, `.each { |x| ... }`)
+// takes as its parameters' value what the call is given: its receiver and
+// its other arguments. Object fields (`this.x`, `self.x`, `$this->x`,
+// `@x`) are known by name across the file's methods; a table written as a
+// literal in the file and indexed by a request value gives a clean value.
 #include "robotscan/regexguard/injection.h"
 
 #include <algorithm>
@@ -143,6 +148,10 @@ struct SpelledRules {
   // file that holds none of them as text has no sink call, and needs no
   // lexing.
   std::vector<std::string> sink_words;
+  // The first token of every source and parameter annotation, and the
+  // longest name of each (for the holes of interpolated strings).
+  TextSet request_heads;
+  std::vector<std::string> request_words;
 };
 
 SpelledRules SpellRules(SourceLanguage language, const TaintRules& rules) {
@@ -162,16 +171,30 @@ SpelledRules SpellRules(SourceLanguage language, const TaintRules& rules) {
       }
     }
   }
-  for (const Spelled& sink : out.sinks) {
-    if (!sink.tokens.empty()) out.sink_heads.insert(sink.tokens[0].text);
+  const auto longest_name = [](const Spelled& spelled) {
     std::string word;
-    for (const CodeToken& token : sink.tokens) {
+    for (const CodeToken& token : spelled.tokens) {
       if (token.kind == CodeTokenKind::kName &&
           token.text.size() > word.size()) {
         word = token.text;
       }
     }
-    if (!word.empty()) out.sink_words.push_back(word);
+    return word;
+  };
+  for (const Spelled& sink : out.sinks) {
+    if (!sink.tokens.empty()) out.sink_heads.insert(sink.tokens[0].text);
+    if (std::string word = longest_name(sink); !word.empty()) {
+      out.sink_words.push_back(std::move(word));
+    }
+  }
+  for (const auto* list : {&out.sources, &out.parameter_sources}) {
+    for (const Spelled& spelled : *list) {
+      if (spelled.tokens.empty()) continue;
+      out.request_heads.insert(spelled.tokens[0].text);
+      if (std::string word = longest_name(spelled); !word.empty()) {
+        out.request_words.push_back(std::move(word));
+      }
+    }
   }
   return out;
 }
@@ -229,6 +252,9 @@ using Taint = std::optional<Origin>;
 struct Scope {
   std::size_t end = kNone;  // index of the first token after it
   bool hard = false;        // Ruby def: enclosing variables are not seen
+  // An anonymous function's: where assignments declare (Python, Ruby), one
+  // to an enclosing variable still changes that variable.
+  bool block = false;
   std::map<std::string, Taint, std::less<>> names;
 };
 
@@ -295,9 +321,17 @@ class InjectionFinder {
   bool IsControlBlock(std::size_t brace) const;
   std::string FunctionNameBefore(std::size_t open) const;
 
+  bool MayReadRequestValues() const;
+  void FindLambdas();
+  void FindClassesOfConstructors();
+  void FindConstantTables();
+  std::size_t ChainBegin(std::size_t end) const;
+  Taint LambdaFeed(std::size_t begin, std::size_t end) const;
+
   void OpenScope(std::size_t i);
-  void DefineParameters(std::size_t begin, std::size_t end, bool routed,
-                        const std::string& function);
+  std::vector<std::string> DefineParameters(std::size_t begin, std::size_t end,
+                                            bool routed,
+                                            const std::string& function);
   void HandleCall(std::size_t i);
   void Walk();
   void Report(RegexInjection found, const Origin& origin);
@@ -320,7 +354,17 @@ class InjectionFinder {
   std::vector<std::string> HolesOf(std::string_view raw, bool regex) const;
 
   Taint Lookup(std::string_view name) const;
+  // The scope's entry for the name (clean or not); nullptr when no scope
+  // in sight has one.
+  const Taint* Find(std::string_view name) const;
   void Assign(const std::string& name, const Taint& taint, bool declare);
+  // A field read or written at i (`this.x`, `self.x`, `$this->x`, `@x`):
+  // its key (".x", "@x") and the index past it; empty when none.
+  std::string FieldAt(const std::vector<CodeToken>& tokens, std::size_t i,
+                      std::size_t* after) const;
+  Taint LookupField(const std::string& key) const;
+  void RecordField(const std::string& key, const Origin& origin);
+  bool IsTableLiteral(std::size_t begin) const;
 
   bool LineStartAt(std::size_t i) const { return line_start_[i]; }
   // 1-based; binary search in the line starts found once.
@@ -363,7 +407,26 @@ class InjectionFinder {
     std::size_t parameters_end = kNone;
     bool routed = false;   // Flask route: every parameter is a request value
     std::string function;  // the function's name, when it has one
+    // An anonymous function: where it starts (its parameters, or the
+    // brace of a block) and ends, for the call that is passed it.
+    bool lambda = false;
+    std::size_t lambda_begin = kNone;
+    std::string implicit_parameter;  // Kotlin's `it`
   };
+  struct ClassSpan {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    std::string name;
+  };
+  std::vector<ClassSpan> classes_;
+  // Fields of the file's objects that received a request value (or a
+  // constructor's parameter), by key; and the keys read before any
+  // assignment was seen (a second walk then reads them again).
+  std::map<std::string, Origin, std::less<>> fields_;
+  mutable std::set<std::string, std::less<>> fields_read_unknown_;
+  // Names assigned only table literals in the file: indexing them yields a
+  // constant.
+  std::set<std::string, std::less<>> constant_tables_;
   // A sink one of a function's parameters reaches.
   struct SinkSummary {
     int parameter = 0;
@@ -643,6 +706,13 @@ void InjectionFinder::FindRubyScopes() {
     } else if (word == "end" && !open.empty()) {
       const Opener opener = open.back();
       open.pop_back();
+      // `do |x| ... end`: a block whose parameters FindLambdas reads.
+      if (!opener.scope && tokens_[opener.index].text == "do" &&
+          IsPunct(tokens_, opener.index + 1, "|")) {
+        ScopeSpan span;
+        span.end = i + 1;
+        scope_at_[opener.index] = span;
+      }
       if (!opener.scope) continue;
       ScopeSpan span;
       span.end = i + 1;
@@ -671,6 +741,330 @@ void InjectionFinder::FindScopes() {
     case ScopeStyle::kRubyEnd:
       FindRubyScopes();
       break;
+  }
+}
+
+void InjectionFinder::FindLambdas() {
+  const std::size_t n = tokens_.size();
+  // Anonymous functions the scope finders saw: JavaScript and C# arrow
+  // functions, function expressions, PHP closures, Go function literals,
+  // Ruby's `do |x|` blocks.
+  for (auto& [at, span] : scope_at_) {
+    if (!span.function.empty() || span.hard) continue;
+    if (rules_.ruby_blocks && IsName(tokens_, at) && tokens_[at].text == "do") {
+      std::size_t bar = at + 2;
+      while (bar < n && bar < at + 32 && !IsPunct(tokens_, bar, "|")) ++bar;
+      if (!IsPunct(tokens_, bar, "|")) continue;
+      span.parameters_begin = at + 2;
+      span.parameters_end = bar;
+      span.lambda = true;
+      span.lambda_begin = at;
+      continue;
+    }
+    if (span.parameters_begin == kNone) continue;
+    std::size_t begin = span.parameters_begin;
+    // `(a, b) =>`: from the parameter list's own bracket (`x =>` has none:
+    // a bracket before it is the call's).
+    if (begin > 0 && IsPunct(tokens_, begin - 1, "(") &&
+        view_.partner[begin - 1] == span.parameters_end) {
+      --begin;
+    }
+    while (begin > 0 && IsName(tokens_, begin - 1) &&
+           (tokens_[begin - 1].text == "function" ||
+            tokens_[begin - 1].text == "func" ||
+            tokens_[begin - 1].text == "async" ||
+            tokens_[begin - 1].text == "static")) {
+      --begin;
+    }
+    span.lambda = true;
+    span.lambda_begin = begin;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    ScopeSpan span;
+    span.lambda = true;
+    if (rules_.arrow_lambdas && IsPunct(tokens_, i, "-") &&
+        IsPunct(tokens_, i + 1, ">") &&
+        tokens_[i].offset + 1 == tokens_[i + 1].offset && i > 0) {
+      // Java: `x -> ...`, `(a, b) -> ...`, `x -> { ... }`.
+      if (IsName(tokens_, i - 1)) {
+        span.parameters_begin = i - 1;
+        span.parameters_end = i;
+        span.lambda_begin = i - 1;
+      } else if (IsPunct(tokens_, i - 1, ")") &&
+                 view_.partner[i - 1] != kNone) {
+        span.parameters_begin = view_.partner[i - 1] + 1;
+        span.parameters_end = i - 1;
+        span.lambda_begin = view_.partner[i - 1];
+      } else {
+        continue;
+      }
+      span.end = IsPunct(tokens_, i + 2, "{") ? view_.After(i + 2)
+                                              : ExpressionEnd(i + 2);
+      scope_at_[i] = span;
+    } else if (rules_.python_lambdas && IsName(tokens_, i) &&
+               tokens_[i].text == "lambda") {
+      // Python: `lambda x, y=1: ...`.
+      std::size_t colon = i + 1;
+      while (colon < n && colon < i + 64 && !IsPunct(tokens_, colon, ":")) {
+        colon = IsOpen(tokens_[colon]) ? view_.After(colon) : colon + 1;
+      }
+      if (!IsPunct(tokens_, colon, ":")) continue;
+      span.parameters_begin = i + 1;
+      span.parameters_end = colon;
+      span.lambda_begin = i;
+      span.end = ExpressionEnd(colon + 1);
+      scope_at_[i] = span;
+    } else if (rules_.php_arrow_functions && IsName(tokens_, i) &&
+               tokens_[i].text == "fn" && IsPunct(tokens_, i + 1, "(") &&
+               view_.partner[i + 1] != kNone) {
+      // PHP: `fn ($x) => ...`.
+      const std::size_t close = view_.partner[i + 1];
+      if (!IsPunct(tokens_, close + 1, "=") ||
+          !IsPunct(tokens_, close + 2, ">")) {
+        continue;
+      }
+      span.parameters_begin = i + 2;
+      span.parameters_end = close;
+      span.lambda_begin = i;
+      span.end = ExpressionEnd(close + 3);
+      scope_at_[i] = span;
+    } else if (rules_.ruby_blocks && IsPunct(tokens_, i, "{") &&
+               IsPunct(tokens_, i + 1, "|")) {
+      // Ruby: `{ |x| ... }` (`do |x| ... end` came with the scopes).
+      std::size_t bar = i + 2;
+      while (bar < n && bar < i + 32 && !IsPunct(tokens_, bar, "|")) ++bar;
+      if (!IsPunct(tokens_, bar, "|")) continue;
+      span.parameters_begin = i + 2;
+      span.parameters_end = bar;
+      span.lambda_begin = i;
+      span.end = view_.After(i);
+      scope_at_[i] = span;
+    }
+  }
+  if (!rules_.brace_lambdas) return;
+  // Kotlin: a brace that is no function's body is a lambda, `{ a, b -> }`
+  // naming its parameters, `{ ... }` after a call or as an argument
+  // calling its one parameter `it`.
+  for (auto& [at, span] : scope_at_) {
+    if (!IsPunct(tokens_, at, "{") || !span.function.empty() ||
+        span.parameters_begin != kNone) {
+      continue;
+    }
+    std::size_t arrow = at + 1;
+    while (arrow < n && arrow < at + 16 &&
+           (IsName(tokens_, arrow) || IsPunct(tokens_, arrow, ","))) {
+      ++arrow;
+    }
+    if (arrow > at + 1 && IsPunct(tokens_, arrow, "-") &&
+        IsPunct(tokens_, arrow + 1, ">")) {
+      span.parameters_begin = at + 1;
+      span.parameters_end = arrow;
+    } else {
+      const bool argument = at > 0 && (IsPunct(tokens_, at - 1, "(") ||
+                                       IsPunct(tokens_, at - 1, ","));
+      std::size_t call = at;
+      if (at > 0 && IsPunct(tokens_, at - 1, ")") &&
+          view_.partner[at - 1] != kNone) {
+        call = view_.partner[at - 1];
+      }
+      const bool member_call = call >= 2 && IsName(tokens_, call - 1) &&
+                               IsPunct(tokens_, call - 2, ".");
+      if (!argument && !member_call) continue;
+      span.implicit_parameter = "it";
+    }
+    span.lambda = true;
+    span.lambda_begin = at;
+  }
+}
+
+// Whether the file reads any request value: a source or a request
+// parameter's annotation spelled in its code, a source's name inside an
+// interpolated string, or a routed view. A file that reads none has no
+// finding, whatever its functions' summaries say, and needs no walk.
+bool InjectionFinder::MayReadRequestValues() const {
+  for (const auto& [at, span] : scope_at_) {
+    if (span.routed) return true;
+  }
+  const std::size_t n = tokens_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const CodeToken& token = tokens_[i];
+    if (IsCode(token)) {
+      if (!spelled_.request_heads.contains(token.text)) continue;
+      for (const auto* list : {&sources_, &parameter_sources_}) {
+        for (const Spelled& spelled : *list) {
+          if (SpellsAt(tokens_, i, spelled)) return true;
+        }
+      }
+    } else if (!token.constant && (token.kind == CodeTokenKind::kString ||
+                                   token.kind == CodeTokenKind::kTemplate ||
+                                   token.kind == CodeTokenKind::kRegex)) {
+      const std::size_t begin = std::min(token.offset, source_.size());
+      const std::size_t end =
+          i + 1 < n
+              ? std::max(begin, std::min(tokens_[i + 1].offset, source_.size()))
+              : source_.size();
+      const std::string_view written = source_.substr(begin, end - begin);
+      for (const std::string& word : spelled_.request_words) {
+        if (written.find(word) != std::string_view::npos) return true;
+      }
+      // A regex token's text is its decoded source, which holds the holes.
+      if (token.kind == CodeTokenKind::kRegex) {
+        for (const std::string& word : spelled_.request_words) {
+          if (token.text.find(word) != std::string::npos) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// A constructor not named after its class ("constructor", "__init__",
+// "__construct", "initialize") is summarised under its class's name.
+void InjectionFinder::FindClassesOfConstructors() {
+  if (rules_.constructor_names.empty()) return;
+  for (std::size_t i = 0; i + 1 < tokens_.size(); ++i) {
+    if (!IsName(tokens_, i) || tokens_[i].text != "class" ||
+        !IsName(tokens_, i + 1) || IsMemberName(view_, i)) {
+      continue;
+    }
+    ClassSpan found{i, kNone, tokens_[i + 1].text};
+    if (const auto it = scope_at_.find(i); it != scope_at_.end()) {
+      found.end = it->second.end;  // Python, Ruby
+    } else {
+      for (std::size_t k = i + 2; k < tokens_.size() && k < i + 64;) {
+        if (IsPunct(tokens_, k, "{")) {
+          found.end = view_.After(k);
+          break;
+        }
+        if (IsPunct(tokens_, k, ";")) break;
+        k = IsOpen(tokens_[k]) ? view_.After(k) : k + 1;
+      }
+    }
+    if (found.end != kNone) classes_.push_back(std::move(found));
+  }
+  for (auto& [at, span] : scope_at_) {
+    if (span.function.empty() ||
+        std::find(rules_.constructor_names.begin(),
+                  rules_.constructor_names.end(),
+                  span.function) == rules_.constructor_names.end()) {
+      continue;
+    }
+    const ClassSpan* innermost = nullptr;
+    for (const ClassSpan& c : classes_) {
+      if (c.begin < at && at < c.end &&
+          (innermost == nullptr || c.begin > innermost->begin)) {
+        innermost = &c;
+      }
+    }
+    if (innermost != nullptr) span.function = innermost->name;
+  }
+}
+
+// A table literal at `begin`: `{...}`, `[...]`, PHP `array(...)`, Go
+// `map[K]V{...}`, of strings, numbers and keys only, ending its statement
+// (after Ruby's `.freeze`).
+bool InjectionFinder::IsTableLiteral(std::size_t begin) const {
+  const std::size_t n = tokens_.size();
+  std::size_t open = begin;
+  if (language_ == SourceLanguage::kGo && IsName(tokens_, begin) &&
+      tokens_[begin].text == "map" && IsPunct(tokens_, begin + 1, "[")) {
+    open = view_.After(begin + 1);
+    while (open < n && open < begin + 16 &&
+           (IsName(tokens_, open) || IsPunct(tokens_, open, ".") ||
+            IsPunct(tokens_, open, "*") || IsPunct(tokens_, open, "[") ||
+            IsPunct(tokens_, open, "]"))) {
+      ++open;
+    }
+    if (!IsPunct(tokens_, open, "{")) return false;
+  } else if (language_ == SourceLanguage::kPhp && IsName(tokens_, begin) &&
+             tokens_[begin].text == "array" &&
+             IsPunct(tokens_, begin + 1, "(")) {
+    open = begin + 1;
+  } else if (!IsPunct(tokens_, begin, "{") && !IsPunct(tokens_, begin, "[")) {
+    return false;
+  }
+  const std::size_t close = view_.partner[open];
+  if (close == kNone || close - open > kMaxExpressionTokens) return false;
+  for (std::size_t k = open + 1; k < close; ++k) {
+    const CodeToken& token = tokens_[k];
+    switch (token.kind) {
+      case CodeTokenKind::kPunct:
+      case CodeTokenKind::kNumber:
+        break;
+      case CodeTokenKind::kString:
+      case CodeTokenKind::kTemplate:
+      case CodeTokenKind::kRegex:
+        if (!token.constant) return false;
+        break;
+      case CodeTokenKind::kName: {
+        const std::string& name = token.text;
+        const bool key =
+            IsPunct(tokens_, k + 1, ":") || IsPunct(tokens_, k + 1, "=");
+        const bool symbol =
+            language_ == SourceLanguage::kRuby && IsPunct(tokens_, k - 1, ":");
+        const bool constant = name == "true" || name == "false" ||
+                              name == "null" || name == "nil" ||
+                              name == "None" || name == "True" ||
+                              name == "False" || name == "undefined";
+        if (!key && !symbol && !constant) return false;
+        break;
+      }
+    }
+  }
+  std::size_t after = close + 1;
+  if (IsPunct(tokens_, after, ".") && IsName(tokens_, after + 1) &&
+      tokens_[after + 1].text == "freeze") {
+    after += 2;
+  }
+  return after >= n || IsPunct(tokens_, after, ";") || LineStartAt(after) ||
+         IsClose(tokens_[after]);
+}
+
+// Names the file assigns table literals only (not an element, not another
+// value, anywhere): indexing them gives one of their constants.
+void InjectionFinder::FindConstantTables() {
+  std::set<std::string, std::less<>> literal;
+  std::set<std::string, std::less<>> other;
+  for (std::size_t i = 1; i + 1 < tokens_.size(); ++i) {
+    if (!IsPunct(tokens_, i, "=")) continue;
+    const bool joined_after = tokens_[i].offset + 1 == tokens_[i + 1].offset;
+    if (joined_after &&
+        (IsPunct(tokens_, i + 1, "=") || IsPunct(tokens_, i + 1, ">") ||
+         IsPunct(tokens_, i + 1, "~"))) {
+      continue;  // == => =~
+    }
+    std::size_t op = i;
+    bool plain = true;
+    if (tokens_[i - 1].kind == CodeTokenKind::kPunct &&
+        tokens_[i - 1].offset + 1 == tokens_[i].offset) {
+      const char before = tokens_[i - 1].text[0];
+      if (std::string_view("=!<>").find(before) != std::string_view::npos) {
+        continue;
+      }
+      if (before == ':') {
+        op = i - 1;
+      } else if (std::string_view("+-*/%|&^.?").find(before) !=
+                 std::string_view::npos) {
+        op = i - 1;
+        plain = false;
+      }
+    }
+    if (op == 0) continue;
+    const std::size_t t = op - 1;
+    if (IsPunct(tokens_, t, "]") && view_.partner[t] != kNone &&
+        view_.partner[t] > 0 && IsName(tokens_, view_.partner[t] - 1)) {
+      other.insert(tokens_[view_.partner[t] - 1].text);  // t[k] = ...
+      continue;
+    }
+    if (!IsName(tokens_, t) || IsMemberName(view_, t)) continue;
+    if (plain && IsTableLiteral(i + 1)) {
+      literal.insert(tokens_[t].text);
+    } else {
+      other.insert(tokens_[t].text);
+    }
+  }
+  for (const std::string& name : literal) {
+    if (!other.contains(name)) constant_tables_.insert(name);
   }
 }
 
@@ -703,17 +1097,25 @@ void InjectionFinder::FindEscaperImports() {
   }
 }
 
-Taint InjectionFinder::Lookup(std::string_view name) const {
+const Taint* InjectionFinder::Find(std::string_view name) const {
   for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
     const auto it = scope->names.find(name);
-    if (it != scope->names.end()) return it->second;
+    if (it != scope->names.end()) return &it->second;
     if (scope->hard) break;
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+Taint InjectionFinder::Lookup(std::string_view name) const {
+  const Taint* taint = Find(name);
+  return taint ? *taint : std::nullopt;
 }
 
 void InjectionFinder::Assign(const std::string& name, const Taint& taint,
                              bool declare) {
+  if (declare && rules_.assignment_declares && scopes_.back().block) {
+    declare = Find(name) == nullptr;
+  }
   if (!declare) {
     for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
       const auto it = scope->names.find(name);
@@ -727,26 +1129,149 @@ void InjectionFinder::Assign(const std::string& name, const Taint& taint,
   scopes_.back().names[name] = taint;
 }
 
+std::string InjectionFinder::FieldAt(const std::vector<CodeToken>& tokens,
+                                     std::size_t i, std::size_t* after) const {
+  if (!IsName(tokens, i)) return "";
+  const std::string& text = tokens[i].text;
+  if (rules_.fields_start_with_at) {
+    if (text.size() < 2 || text[0] != '@') return "";
+    *after = i + 1;
+    return text;
+  }
+  if (rules_.object_name.empty() || text != rules_.object_name) return "";
+  if (i > 0 && IsPunct(tokens, i - 1, ".") && !rules_.dot_is_concatenation) {
+    return "";  // a.this.x
+  }
+  std::size_t member = 0;
+  if (rules_.dot_is_concatenation) {  // PHP $this->x
+    if (!IsPunct(tokens, i + 1, "-") || !IsPunct(tokens, i + 2, ">") ||
+        !IsName(tokens, i + 3)) {
+      return "";
+    }
+    member = i + 3;
+  } else {
+    if (!IsPunct(tokens, i + 1, ".") || !IsName(tokens, i + 2)) return "";
+    member = i + 2;
+  }
+  if (IsPunct(tokens, member + 1, "(")) return "";  // a method
+  *after = member + 1;
+  return "." + tokens[member].text;
+}
+
+// A field's value: the function's own assignment, when it made one, else
+// what any method of the file assigned it.
+Taint InjectionFinder::LookupField(const std::string& key) const {
+  if (const Taint* local = Find(key)) return *local;
+  const auto it = fields_.find(key);
+  if (it != fields_.end()) return it->second;
+  fields_read_unknown_.insert(key);
+  return std::nullopt;
+}
+
+void InjectionFinder::RecordField(const std::string& key,
+                                  const Origin& origin) {
+  const auto [it, inserted] = fields_.emplace(key, origin);
+  // A request value wins over a constructor parameter's.
+  if (!inserted && it->second.parameter >= 0 && origin.parameter < 0) {
+    it->second = origin;
+  }
+}
+
+// The first token of the postfix chain that ends just before `end`:
+// `a.b(c)[d]` before `.e(`, `xs.map` before `(`.
+std::size_t InjectionFinder::ChainBegin(std::size_t end) const {
+  std::size_t begin = end;
+  for (std::size_t steps = 0; begin > 0 && steps < 64; ++steps) {
+    const CodeToken& before = tokens_[begin - 1];
+    if (IsClose(before) && view_.partner[begin - 1] != kNone) {
+      begin = view_.partner[begin - 1];
+    } else if (before.kind != CodeTokenKind::kPunct) {
+      --begin;
+    } else {
+      break;
+    }
+    if (begin > 0 && IsPunct(tokens_, begin - 1, ".")) {
+      --begin;
+      if (begin > 0 && IsPunct(tokens_, begin - 1, "?")) --begin;
+      continue;
+    }
+    // A call or an index on what comes before: `f(x)`, `a[0]`.
+    if (begin > 0 && IsOpen(tokens_[begin]) &&
+        (IsName(tokens_, begin - 1) || IsClose(tokens_[begin - 1]))) {
+      continue;
+    }
+    break;
+  }
+  return begin;
+}
+
+// What an anonymous function from `begin` to `end` is given: a block's
+// call chain (`params[:tags].map { |t| ... }`), or the receiver and the
+// other arguments of the call it is an argument of (`cache.computeIfAbsent(
+// key, k -> ...)`, `array_map(fn ($w) => ..., $words)`). Each part is read
+// for a bounded number of tokens, so that a call with many callbacks stays
+// linear.
+Taint InjectionFinder::LambdaFeed(std::size_t begin, std::size_t end) const {
+  const auto bounded = [&](std::size_t from, std::size_t to) -> Taint {
+    if (to <= from) return std::nullopt;
+    if (to - from > kMaxExpressionTokens) from = to - kMaxExpressionTokens;
+    return Evaluate(view_, from, to, 0);
+  };
+  const bool block = IsPunct(tokens_, begin, "{") ||
+                     (IsName(tokens_, begin) && tokens_[begin].text == "do");
+  if (block && begin > 0 && !IsPunct(tokens_, begin - 1, "(") &&
+      !IsPunct(tokens_, begin - 1, ",")) {
+    if (!IsName(tokens_, begin - 1) && !IsClose(tokens_[begin - 1])) {
+      return std::nullopt;
+    }
+    return bounded(ChainBegin(begin), begin);
+  }
+  const std::size_t open = enclosing_[begin];
+  if (open == kNone || open == 0 || !IsPunct(tokens_, open, "(") ||
+      !(IsName(tokens_, open - 1) || IsClose(tokens_[open - 1]))) {
+    return std::nullopt;
+  }
+  const std::size_t close =
+      view_.partner[open] == kNone ? tokens_.size() : view_.partner[open];
+  if (Taint taint = bounded(ChainBegin(open), open)) return taint;
+  if (Taint taint = bounded(open + 1, begin)) return taint;
+  const std::size_t rest = std::min(end, close);
+  return bounded(rest, std::min(close, rest + kMaxExpressionTokens));
+}
+
 void InjectionFinder::OpenScope(std::size_t i) {
   const auto it = scope_at_.find(i);
   if (it == scope_at_.end()) return;
+  const ScopeSpan& span = it->second;
+  // Read in the enclosing function, before the lambda's scope opens.
+  Taint feed;
+  if (span.lambda) feed = LambdaFeed(span.lambda_begin, span.end);
   Scope scope;
-  scope.end = it->second.end;
-  scope.hard = it->second.hard;
+  scope.end = span.end;
+  scope.hard = span.hard;
+  scope.block = span.lambda;
   scopes_.push_back(std::move(scope));
-  if (it->second.parameters_begin != kNone &&
-      it->second.parameters_begin <= it->second.parameters_end) {
-    DefineParameters(it->second.parameters_begin, it->second.parameters_end,
-                     it->second.routed, it->second.function);
+  std::vector<std::string> names;
+  if (span.parameters_begin != kNone &&
+      span.parameters_begin <= span.parameters_end) {
+    names = DefineParameters(span.parameters_begin, span.parameters_end,
+                             span.routed, span.function);
   }
+  if (!span.implicit_parameter.empty()) {
+    names.push_back(span.implicit_parameter);
+    scopes_.back().names[span.implicit_parameter] = std::nullopt;
+  }
+  if (!feed) return;
+  for (const std::string& name : names) scopes_.back().names[name] = feed;
 }
 
 // Each parameter is a new variable of the function (hiding an enclosing
 // one of the same name): clean, unless an annotation or a route makes it a
 // request value.
-void InjectionFinder::DefineParameters(std::size_t begin, std::size_t end,
-                                       bool routed,
-                                       const std::string& function) {
+std::vector<std::string> InjectionFinder::DefineParameters(
+    std::size_t begin, std::size_t end, bool routed,
+    const std::string& function) {
+  std::vector<std::string> names;
   int index = 0;
   std::size_t k = begin;
   while (k < end) {
@@ -804,9 +1329,13 @@ void InjectionFinder::DefineParameters(std::size_t begin, std::size_t end,
       }
       ++index;
     }
-    if (!name.empty()) scopes_.back().names[name] = taint;
+    if (!name.empty()) {
+      scopes_.back().names[name] = taint;
+      names.push_back(name);
+    }
     k = stop + 1;
   }
+  return names;
 }
 
 bool InjectionFinder::IsMemberName(const TokenView& view, std::size_t i) const {
@@ -1086,6 +1615,19 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
       break;
     }
     if (matched) continue;
+    std::size_t field_end = 0;
+    if (const std::string key = FieldAt(tokens, k, &field_end); !key.empty()) {
+      if (Taint taint = LookupField(key)) {
+        bool clean = false;
+        const std::size_t chain = ChainEnd(view, field_end, &clean);
+        if (!clean && taint->parameter < 0) return taint;
+        if (!clean && !parameter) parameter = std::move(taint);
+        k = taint->parameter < 0 ? chain : field_end;
+        continue;
+      }
+      k = field_end;
+      continue;
+    }
     if (token.kind == CodeTokenKind::kName && !IsMemberName(view, k) &&
         !IsPunct(tokens, k + 1, "(")) {
       if (Taint taint = Lookup(token.text)) {
@@ -1097,6 +1639,33 @@ Taint InjectionFinder::Evaluate(const TokenView& view, std::size_t begin,
         // `request.getParameter("q")` with `request` a parameter.
         k = taint->parameter < 0 ? chain : k + 1;
         continue;
+      }
+      // A table of the file's own literals, looked up by whatever key:
+      // `ORDERS[req.query.o]`, `$allowed[$key]`, `PATTERNS.get(key)`; a
+      // default after the key is still read.
+      if (constant_tables_.contains(token.text)) {
+        if (IsPunct(tokens, k + 1, "[")) {
+          k = k + 1;
+          while (IsPunct(tokens, k, "[")) k = view.After(k);
+          continue;
+        }
+        if (IsPunct(tokens, k + 1, ".") && IsName(tokens, k + 2) &&
+            (tokens[k + 2].text == "get" || tokens[k + 2].text == "fetch") &&
+            IsPunct(tokens, k + 3, "(")) {
+          const std::size_t close = view.After(k + 3) - 1;
+          std::size_t comma = k + 4;
+          while (comma < close && !IsPunct(tokens, comma, ",")) {
+            comma = IsOpen(tokens[comma]) ? view.After(comma) : comma + 1;
+          }
+          if (comma < close) {
+            if (Taint taint = Evaluate(view, comma + 1, close, depth)) {
+              if (taint->parameter < 0) return taint;
+              if (!parameter) parameter = std::move(taint);
+            }
+          }
+          k = close + 1;
+          continue;
+        }
       }
     }
     if ((token.kind == CodeTokenKind::kString ||
@@ -1254,6 +1823,19 @@ void InjectionFinder::HandleAssignment(std::size_t i) {
   // Keyword arguments, default parameters, conditions: not followed.
   const std::size_t enclosing = enclosing_[op];
   if (enclosing != kNone && !IsPunct(tokens_, enclosing, "{")) return;
+  // `this.x = ...`: the function's own, and the file's for other methods.
+  const std::size_t receiver = rules_.dot_is_concatenation ? 4 : 3;
+  if (!rules_.object_name.empty() && op >= receiver) {
+    std::size_t field_end = 0;
+    const std::string key = FieldAt(tokens_, op - receiver, &field_end);
+    if (!key.empty() && field_end == op) {
+      Taint taint = Evaluate(view_, i + 1, ExpressionEnd(i + 1), 0);
+      if (compound && !taint) taint = LookupField(key);
+      Assign(key, taint, false);
+      if (taint) RecordField(key, *taint);
+      return;
+    }
+  }
   const std::vector<std::string> targets = TargetsBefore(op, &declared);
   if (targets.empty()) return;
   Taint taint = Evaluate(view_, i + 1, ExpressionEnd(i + 1), 0);
@@ -1261,6 +1843,10 @@ void InjectionFinder::HandleAssignment(std::size_t i) {
     Taint value = taint;
     if (compound && !value) value = Lookup(target);
     Assign(target, value, declared);
+    if (value && rules_.fields_start_with_at && target.size() > 1 &&
+        target[0] == '@') {
+      RecordField(target, *value);
+    }
   }
 }
 
@@ -1359,28 +1945,7 @@ void InjectionFinder::HandleSinks(std::size_t i) {
       // The receiver: the postfix chain before the `.` (`q.toRegex()`,
       // `q?.toRegex()`, `("^" + q).toRegex()`).
       end = IsPunct(tokens_, i - 1, "?") ? i - 1 : i;
-      begin = end;
-      for (std::size_t steps = 0; begin > 0 && steps < 64; ++steps) {
-        const CodeToken& before = tokens_[begin - 1];
-        if (IsClose(before) && view_.partner[begin - 1] != kNone) {
-          begin = view_.partner[begin - 1];
-        } else if (before.kind != CodeTokenKind::kPunct) {
-          --begin;
-        } else {
-          break;
-        }
-        if (begin > 0 && IsPunct(tokens_, begin - 1, ".")) {
-          --begin;
-          if (begin > 0 && IsPunct(tokens_, begin - 1, "?")) --begin;
-          continue;
-        }
-        // A call or an index on what comes before: `f(x)`, `a[0]`.
-        if (begin > 0 && IsOpen(tokens_[begin]) &&
-            (IsName(tokens_, begin - 1) || IsClose(tokens_[begin - 1]))) {
-          continue;
-        }
-        break;
-      }
+      begin = ChainBegin(end);
       if (begin == end) return;
     } else {
       if (static_cast<int>(arguments.size()) < rule.min_arguments ||
@@ -1438,16 +2003,21 @@ void InjectionFinder::Report(RegexInjection found, const Origin& origin) {
 // parameter a sink compiles is reported at that sink.
 void InjectionFinder::HandleCall(std::size_t i) {
   if (!IsName(tokens_, i) || !IsPunct(tokens_, i + 1, "(")) return;
-  const auto summary = summaries_.find(tokens_[i].text);
+  // A class's constructor is summarised under the class's name: `new C(`,
+  // `C(` (Python, Kotlin), Ruby's `C.new(`.
+  const bool ruby_new = tokens_[i].text == "new" && i >= 2 &&
+                        IsPunct(tokens_, i - 1, ".") && IsName(tokens_, i - 2);
+  const std::string& callee = ruby_new ? tokens_[i - 2].text : tokens_[i].text;
+  const auto summary = summaries_.find(callee);
   if (summary == summaries_.end()) return;
-  if (i > 0) {
+  if (i > 0 && !ruby_new) {
     // A definition (`boolean check(`, `def check(`) is no call; a method of
     // this object is (`this.check(`, `self.check(`, `$this->check(`).
     const CodeToken& before = tokens_[i - 1];
     if (before.kind == CodeTokenKind::kName && !LineStartAt(i) &&
         before.text != "return" && before.text != "await" &&
         before.text != "yield" && before.text != "in" &&
-        before.text != "else") {
+        before.text != "else" && before.text != "new") {
       return;
     }
     if (IsMemberName(view_, i)) {
@@ -1483,7 +2053,8 @@ void InjectionFinder::HandleCall(std::size_t i) {
     RegexInjection found = sink.injection;
     found.source = taint->source;
     found.source_line = LineOf(taint->offset);
-    found.sink += " (through " + tokens_[i].text + "(), called on line " +
+    found.sink += " (through " + callee + (ruby_new ? ".new" : "") +
+                  "(), called on line " +
                   std::to_string(LineOf(tokens_[i].offset)) + ")";
     found_.push_back(std::move(found));
   }
@@ -1491,7 +2062,7 @@ void InjectionFinder::HandleCall(std::size_t i) {
 
 void InjectionFinder::Walk() {
   scopes_.clear();
-  scopes_.push_back(Scope{tokens_.size(), false, {}});
+  scopes_.push_back(Scope{tokens_.size(), false, false, {}});
   for (std::size_t i = 0; i < tokens_.size(); ++i) {
     while (scopes_.size() > 1 && scopes_.back().end <= i) scopes_.pop_back();
     OpenScope(i);
@@ -1509,8 +2080,21 @@ std::vector<RegexInjection> InjectionFinder::Run() {
   if (tokens_.empty()) return {};
   FindLines();
   FindScopes();
+  if (!MayReadRequestValues()) return {};
+  FindLambdas();
+  FindClassesOfConstructors();
+  FindConstantTables();
   FindEscaperImports();
   Walk();
+  // A field read before the method that assigns it a request value: one
+  // more walk, knowing every field's value from the start.
+  const bool read_early = std::any_of(
+      fields_read_unknown_.begin(), fields_read_unknown_.end(),
+      [&](const std::string& key) { return fields_.contains(key); });
+  if (read_early) {
+    summaries_.clear();
+    Walk();
+  }
   // One level through the file's own functions: their summaries, applied
   // at their call sites.
   if (!summaries_.empty()) {

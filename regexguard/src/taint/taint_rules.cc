@@ -14,12 +14,15 @@ namespace {
 using Names = std::string_view;
 
 // --- JavaScript / TypeScript: Express, Koa, hapi, Fastify, the browser.
-constexpr std::array<Names, 21> kJsSources = {
-    "req.query",        "req.params",    "req.body",        "req.headers",
-    "req.cookies",      "req.param(",    "req.get(",        "request.query",
-    "request.params",   "request.body",  "request.payload", "request.headers",
-    "ctx.query",        "ctx.params",    "ctx.request",     "ctx.querystring",
-    "location.search",  "location.hash", "location.href",   "document.URL",
+// Headers: Express `req.headers`, `req.get()`, `req.header()`; Koa
+// `ctx.headers`, `ctx.get()`; hapi and Fastify `request.headers`.
+constexpr std::array<Names, 25> kJsSources = {
+    "req.query",        "req.params",     "req.body",      "req.headers",
+    "req.cookies",      "req.param(",     "req.get(",      "req.header(",
+    "request.query",    "request.params", "request.body",  "request.payload",
+    "request.headers",  "ctx.query",      "ctx.params",    "ctx.request",
+    "ctx.querystring",  "ctx.headers",    "ctx.header",    "ctx.get(",
+    "location.search",  "location.hash",  "location.href", "document.URL",
     "document.location"};
 constexpr std::array<SinkRule, 3> kJsSinks = {{
     {"RegExp(", "RegExp", 0, 1},
@@ -36,15 +39,19 @@ constexpr std::array<Names, 10> kJsControl = {
     "if",     "else", "for",   "while",   "do",
     "switch", "try",  "catch", "finally", "with"};
 constexpr std::array<Names, 3> kJsDeclarations = {"const", "let", "var"};
+constexpr std::array<Names, 1> kJsConstructors = {"constructor"};
 
-// --- Python: Flask, Django (and DRF), aiohttp, Starlette.
-constexpr std::array<Names, 18> kPySources = {
+// --- Python: Flask, Django (and DRF), aiohttp, Starlette. Headers:
+// `request.headers` (Flask, DRF, Starlette, aiohttp), Django's
+// `request.META`, WSGI's `request.environ`.
+constexpr std::array<Names, 19> kPySources = {
     "request.args",    "request.form",       "request.values",
     "request.json",    "request.get_json(",  "request.data",
     "request.cookies", "request.headers",    "request.view_args",
     "request.GET",     "request.POST",       "request.body",
     "request.COOKIES", "request.META",       "request.query_params",
-    "request.query",   "request.match_info", "request.path_params"};
+    "request.query",   "request.match_info", "request.path_params",
+    "request.environ"};
 constexpr std::array<SinkRule, 18> kPySinks = {{
     {"re.compile(", "re.compile", 0, 1},
     {"re.match(", "re.match", 0, 1},
@@ -70,6 +77,7 @@ constexpr std::array<Names, 6> kPySanitizers = {
 constexpr std::array<Names, 10> kPyControl = {
     "if",  "elif",   "else",    "for",  "while",
     "try", "except", "finally", "with", "match"};
+constexpr std::array<Names, 1> kPyConstructors = {"__init__"};
 
 // --- Java: the Servlet API, Spring MVC and JAX-RS parameters.
 constexpr std::array<Names, 9> kJavaSources = {
@@ -98,7 +106,9 @@ constexpr std::array<Names, 11> kJavaControl = {
     "try", "catch", "finally", "synchronized", "case"};
 
 // --- Kotlin: the Servlet API and Spring (as Java), Ktor calls.
-constexpr std::array<Names, 14> kKotlinSources = {
+// Headers: the Servlet API's, Ktor's `call.request.headers` and
+// `call.request.header()`.
+constexpr std::array<Names, 15> kKotlinSources = {
     ".getParameter(",
     ".getParameterValues(",
     ".getParameterMap(",
@@ -112,7 +122,8 @@ constexpr std::array<Names, 14> kKotlinSources = {
     "call.request.queryParameters",
     "call.receiveParameters(",
     "call.receiveText(",
-    "call.request.headers"};
+    "call.request.headers",
+    "call.request.header("};
 constexpr std::array<SinkRule, 4> kKotlinSinks = {{
     {"Regex(", "Regex", 0, 1},
     {"Pattern.compile(", "Pattern.compile", 0, 1},
@@ -128,14 +139,29 @@ constexpr std::array<Names, 9> kKotlinControl = {
     "if", "else", "for", "while", "do", "when", "try", "catch", "finally"};
 constexpr std::array<Names, 2> kKotlinDeclarations = {"val", "var"};
 
-// --- PHP: superglobals, Laravel and Symfony requests.
-constexpr std::array<Names, 16> kPhpSources = {
-    "$_GET",           "$_POST",           "$_REQUEST",
-    "$_COOKIE",        "$_SERVER",         "$_FILES",
-    "$request->input", "$request->query",  "$request->get(",
-    "$request->post",  "$request->all(",   "$request->request",
-    "$request->route", "$request->cookie", "request(",
-    "Input::get("};
+// --- PHP: superglobals, Laravel and Symfony requests. Headers:
+// `$_SERVER['HTTP_...']`, `getallheaders()`, Laravel `$request->header()`,
+// Symfony `$request->headers`.
+constexpr std::array<Names, 20> kPhpSources = {"$_GET",
+                                               "$_POST",
+                                               "$_REQUEST",
+                                               "$_COOKIE",
+                                               "$_SERVER",
+                                               "$_FILES",
+                                               "$request->input",
+                                               "$request->query",
+                                               "$request->get(",
+                                               "$request->post",
+                                               "$request->all(",
+                                               "$request->request",
+                                               "$request->route",
+                                               "$request->cookie",
+                                               "$request->header(",
+                                               "$request->headers",
+                                               "request(",
+                                               "Input::get(",
+                                               "getallheaders(",
+                                               "apache_request_headers("};
 constexpr std::array<SinkRule, 10> kPhpSinks = {{
     {"preg_match(", "preg_match", 0, 1},
     {"preg_match_all(", "preg_match_all", 0, 1},
@@ -155,11 +181,19 @@ constexpr std::array<Names, 4> kPhpSanitizers = {"preg_quote(", "intval(",
 constexpr std::array<Names, 12> kPhpControl = {
     "if", "else",   "elseif", "for",   "foreach", "while",
     "do", "switch", "try",    "catch", "finally", "declare"};
+constexpr std::array<Names, 1> kPhpConstructors = {"__construct"};
 
-// --- Ruby: Rails and Sinatra.
-constexpr std::array<Names, 6> kRubySources = {
-    "params",       "request.params", "request.query_string",
-    "request.body", "cookies",        "request.headers"};
+// --- Ruby: Rails and Sinatra. Headers: Rails `request.headers`, Rack's
+// `request.env` (HTTP_...), `request.user_agent`, `request.referer`.
+constexpr std::array<Names, 9> kRubySources = {"params",
+                                               "request.params",
+                                               "request.query_string",
+                                               "request.body",
+                                               "cookies",
+                                               "request.headers",
+                                               "request.env",
+                                               "request.user_agent",
+                                               "request.referer"};
 constexpr std::array<SinkRule, 2> kRubySinks = {{
     {"Regexp.new(", "Regexp.new", 0, 1},
     {"Regexp.compile(", "Regexp.compile", 0, 1},
@@ -169,13 +203,18 @@ constexpr std::array<Names, 5> kRubySanitizers = {
     "Regexp.escape(", "Regexp.quote(", "Regexp.union(", "Integer(", "Float("};
 constexpr std::array<Names, 4> kRubyMembers = {".to_i", ".to_f", ".length",
                                                ".size"};
+constexpr std::array<Names, 1> kRubyConstructors = {"initialize"};
 
-// --- Go: net/http, gorilla/mux, gin, echo.
-constexpr std::array<Names, 14> kGoSources = {
-    ".Query(",       ".FormValue(",  ".PostFormValue(", ".URL.Path",
-    ".URL.RawQuery", ".Header.Get(", ".Form",           ".PostForm",
-    ".Param(",       ".QueryParam(", ".DefaultQuery(",  ".GetHeader(",
-    "mux.Vars(",     ".PathValue("};
+// --- Go: net/http, gorilla/mux, gin, echo. Headers: the request's
+// `Header` map read by key or method (`r.Header["X"]`, `r.Header.Get(..)`,
+// `.Values(..)`) — not `w.Header()`, the response's own —, `.Referer()`,
+// `.UserAgent()`, gin's `.GetHeader()`.
+constexpr std::array<Names, 17> kGoSources = {
+    ".Query(",       ".FormValue(", ".PostFormValue(", ".URL.Path",
+    ".URL.RawQuery", ".Header.",    ".Header[",        ".Form",
+    ".PostForm",     ".Param(",     ".QueryParam(",    ".DefaultQuery(",
+    ".GetHeader(",   "mux.Vars(",   ".PathValue(",     ".Referer(",
+    ".UserAgent("};
 constexpr std::array<SinkRule, 7> kGoSinks = {{
     {"regexp.Compile(", "regexp.Compile", 0, 1},
     {"regexp.MustCompile(", "regexp.MustCompile", 0, 1},
@@ -236,6 +275,8 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.declaration_keywords = kJsDeclarations;
       rules.dialect = Dialect::kJavaScript;
       rules.statements_end_at_line_breaks = true;
+      rules.object_name = "this";
+      rules.constructor_names = kJsConstructors;
       return rules;
     case SourceLanguage::kPython:
       rules.escape_with = "re.escape";
@@ -247,6 +288,9 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.statements_end_at_line_breaks = true;
       rules.scopes = ScopeStyle::kIndentation;
       rules.assignment_declares = true;
+      rules.object_name = "self";
+      rules.constructor_names = kPyConstructors;
+      rules.python_lambdas = true;
       return rules;
     case SourceLanguage::kJava:
       rules.escape_with = "Pattern.quote";
@@ -257,6 +301,8 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.control_keywords = kJavaControl;
       rules.dialect = Dialect::kJava;
       rules.parameter_name = ParameterName::kLast;
+      rules.object_name = "this";
+      rules.arrow_lambdas = true;
       return rules;
     case SourceLanguage::kPhp:
       rules.escape_with = "preg_quote";
@@ -267,6 +313,9 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.dialect = Dialect::kPcre;
       rules.dot_is_concatenation = true;
       rules.parameter_name = ParameterName::kDollar;
+      rules.object_name = "$this";
+      rules.constructor_names = kPhpConstructors;
+      rules.php_arrow_functions = true;
       return rules;
     case SourceLanguage::kRuby:
       rules.escape_with = "Regexp.escape";
@@ -278,6 +327,9 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.statements_end_at_line_breaks = true;
       rules.scopes = ScopeStyle::kRubyEnd;
       rules.assignment_declares = true;
+      rules.fields_start_with_at = true;
+      rules.constructor_names = kRubyConstructors;
+      rules.ruby_blocks = true;
       return rules;
     case SourceLanguage::kGo:
       rules.escape_with = "regexp.QuoteMeta";
@@ -299,6 +351,7 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.control_keywords = kCsControl;
       rules.dialect = Dialect::kDotNet;
       rules.parameter_name = ParameterName::kLast;
+      rules.object_name = "this";
       return rules;
     case SourceLanguage::kKotlin:
       rules.escape_with = "Regex.escape";
@@ -311,6 +364,8 @@ std::optional<TaintRules> TaintRulesFor(SourceLanguage language) {
       rules.declaration_keywords = kKotlinDeclarations;
       rules.dialect = Dialect::kJava;  // kotlin.text.Regex is java.util.regex
       rules.statements_end_at_line_breaks = true;
+      rules.object_name = "this";
+      rules.brace_lambdas = true;  // `->` is also a `when` branch's arrow
       return rules;
     case SourceLanguage::kCpp:
     case SourceLanguage::kRust:

@@ -61,6 +61,24 @@ struct TaintRules {
   // Every assignment declares in the innermost scope (Python, Ruby): a
   // function's assignment never changes an enclosing function's variable.
   bool assignment_declares = false;
+  // The name a method calls its own object by ("this", "self", "$this"):
+  // `this.x` is a field, followed from method to method within the file.
+  // Empty where there is none (Go names its receivers; Ruby writes `@x`).
+  std::string_view object_name;
+  bool fields_start_with_at = false;  // Ruby: `@x` is a field
+  // The names of constructors that are not named after their class
+  // ("constructor", "__init__"); a call `new C(...)` / `C(...)` /
+  // `C.new(...)` reaches them.
+  std::span<const std::string_view> constructor_names;
+  // Anonymous functions: Java `x -> ...`, Kotlin `{ x -> ... }`
+  // and `{ ... it ... }`, Python `lambda x: ...`, PHP `fn ($x) => ...`,
+  // Ruby blocks `{ |x| ... }` / `do |x| ... end` (JavaScript and C# arrow
+  // functions and function expressions are found with the braces).
+  bool arrow_lambdas = false;        // `x -> ...` (Java)
+  bool brace_lambdas = false;        // Kotlin `{ x -> ... }`, `{ it }`
+  bool python_lambdas = false;       // `lambda x: ...`
+  bool php_arrow_functions = false;  // `fn ($x) => ...`
+  bool ruby_blocks = false;          // `{ |x| ... }`, `do |x| ... end`
 };
 
 // nullopt for languages the finder does not cover.
