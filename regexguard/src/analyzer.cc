@@ -38,6 +38,7 @@
 #include "proof/explain.h"
 #include "proof/growth.h"
 #include "proof/jit_model.h"
+#include "proof/onigmo_prefilter.h"
 #include "proof/pcre2_engine.h"
 #include "proof/re2_engine.h"
 #include "proof/version_verdicts.h"
@@ -688,11 +689,16 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
       options.parse.dialect == Dialect::kJava &&
       !(options.engine_versions.java &&
         *options.engine_versions.java < EngineVersion{9, 0});
-  const EngineProgram program =
+  EngineProgram program =
       ProgramFor(pattern, options.parse,
                  java_loop_memo ? internal::ToPcre2PatternWithCallouts(
                                       root, internal::JavaLoopMemo(root))
                                 : spelled);
+  // Onigmo tries fewer starts than PCRE2 derives from the same text
+  // (onigmo_prefilter.h: OnigmoStartAnchor).
+  if (options.parse.dialect == Dialect::kRuby) {
+    program.text = internal::OnigmoStartAnchor(root) + program.text;
+  }
 
   // 2. Automaton.
   const std::optional<StaticFindings> findings =

@@ -38,7 +38,7 @@ TEST(OnigmoPrefilterTest, LiteralRunsOnTheMandatoryPath) {
 }
 
 TEST(OnigmoPrefilterTest, OptionalPartsRequireNothing) {
-  EXPECT_TRUE(PrefilterOf("(ab)?c*(?=x)\\1?").empty());
+  EXPECT_TRUE(PrefilterOf("(ab)?c*(?!x)(?<=c)\\1?").empty());
   EXPECT_TRUE(PrefilterOf("(unit|u|)x?").empty());  // an empty branch
 }
 
@@ -67,6 +67,17 @@ TEST(OnigmoPrefilterTest, BranchesOfAnAnchoredAlternation) {
   EXPECT_TRUE(p.Admits("a\n\n\nNEEDS AIR SEGMENT"));
   const std::string missing = p.MissingFrom("a\na");
   EXPECT_TRUE(p.Admits("a\na" + missing)) << missing;
+}
+
+// A positive lookahead's content is a candidate too: `(?=.*[A-Za-z])
+// (?=.*[!@#$%^&*])(?=.{7,})` is flat on Ruby for digits and a newline, and
+// quadratic once "a!" follows (8.9 -> 35 -> 144 ms at n = 2k/4k/8k).
+TEST(OnigmoPrefilterTest, PositiveLookaheadsCount) {
+  const OnigmoPrefilter p =
+      PrefilterOf("(?=.*[A-Za-z])(?=.*[!@#\\$%\\^&\\*])(?=.{7,})");
+  EXPECT_FALSE(p.Admits("0000000\n"));
+  EXPECT_TRUE(p.Admits("0000000\na!"));
+  EXPECT_EQ(p.MissingFrom("0\n"), "A!");
 }
 
 TEST(OnigmoPrefilterTest, CharacterSetsNeedOneOfTheirCharacters) {
@@ -98,6 +109,41 @@ TEST(OnigmoPrefilterTest, NonAsciiCharactersAndSets) {
   EXPECT_EQ(missing, "あ");
   // Invalid UTF-8 in a subject is skipped, not misread.
   EXPECT_FALSE(p.Admits(std::string("000\xe3\x81", 5)));
+}
+
+std::string StartAnchorOf(const char* pattern, const char* flags = "") {
+  ParseOptions options;
+  options.dialect = Dialect::kRuby;
+  Result<PatternFlags> letters = ParseFlagLetters(flags);
+  EXPECT_TRUE(letters.ok()) << flags;
+  if (letters.ok()) options.flags = *letters;
+  Result<ParsedPattern> parsed = ParsePattern(pattern, options);
+  EXPECT_TRUE(parsed.ok()) << pattern;
+  return parsed.ok() ? OnigmoStartAnchor(*parsed->root) : "?";
+}
+
+// Each row timed on Ruby 3.1.2 with its search-restart attack: the
+// anchored ones are linear there (flat per doubling), the others quadratic.
+TEST(OnigmoPrefilterTest, StartAnchorsOnigmoDerives) {
+  // `.+` first: a failure at one start fails the rest of its line
+  // (`.+\.([^.]+)$` on "a."×n + "\n.": 0.05 -> 0.08 -> 0.18 ms).
+  EXPECT_EQ(StartAnchorOf(".+\\.([^.]+)$"), "(?m:^)");
+  EXPECT_EQ(StartAnchorOf("(.+)\\.x"), "(?m:^)");
+  EXPECT_EQ(StartAnchorOf(".{2,}\\.x"), "(?m:^)");
+  EXPECT_EQ(StartAnchorOf("\\b.+\\.x"), "(?m:^)");
+  // With the dot taking newlines (Ruby's m): the first start only.
+  EXPECT_EQ(StartAnchorOf(".+\\.x", "s"), "\\G");
+  // After lookaheads: `^` and `.*` (10276 and 4866 of the corpus).
+  EXPECT_EQ(StartAnchorOf("(?=.*\\d)(?=.*[a-z])^[\\w!@$#.+-]{8,64}$"),
+            "(?m:^)");
+  EXPECT_EQ(StartAnchorOf("(?=.*[A-Z])(?=.*[a-z]).*"), "(?m:^)");
+  // PCRE2 anchors these itself: the spelling stays.
+  EXPECT_EQ(StartAnchorOf("^(a+)+$"), "");
+  EXPECT_EQ(StartAnchorOf(".*x"), "");
+  // Not anchored: lazy, a branch without it (both quadratic on Ruby).
+  EXPECT_EQ(StartAnchorOf(".+?\\.([^.]+)$"), "");
+  EXPECT_EQ(StartAnchorOf("(?:.+\\.([^.]+)|x.+\\.y)$"), "");
+  EXPECT_EQ(StartAnchorOf("\\d+\\.x"), "");
 }
 
 TEST(OnigmoPrefilterTest, EmptyAdmitsEverything) {

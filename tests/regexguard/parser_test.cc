@@ -336,6 +336,9 @@ TEST(DialectFeaturesTest, OnePatternPerFeature) {
       {R"(^*)",
        {R"((?:\A)*)", R"(!)", R"(!)", R"(!)", R"((?:\A)*)", R"((?:(?m:^))*)",
         R"((?:\A)*)", R"((?:\A)*)"}},
+      {R"((?:a+)+)",
+       {R"((?:a+)+)", R"((?:a+)+)", R"((?:a+)+)", R"((?:a+)+)", R"((?:a+)+)",
+        R"(a+)", R"((?:a+)+)", R"((?:a+)+)"}},
       {R"(a{,3})",
        {R"(a\x{7b}\x{2c}3\x{7d})", R"(a{0,3})", R"(a\x{7b}\x{2c}3\x{7d})",
         R"(!)", R"(!)", R"(a\x{7b}\x{2c}3\x{7d})", R"(a\x{7b}\x{2c}3\x{7d})",
@@ -534,6 +537,41 @@ TEST(DialectFeaturesTest, OnePatternPerFeature) {
           << c.pattern << " in " << DialectName(options.dialect)
           << (options.flags.unicode ? " (u)" : "");
     }
+  }
+}
+
+// Onigmo rewrites a quantifier of a quantifier when it parses it
+// (parser_sequences.cc: ReduceNestedRepeat); the tree is what Ruby runs.
+// Each row's Ruby 3.1 warning names the same rewrite, and the timed rows
+// are in tests/regexguard/engine_attacks/engine_versions_test.py.
+TEST(ParserTest, RubyReducesNestedRepeatsAsOnigmo) {
+  const struct {
+    const char* pattern;
+    const char* ruby;
+  } kCases[] = {
+      {R"((?:a+)+)", R"(a+)"},         // redundant nested repeat operator '+'
+      {R"((?:a*)*)", R"(a*)"},         // redundant '*'
+      {R"((?:a*)+?)", R"(a*)"},        // redundant '*'
+      {R"((?:a+)*)", R"(a*)"},         // '+' and '*' replaced with '*'
+      {R"((?:a?)+)", R"(a*)"},         // '?' and '+' replaced with '*'
+      {R"((?:a??)+)", R"(a*?)"},       // '??' and '+' replaced with '*?'
+      {R"((?:a*)??)", R"((?:a+)??)"},  // '*' and '??' replaced with '+ and ??'
+      {R"((?:a+)??)", R"((?:a+)??)"},  // as is (no warning)
+      {R"((?:a+?)*)", R"((?:a+?)*)"},  // as is
+      {R"((?:a+){1,3})", R"((?:a+){1})"},  // {n,m} of * or + becomes {n,n}
+      {R"((?:a+){2,3})", R"((?:a+){2})"},
+      {R"((?:a*){0,3})", R"((?:a*)?)"},
+      {R"((?:a+){2,})", R"((?:a+){2,})"},  // unbounded: as is
+      {R"((a+)+)", R"((a+)+)"},  // a capturing group is a node of its own
+      {R"((?i:a+)+)", R"((?:[Aa]+)+)"},  // so is an option group
+      {R"((?:ab+)+)", R"((?:ab+)+)"},    // not a quantifier alone
+  };
+  for (const auto& c : kCases) {
+    ParseOptions options;
+    options.dialect = Dialect::kRuby;
+    const Result<ParsedPattern> parsed = ParsePattern(c.pattern, options);
+    ASSERT_TRUE(parsed.ok()) << c.pattern;
+    EXPECT_EQ(ToPcre2Pattern(*parsed->root), c.ruby) << c.pattern;
   }
 }
 

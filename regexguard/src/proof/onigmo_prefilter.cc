@@ -140,8 +140,101 @@ void Collect(const Node& node, std::vector<Item>* out) {
       if (!item.alternatives.empty()) out->push_back(std::move(item));
       return;
     }
+    case NodeKind::kLookaround:
+      // Onigmo takes a positive lookahead's string or map as a candidate
+      // too (measured: `(?=.*[A-Za-z])(?=.*[!@#$%^&*])` is flat on digits
+      // until a letter and a `!` follow them).
+      if (!node.lookbehind && !node.negated) {
+        Collect(*node.children[0], out);
+      }
+      return;
     default:
-      return;  // lookarounds, assertions, back references, empty
+      return;  // assertions, back references, empty
+  }
+}
+
+// A greedy unbounded repeat of `.`: whether `.` takes newlines (dotall).
+std::optional<bool> AnyCharStar(const Node& node) {
+  if (node.kind != NodeKind::kRepeat || node.max != kUnbounded ||
+      node.greediness != Greediness::kGreedy) {
+    return std::nullopt;
+  }
+  const Node& body = *node.children[0];
+  if (body.kind != NodeKind::kCharacters || body.approximate) {
+    return std::nullopt;
+  }
+  const CodePointSet rest = body.chars.Complement();
+  if (rest.empty()) return true;
+  if (rest == CodePointSet::Single('\n')) return false;
+  return std::nullopt;
+}
+
+// Where a match of `node` must begin, as Onigmo derives it from the left
+// end of the pattern (its "left anchor"), and whether zero-width items
+// come before that point.
+struct Lead {
+  OnigmoStart start = OnigmoStart::kAnywhere;
+  bool after_zero_width = false;
+};
+
+Lead LeadOf(const Node& node) {
+  switch (node.kind) {
+    case NodeKind::kSequence: {
+      bool zero_width = false;
+      for (const auto& child : node.children) {
+        if (child->kind == NodeKind::kLookaround ||
+            (child->kind == NodeKind::kAssertion &&
+             child->assertion != AssertionKind::kStartOfLine &&
+             child->assertion != AssertionKind::kStartOfText &&
+             child->assertion != AssertionKind::kStartOfSearch)) {
+          zero_width = true;
+          continue;
+        }
+        Lead lead = LeadOf(*child);
+        lead.after_zero_width = lead.after_zero_width || zero_width;
+        return lead;
+      }
+      return Lead{};
+    }
+    case NodeKind::kGroup:
+      return LeadOf(*node.children[0]);
+    case NodeKind::kAlternation: {
+      // Onigmo keeps only what every branch has.
+      std::optional<Lead> common;
+      for (const auto& child : node.children) {
+        const Lead lead = LeadOf(*child);
+        if (!common) {
+          common = lead;
+        } else if (common->start != lead.start) {
+          return Lead{};
+        } else {
+          common->after_zero_width |= lead.after_zero_width;
+        }
+      }
+      return common.value_or(Lead{});
+    }
+    case NodeKind::kAssertion:
+      switch (node.assertion) {
+        case AssertionKind::kStartOfLine:
+          return Lead{OnigmoStart::kLineStart, false};
+        case AssertionKind::kStartOfText:
+          return Lead{OnigmoStart::kTextStart, false};
+        case AssertionKind::kStartOfSearch:
+          return Lead{OnigmoStart::kSearchStart, false};
+        default:
+          return Lead{};
+      }
+    case NodeKind::kRepeat: {
+      const std::optional<bool> dotall = AnyCharStar(node);
+      if (!dotall) return Lead{};
+      Lead lead{*dotall ? OnigmoStart::kSearchStart : OnigmoStart::kLineStart,
+                false};
+      // `.*` first is PCRE2's own anchoring; `.+` and `.{2,}` are not.
+      lead.after_zero_width = node.min > 0;
+      return lead;
+    }
+    default:
+      return Lead{};
   }
 }
 
@@ -315,6 +408,25 @@ void DescribeItems(const std::vector<Item>& items, std::string* out) {
 }
 
 }  // namespace
+
+std::string OnigmoStartAnchor(const Node& root) {
+  const Lead lead = LeadOf(root);
+  // Where PCRE2 derives the same anchoring itself (`^`, `\A`, `\G` or `.*`
+  // first), the spelling stays as it is, so that its other start-up
+  // optimisations are kept.
+  if (!lead.after_zero_width) return "";
+  switch (lead.start) {
+    case OnigmoStart::kLineStart:
+      return "(?m:^)";
+    case OnigmoStart::kTextStart:
+      return "\\A";
+    case OnigmoStart::kSearchStart:
+      return "\\G";
+    case OnigmoStart::kAnywhere:
+      return "";
+  }
+  return "";
+}
 
 OnigmoPrefilter OnigmoPrefilter::For(const Node& root) {
   std::vector<Item> items;

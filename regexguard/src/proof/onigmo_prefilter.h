@@ -74,6 +74,27 @@ class OnigmoPrefilter {
   std::vector<Item> items_;
 };
 
+// Where Onigmo lets a search try a match, from the left end of the pattern
+// (regcomp.c's left anchor): a leading `^` or `\A`, also after zero-width
+// lookarounds and word boundaries (`(?=.*\d)(?=.*[a-z])^[\w!@$#.+-]{8,64}$`
+// is linear on Ruby 3.1, tried only at line starts), and a leading greedy
+// `.*`, `.+` or `.{n,}` (a failure at one start fails the rest of its line;
+// with the dot taking newlines, the search tries its first start only).
+// An alternation keeps only what all its branches have.
+enum class OnigmoStart { kAnywhere, kLineStart, kTextStart, kSearchStart };
+
+// The PCRE2 text to put before the pattern's spelling so that PCRE2 tries
+// the starts Onigmo tries: "(?m:^)", "\A", "\G", or "" where PCRE2 already
+// derives the anchoring itself or there is none. For an anchor proper and
+// a leading `.+`, the starts left out are ones where no match can begin (a
+// failure of `.+X` at one start implies it at later starts of the line).
+// After a lookahead Onigmo's choice depends on its scoring, which is not
+// modelled: `(?=.*b)^x?$` and `(?=a).+\.x` are quadratic on Ruby 3.1 while
+// `(?=.*b)^[ab]{3}$` and `(?=.*\.).+\.x` are linear. The model anchors all
+// of them: it may miss the first two, and never counts work on starts
+// Onigmo skips.
+std::string OnigmoStartAnchor(const Node& root);
+
 }  // namespace robotscan::regexguard::internal
 
 #endif  // ROBOTSCAN_REGEXGUARD_SRC_PROOF_ONIGMO_PREFILTER_H_

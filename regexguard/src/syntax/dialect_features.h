@@ -32,6 +32,7 @@ enum class Feature : unsigned {
   kLiteralQuantifierBraces,  // a lone {2} is literal text (Annex B)
   kStrictBraces,             // a lone { } ] is an error (JavaScript u)
   kBraceMustBeCount,         // a { that opens no count is an error (Java)
+  kNestedRepeatsReduced,     // (?:a+)+ is a+, (?:a+){1,3} is a+ (Onigmo)
   // ---- Anchors and assertions
   kAnchorsMatchAtLines,       // ^ and $ are always line anchors (Ruby)
   kDollarIsEndOfText,         // $ does not match before a final newline
@@ -197,7 +198,8 @@ inline constexpr FeatureSet kLikeRuby =
     kNewlineSequence | kClassSetOperations | kUnknownGroupIsInvalid |
     kLookbehindBranchesFixed | kRangeToShorthandIsError |
     kRangeFromShorthandIsError | kEscapeU | kBracedUnicodeEscape |
-    kIdentityEscapes | kDuplicateGroupNames | kHexEscapeNeedsDigit;
+    kIdentityEscapes | kDuplicateGroupNames | kHexEscapeNeedsDigit |
+    kNestedRepeatsReduced;
 
 inline constexpr FeatureSet kLikeDotNet =
     kPerlCommon | kPerlEscapes | kEscapeVerticalTab | kEscapeU;

@@ -153,6 +153,7 @@ class Parser {
   std::unique_ptr<Node> ParseSequence(InlineFlags* flags);
 
   std::unique_ptr<Node> ParseQuantified(InlineFlags* flags);
+  void ReduceNestedRepeat(std::unique_ptr<Node>* node);
 
   // Parses {n}, {n,}, {n,m} (and Python's {,m}); returns false, consuming
   // nothing, when the brace is a literal.

@@ -114,7 +114,135 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
     repeat->greediness = greediness;
     repeat->children.push_back(std::move(atom));
     atom = std::move(repeat);
+    if (Has(Feature::kNestedRepeatsReduced)) ReduceNestedRepeat(&atom);
     --depth_;
+  }
+}
+
+namespace {
+
+// Onigmo's numbering of the "popular" quantifiers (regparse.c):
+// ? * + ?? *? +?, or -1 for any other (counted, possessive).
+int PopularQuantifier(const Node& repeat) {
+  const bool unbounded = repeat.max == kUnbounded;
+  int base = -1;
+  if (repeat.min == 0 && repeat.max == 1) base = 0;
+  if (repeat.min == 0 && unbounded) base = 1;
+  if (repeat.min == 1 && unbounded) base = 2;
+  if (base < 0) return -1;
+  switch (repeat.greediness) {
+    case Greediness::kGreedy:
+      return base;
+    case Greediness::kLazy:
+      return base + 3;
+    case Greediness::kPossessive:
+      return -1;
+  }
+  return -1;
+}
+
+// What Onigmo makes of a popular quantifier on a popular quantifier:
+// the table of onig_reduce_nested_quantifier, as Ruby 3.1's warnings name
+// each of the 36 pairs ("redundant nested repeat operator", "... was
+// replaced with '*'").
+enum class Reduction {
+  kAsIs,
+  kChild,               // the inner quantifier alone: (?:a*)+ is a*
+  kStar,                // a*
+  kLazyStar,            // a*?
+  kLazyOptional,        // a??
+  kLazyOptionalOfPlus,  // (?:a+)??
+};
+
+constexpr Reduction kReductions[6][6] = {
+    // parent:  ?                   *                   +
+    //          ??                  *?                  +?
+    /* ? */ {Reduction::kChild, Reduction::kStar, Reduction::kStar,
+             Reduction::kLazyOptional, Reduction::kLazyStar, Reduction::kAsIs},
+    /* * */
+    {Reduction::kChild, Reduction::kChild, Reduction::kChild,
+     Reduction::kLazyOptionalOfPlus, Reduction::kLazyOptionalOfPlus,
+     Reduction::kChild},
+    /* + */
+    {Reduction::kStar, Reduction::kStar, Reduction::kChild, Reduction::kAsIs,
+     Reduction::kLazyOptionalOfPlus, Reduction::kChild},
+    /* ?? */
+    {Reduction::kChild, Reduction::kLazyStar, Reduction::kLazyStar,
+     Reduction::kChild, Reduction::kLazyStar, Reduction::kLazyStar},
+    /* *? */
+    {Reduction::kChild, Reduction::kChild, Reduction::kChild, Reduction::kChild,
+     Reduction::kChild, Reduction::kChild},
+    /* +? */
+    {Reduction::kAsIs, Reduction::kAsIs, Reduction::kAsIs, Reduction::kLazyStar,
+     Reduction::kLazyStar, Reduction::kChild},
+};
+
+}  // namespace
+
+// Onigmo rewrites a quantifier whose target is itself a quantifier, which
+// a non-capturing group `(?:...)` holding only a quantifier is (it leaves no
+// node of its own), when it parses it (regparse.c set_quantifier): the
+// table above for two popular quantifiers, and (?:a*){n,m} / (?:a+){n,m}
+// with m finite become {n,n} ({0,1} for n = 0). So on Ruby 3.1 `(?:a+)+$`,
+// `(?:a*)*b` and `(?:a+){1,3}b` are linear and `(?:a+){2,3}b` quadratic,
+// where their capturing forms are exponential or cubic (measured; the
+// onigmo_prefilter_test and parser_test rows). The tree is the one Onigmo
+// runs.
+void Parser::ReduceNestedRepeat(std::unique_ptr<Node>* node) {
+  Node& parent = **node;
+  if (parent.children.empty()) return;
+  Node& group = *parent.children[0];
+  const std::size_t at = group.span.begin;
+  if (group.kind != NodeKind::kGroup ||
+      group.group_kind != GroupKind::kNonCapturing || at + 2 >= chars_.size() ||
+      chars_[at] != '(' || chars_[at + 1] != '?' || chars_[at + 2] != ':' ||
+      group.children.empty() || group.children[0]->kind != NodeKind::kRepeat) {
+    return;
+  }
+  const int p = PopularQuantifier(parent);
+  const int c = PopularQuantifier(*group.children[0]);
+  if (c < 0) return;
+  if (p < 0) {
+    if ((c == 1 || c == 2) && parent.max != kUnbounded && parent.max > 1 &&
+        parent.greediness == Greediness::kGreedy) {
+      parent.max = parent.min == 0 ? 1 : parent.min;
+    }
+    return;
+  }
+  std::unique_ptr<Node> inner = std::move(group.children[0]);
+  const SourceSpan span = parent.span;
+  auto quantify_body = [&](int min, int max, Greediness greediness) {
+    parent.min = min;
+    parent.max = max;
+    parent.greediness = greediness;
+    parent.children[0] = std::move(inner->children[0]);
+  };
+  switch (kReductions[c][p]) {
+    case Reduction::kAsIs:
+      group.children[0] = std::move(inner);
+      return;
+    case Reduction::kChild:
+      inner->span = span;
+      *node = std::move(inner);
+      return;
+    case Reduction::kStar:
+      quantify_body(0, kUnbounded, Greediness::kGreedy);
+      return;
+    case Reduction::kLazyStar:
+      quantify_body(0, kUnbounded, Greediness::kLazy);
+      return;
+    case Reduction::kLazyOptional:
+      quantify_body(0, 1, Greediness::kLazy);
+      return;
+    case Reduction::kLazyOptionalOfPlus:
+      inner->min = 1;
+      inner->max = kUnbounded;
+      inner->greediness = Greediness::kGreedy;
+      parent.min = 0;
+      parent.max = 1;
+      parent.greediness = Greediness::kLazy;
+      group.children[0] = std::move(inner);
+      return;
   }
 }
 
