@@ -12,7 +12,10 @@
 //            Django request.GET / request.POST, Java .getParameter(...)
 //            and Spring @RequestParam parameters, PHP $_GET / $_POST /
 //            $_REQUEST, Ruby params, Go .URL.Query() / .FormValue(...),
-//            C# Request.Query / [FromQuery] parameters (taint_rules.cc);
+//            C# Request.Query / [FromQuery] parameters, and the request
+//            headers of each (Go r.Header, Express req.header(), WSGI
+//            request.environ, PHP getallheaders(), Rack request.env, ...)
+//            (taint_rules.cc);
 //   flow     local variables assigned in the function (or in a function
 //            enclosing it: closures), destructuring, string concatenation,
 //            template literals, f-strings and other interpolation, and
@@ -31,8 +34,15 @@
 // one path only counts as escaped. Across functions it goes one level
 // within the file: a function whose parameter reaches a sink is summarised,
 // and a call in the file passing it a request value reports that sink (the
-// sink's name then says "through f(), called on line N"). Taint from
-// another function's variables is never assumed.
+// sink's name then says "through f(), called on line N"); a constructor is
+// reached through its class (new C(x), C(x), C.new(x)). Object fields
+// (this.x, self.x, $this->x, @x) carry a value between the file's methods,
+// matched by name; a lambda, closure or block parameter takes what the call
+// it is passed to is given; a table the file only assigns as a literal of
+// constants is clean when indexed by a request value. Taint from another
+// function's local variables is never assumed. Not followed: fields
+// written without `this`, method references (Pattern::compile), ternaries
+// between constants (docs/regexguard.md lists the measured gaps).
 //
 // Languages: Python, JavaScript/TypeScript, Go, Java, Kotlin, Ruby, PHP,
 // C#; the others (C/C++, Rust) give no injections.
