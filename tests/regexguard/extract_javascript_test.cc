@@ -85,6 +85,55 @@ TEST(ExtractJavaScriptTest, RegExpConstructorDecodesStrings) {
   }
 }
 
+// A pattern written as a constant expression of strings (regexguard's
+// miss on ansi-regex 5.0.0, CVE-2021-3807, in the npm advisories harness).
+TEST(ExtractJavaScriptTest, RegExpOfConstantExpressions) {
+  const PatternCase cases[] = {
+      {"concatenation", R"(new RegExp('a+' + "b"))", {"a+b"}},
+      {"joined_array", R"(new RegExp(['a+', 'b'].join('|')))", {"a+|b"}},
+      {"join_default_comma", R"(RegExp(['a', 'b'].join()))", {"a,b"}},
+      {"bound_name",
+       "const p = ['x+', 'y'].join('|');\nreturn new RegExp(p, 'g');",
+       {"x+|y"}},
+      {"bound_name_concatenated",
+       "var a = 'x';\nvar b = a + 'y+';\n"
+       "new RegExp(b + a)",
+       {"xy+x"}},
+      {"assigned_twice", "let p = 'a';\np = q;\nnew RegExp(p)", {}},
+      {"declared_twice",
+       "const p = 'a';\nfunction f() { const p = 'b'; "
+       "return RegExp(p); }",
+       {}},
+      {"unknown_name", "new RegExp(p)", {}},
+      {"member_not_name", "const p = 'a';\nnew RegExp(o.p)", {}},
+      {"method_on_constant", "new RegExp('a'.repeat(3))", {}},
+      {"call_result", "const p = f('a');\nnew RegExp(p)", {}},
+      {"element_not_constant", "new RegExp(['a', b].join('|'))", {}},
+  };
+  for (const PatternCase& c : cases) {
+    const std::vector<RegexLiteral> found = Extract(c.source);
+    ASSERT_EQ(found.size(), c.patterns.size()) << c.id;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      EXPECT_EQ(found[i].pattern, c.patterns[i]) << c.id;
+    }
+  }
+  // The flags of an expression are the union of its flag strings, and the
+  // finding points at the pattern's first string (ansi-regex's line 5).
+  const std::string ansi =
+      "module.exports = ({onlyFirst = false} = {}) => {\n"
+      "  const pattern = [\n"
+      "    '[\\\\u001B]+x',\n"
+      "    'y'\n"
+      "  ].join('|');\n"
+      "  return new RegExp(pattern, onlyFirst ? undefined : 'g');\n"
+      "};\n";
+  const std::vector<RegexLiteral> found = Extract(ansi);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].pattern, "[\\u001B]+x|y");
+  EXPECT_TRUE(found[0].flags.global);
+  EXPECT_EQ(found[0].line, 3u);
+}
+
 TEST(ExtractJavaScriptTest, FlagsAndGlobalUse) {
   const std::string source =
       "a = s.replace(/^\\s*|\\s*$/g, '');\n"

@@ -3,6 +3,9 @@
 // comments and template literals (tracking `${...}` nesting), and decodes
 // string escapes for RegExp("...") exactly as the language does.
 #include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -320,6 +323,164 @@ bool IsGlobalCallArgument(const std::vector<CodeToken>& tokens, std::size_t i) {
   return method == "split" || method == "matchAll" || method == "replaceAll";
 }
 
+// A pattern spelled as a constant expression of strings rather than one
+// string: `'a' + 'b'`, `['a', 'b'].join('|')`, or a name bound once in the
+// file to such an expression (`const pattern = [...].join('|');` then
+// `new RegExp(pattern, 'g')`, as ansi-regex builds its CVE-2021-3807
+// regex). Anything else (a call, a member, a name assigned twice, a
+// non-constant operand) leaves the value unknown and the call unreported,
+// as before.
+struct ConstantExpr {
+  std::string value;
+  std::size_t end = 0;     // the token after the expression
+  std::size_t offset = 0;  // where its first string starts
+};
+
+// A value this long is not a pattern anyone wrote by hand; doubling
+// bindings (`b = a + a; c = b + b; ...`) stop here.
+constexpr std::size_t kMaxConstantLength = 64 * 1024;
+
+struct Binding {
+  std::string value;
+  std::size_t offset = 0;
+};
+using Bindings = std::map<std::string, Binding, std::less<>>;
+
+std::optional<ConstantExpr> ReadConstantExpr(
+    const std::vector<CodeToken>& tokens, std::size_t i,
+    const Bindings& bindings);
+
+// One operand: a string, an array of constant expressions joined, or a
+// bound name.
+std::optional<ConstantExpr> ReadConstantTerm(
+    const std::vector<CodeToken>& tokens, std::size_t i,
+    const Bindings& bindings) {
+  if (IsConstantString(tokens, i)) {
+    return ConstantExpr{tokens[i].text, i + 1, tokens[i].offset};
+  }
+  if (i < tokens.size() && tokens[i].kind == CodeTokenKind::kName) {
+    const auto it = bindings.find(tokens[i].text);
+    if (it == bindings.end() || IsPunct(tokens, i - 1, ".")) {
+      return std::nullopt;
+    }
+    return ConstantExpr{it->second.value, i + 1, it->second.offset};
+  }
+  if (!IsPunct(tokens, i, "[")) return std::nullopt;
+  std::vector<std::string> parts;
+  std::size_t offset = 0;
+  std::size_t j = i + 1;
+  while (!IsPunct(tokens, j, "]")) {
+    std::optional<ConstantExpr> part = ReadConstantExpr(tokens, j, bindings);
+    if (!part) return std::nullopt;
+    if (parts.empty()) offset = part->offset;
+    parts.push_back(std::move(part->value));
+    j = part->end;
+    if (IsPunct(tokens, j, ",")) {
+      ++j;
+    } else if (!IsPunct(tokens, j, "]")) {
+      return std::nullopt;
+    }
+  }
+  // `].join(sep)`; join() without a separator uses ",".
+  if (!IsPunct(tokens, j + 1, ".") || j + 2 >= tokens.size() ||
+      tokens[j + 2].kind != CodeTokenKind::kName ||
+      tokens[j + 2].text != "join" || !IsPunct(tokens, j + 3, "(")) {
+    return std::nullopt;
+  }
+  std::string separator = ",";
+  std::size_t close = j + 4;
+  if (IsConstantString(tokens, close)) {
+    separator = tokens[close].text;
+    ++close;
+  }
+  if (!IsPunct(tokens, close, ")") || parts.empty()) return std::nullopt;
+  ConstantExpr joined{parts[0], close + 1, offset};
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    joined.value += separator;
+    joined.value += parts[k];
+    if (joined.value.size() > kMaxConstantLength) return std::nullopt;
+  }
+  return joined;
+}
+
+std::optional<ConstantExpr> ReadConstantExpr(
+    const std::vector<CodeToken>& tokens, std::size_t i,
+    const Bindings& bindings) {
+  std::optional<ConstantExpr> expr = ReadConstantTerm(tokens, i, bindings);
+  if (!expr) return std::nullopt;
+  while (IsPunct(tokens, expr->end, "+")) {
+    std::optional<ConstantExpr> next =
+        ReadConstantTerm(tokens, expr->end + 1, bindings);
+    if (!next) return std::nullopt;
+    expr->value += next->value;
+    expr->end = next->end;
+    if (expr->value.size() > kMaxConstantLength) return std::nullopt;
+  }
+  // `'a'.replace(...)`, `'a' * 2`, `p[0]`: not the value read.
+  if (expr->end < tokens.size() &&
+      tokens[expr->end].kind == CodeTokenKind::kPunct) {
+    const std::string& next = tokens[expr->end].text;
+    if (next != ")" && next != "," && next != ";" && next != "]" &&
+        next != "}") {
+      return std::nullopt;
+    }
+  }
+  return expr;
+}
+
+// Names the file binds exactly once, with `const`/`let`/`var`, to a
+// constant expression, and never assigns again.
+Bindings ConstantBindings(const std::vector<CodeToken>& tokens) {
+  Bindings bindings;
+  std::map<std::string, int, std::less<>> writes;
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i].kind == CodeTokenKind::kName &&
+        !IsPunct(tokens, i - 1, ".") &&
+        (IsPunct(tokens, i + 1, "=") || IsPunct(tokens, i + 1, "+=") ||
+         IsPunct(tokens, i + 1, "++") || IsPunct(tokens, i - 1, "++"))) {
+      ++writes[tokens[i].text];
+    }
+  }
+  for (std::size_t i = 0; i + 3 < tokens.size(); ++i) {
+    if (tokens[i].kind != CodeTokenKind::kName ||
+        (tokens[i].text != "const" && tokens[i].text != "let" &&
+         tokens[i].text != "var") ||
+        tokens[i + 1].kind != CodeTokenKind::kName ||
+        !IsPunct(tokens, i + 2, "=")) {
+      continue;
+    }
+    const std::string& name = tokens[i + 1].text;
+    if (writes[name] != 1) continue;
+    std::optional<ConstantExpr> expr =
+        ReadConstantExpr(tokens, i + 3, bindings);
+    if (!expr) continue;
+    bindings[name] = Binding{std::move(expr->value), expr->offset};
+  }
+  return bindings;
+}
+
+// The flags argument of RegExp(pattern, flags) starting at tokens[i]: a
+// constant string, or for an expression (`onlyFirst ? undefined : 'g'`) the
+// union of the flag strings in it, the widest use it can have.
+std::string FlagLettersAt(const std::vector<CodeToken>& tokens, std::size_t i) {
+  if (IsConstantString(tokens, i) &&
+      (IsPunct(tokens, i + 1, ")") || IsPunct(tokens, i + 1, ","))) {
+    return tokens[i].text;
+  }
+  std::string letters;
+  int depth = 0;
+  for (std::size_t j = i; j < tokens.size() && j < i + 64; ++j) {
+    if (IsPunct(tokens, j, "(")) ++depth;
+    if (IsPunct(tokens, j, ")") && depth-- == 0) break;
+    if (depth == 0 && IsPunct(tokens, j, ",")) break;
+    if (IsConstantString(tokens, j) &&
+        tokens[j].text.find_first_not_of("dgimsuvy") == std::string::npos) {
+      letters += tokens[j].text;
+    }
+  }
+  return letters;
+}
+
 }  // namespace
 
 std::vector<CodeToken> LexJavaScript(std::string_view source) {
@@ -329,6 +490,7 @@ std::vector<CodeToken> LexJavaScript(std::string_view source) {
 std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
   std::vector<RegexLiteral> literals;
   const std::vector<CodeToken> tokens = Lexer(source).Run();
+  std::optional<Bindings> bindings;  // read at the first RegExp(
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     RegexLiteral literal;
     literal.dialect = Dialect::kJavaScript;
@@ -338,20 +500,26 @@ std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
       literal.anchored = tokens[i].flags.find('y') != std::string::npos;
       literal.call = "/.../" + tokens[i].flags;
     } else if (tokens[i].kind == CodeTokenKind::kName &&
-               tokens[i].text == "RegExp" && IsPunct(tokens, i + 1, "(") &&
-               IsConstantString(tokens, i + 2)) {
-      std::string letters;
-      if (IsPunct(tokens, i + 3, ",") && IsConstantString(tokens, i + 4) &&
-          (IsPunct(tokens, i + 5, ")") || IsPunct(tokens, i + 5, ","))) {
-        letters = tokens[i + 4].text;
-      } else if (!IsPunct(tokens, i + 3, ")") && !IsPunct(tokens, i + 3, ",")) {
-        continue;  // "a" + b: the pattern is not a constant
+               tokens[i].text == "RegExp" && IsPunct(tokens, i + 1, "(")) {
+      if (!bindings) bindings = ConstantBindings(tokens);
+      const std::optional<ConstantExpr> expr =
+          ReadConstantExpr(tokens, i + 2, *bindings);
+      // "a" + b, a call, an unknown name: the pattern is not a constant.
+      if (!expr || (!IsPunct(tokens, expr->end, ")") &&
+                    !IsPunct(tokens, expr->end, ","))) {
+        continue;
       }
-      literal.pattern = tokens[i + 2].text;
+      const std::string letters = IsPunct(tokens, expr->end, ",")
+                                      ? FlagLettersAt(tokens, expr->end + 1)
+                                      : std::string();
+      literal.pattern = expr->value;
       literal.flags = FlagsFromLetters(letters);
       literal.anchored = letters.find('y') != std::string::npos;
       literal.call = "RegExp";
-      i += 2;
+      // The finding points at the pattern's text, where it is written.
+      literal.offset = expr->offset;
+      literals.push_back(std::move(literal));
+      continue;
     } else {
       continue;
     }
