@@ -272,10 +272,10 @@ class Engines {
 // for the others the naive backtracker that models their engines. When
 // PCRE2 refuses the program, finishes the report (kUnknown with PCRE2's
 // error) and yields nullopt.
-std::optional<Engines> CompileEngines(const EngineProgram& program,
-                                      const Node& root,
+std::optional<Engines> CompileEngines(EngineProgram& program, const Node& root,
                                       const AnalyzeOptions& options,
-                                      AnalysisReport* report) {
+                                      AnalysisReport* report,
+                                      int* counts_capped_at) {
   std::vector<EngineConfig> searched;
   if (options.parse.dialect == Dialect::kPcre) {
     searched.push_back(EngineConfig::kPcre2Default);
@@ -292,6 +292,31 @@ std::optional<Engines> CompileEngines(const EngineProgram& program,
   const Node* tree = program.original ? &root : nullptr;
   Result<internal::CompiledPcre2> primary = internal::CompiledPcre2::Compile(
       program.text, searched.front(), program.options, tree);
+  // Nested counted repeats can exceed PCRE2's compiled size; measure on
+  // the spelling with the counts capped (pcre2_text.h says why its work is
+  // part of the original's), the largest cap PCRE2 accepts.
+  // Not for pcre, whose engine refuses the pattern too, nor java, whose
+  // loop memo is spelled on the original tree's nodes.
+  const Dialect dialect = options.parse.dialect;
+  if (!primary &&
+      primary.status().message().find("is too large") != std::string::npos &&
+      dialect != Dialect::kPcre && dialect != Dialect::kJava) {
+    for (int cap : {64, 32, 16, 8, 4}) {
+      std::string capped = internal::ToPcre2PatternWithCountsCapped(root, cap);
+      if (options.parse.dialect == Dialect::kRuby) {
+        capped = internal::OnigmoStartAnchor(root) + capped;
+      }
+      Result<internal::CompiledPcre2> retry = internal::CompiledPcre2::Compile(
+          capped, searched.front(), 0, nullptr);
+      if (retry) {
+        program = EngineProgram{std::move(capped), 0, false};
+        tree = nullptr;
+        *counts_capped_at = cap;
+        primary = std::move(retry);
+        break;
+      }
+    }
+  }
   if (primary && options.parse.dialect == Dialect::kRuby) {
     primary->set_prefilter(internal::OnigmoPrefilter::For(root));
   }
@@ -706,8 +731,9 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
   if (!findings) return report;
 
   // 3. Engines.
+  int counts_capped_at = 0;
   std::optional<Engines> engines =
-      CompileEngines(program, root, options, &report);
+      CompileEngines(program, root, options, &report, &counts_capped_at);
   if (!engines) return report;
 
   // 4. Proof.
@@ -724,6 +750,12 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
     ReportUnconfirmed(std::move(results),
                       options.parse.dialect == Dialect::kPcre, *engines,
                       base_attempts, settings, &report);
+    if (counts_capped_at > 0) {
+      report.unknown_reason +=
+          " (measured with every counted repeat capped at " +
+          std::to_string(counts_capped_at) +
+          ": PCRE2 cannot compile it as written)";
+    }
     return report;
   }
   if (options.parse.dialect == Dialect::kJavaScript) {
@@ -737,6 +769,15 @@ AnalysisReport AnalyzeOnBacktracker(std::string_view pattern,
     report.re2 = CompareOnRe2(spelled, proving, options.anchored);
   }
   internal::Explain(findings->nfa, *results.candidates_of[worst], &report);
+  if (counts_capped_at > 0) {
+    report.explanation +=
+        (report.explanation.empty() ? "" : " ") +
+        std::string("(Measured with every counted repeat capped at ") +
+        std::to_string(counts_capped_at) +
+        ": PCRE2 cannot compile the pattern as written, its nested counts "
+        "being too large; the uncapped pattern backtracks at least as "
+        "much on an attack it does not match.)";
+  }
   return report;
 }
 

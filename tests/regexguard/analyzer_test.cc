@@ -223,6 +223,29 @@ TEST(AnalyzerTest, RubyAttacksHoldTheLiteralOnigmoLooksFor) {
   }
 }
 
+// semver-regex 3.1.3 (CVE-2021-43307): nested counted repeats PCRE2 cannot
+// compile as written ("regular expression is too large"). The JavaScript
+// verdict is measured on the spelling with the counts capped and says so;
+// the npm advisories harness replays the attack on Node (exponential
+// there: 89 ms, 1.4 s, 13.6 s at 12, 16, 18 pumps). PCRE itself refuses
+// the pattern (here already for its lookbehind), so the pcre dialect stays
+// unknown with PCRE2's error and is never measured capped.
+TEST(AnalyzerTest, CountsTooLargeForPcre2AreMeasuredCapped) {
+  const std::string semver =
+      R"((?:(?<=^v?|\sv?)(?:(?:0|[1-9]\d{0,9})\.){2}(?:0|[1-9]\d{0,9}))"
+      R"((?:-(?:0|[1-9]\d*?|[\da-z-]*?[a-z-][\da-z-]*?){0,100}(?:\.(?:0|)"
+      R"([1-9]\d*?|[\da-z-]*?[a-z-][\da-z-]*?))*?){0,100}(?:\+[\da-z-]+?)"
+      R"((?:\.[\da-z-]+?)*?){0,100}\b){1,200})";
+  const AnalysisReport js = Analyze(semver, Dialect::kJavaScript, "gi");
+  EXPECT_EQ(js.verdict, Verdict::kExponential);
+  EXPECT_NE(js.explanation.find("capped at"), std::string::npos)
+      << js.explanation;
+  const AnalysisReport pcre = Analyze(semver, Dialect::kPcre, "i");
+  EXPECT_EQ(pcre.verdict, Verdict::kUnknown);
+  EXPECT_EQ(pcre.unknown_reason.find("capped"), std::string::npos)
+      << pcre.unknown_reason;
+}
+
 TEST(AnalyzerTest, VerdictsAreDeterministic) {
   const char* patterns[] = {"^(\\w+\\s?)+$", "\\s*#?\\s*$",
                             "^[a-z]+\\d*[a-z]*\\d+$"};

@@ -19,7 +19,7 @@ would, and judge
                               not counted as a false alarm)
 
 Every finding's attack is replayed in Node (`node -e`): the pump count is
-doubled until one match takes 0.2 s, and more than 8x the time of a quarter
+doubled from 1 until one match takes 0.2 s, and more than 8x the time of a quarter
 of that count (best of three runs each) is super-linear.
 
 This is a measurement script that needs the network (registry.npmjs.org); it
@@ -175,8 +175,11 @@ function run(n) {  // best of three (the machine may be shared)
 // Double the pump count until one match takes 0.2 s (or the subject is 4 MB),
 // then compare with a quarter of that count: a linear match takes about 4x
 // as long, a quadratic one 16x; more than 8x is super-linear.
+// An exponential attack can pass 0.2 s one doubling after a fast run (16
+// pumps after 8): then the two runs decide, a doubling that costs more than
+// 8x being super-linear too.
 const times = [];
-let grows = false, n = 8;
+let grows = false, n = 1;
 for (; n <= 4194304; n *= 2) {
   const t = run(n);
   times.push([n, t]);
@@ -184,6 +187,9 @@ for (; n <= 4194304; n *= 2) {
 }
 if (times.length >= 3) {
   const [nb, tb] = times[times.length - 1], [na, ta] = times[times.length - 3];
+  grows = tb > 0.05 && tb / Math.max(ta, 1e-6) > 8.0;
+} else if (times.length == 2) {
+  const [nb, tb] = times[1], [na, ta] = times[0];
   grows = tb > 0.05 && tb / Math.max(ta, 1e-6) > 8.0;
 }
 console.log(JSON.stringify({grows, times}));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -417,6 +418,43 @@ std::string ToPcre2Pattern(const Node& root) {
 }
 
 namespace internal {
+
+namespace {
+
+std::unique_ptr<Node> CopyWithCountsCapped(const Node& node, int cap) {
+  auto copy = std::make_unique<Node>();
+  copy->kind = node.kind;
+  copy->span = node.span;
+  copy->chars = node.chars;
+  copy->approximate = node.approximate;
+  copy->pcre2_text = node.pcre2_text;
+  copy->min = node.min;
+  copy->max = node.max;
+  copy->greediness = node.greediness;
+  copy->group_kind = node.group_kind;
+  copy->capture_index = node.capture_index;
+  copy->name = node.name;
+  copy->lookbehind = node.lookbehind;
+  copy->negated = node.negated;
+  copy->group_index = node.group_index;
+  copy->assertion = node.assertion;
+  if (node.kind == NodeKind::kRepeat) {
+    copy->min = std::min(node.min, cap);
+    if (node.max != kUnbounded) {
+      copy->max = std::max(copy->min, std::min(node.max, cap));
+    }
+  }
+  for (const auto& child : node.children) {
+    copy->children.push_back(CopyWithCountsCapped(*child, cap));
+  }
+  return copy;
+}
+
+}  // namespace
+
+std::string ToPcre2PatternWithCountsCapped(const Node& root, int cap) {
+  return ToPcre2Pattern(*CopyWithCountsCapped(root, cap));
+}
 
 std::string ToPcre2PatternWithCallouts(
     const Node& root, const std::map<const Node*, int>& iteration_callouts) {

@@ -26,6 +26,16 @@ std::string ClassWithPropertiesToPcre2(
 std::string ToPcre2PatternWithCallouts(
     const Node& root, const std::map<const Node*, int>& iteration_callouts);
 
+// ToPcre2Pattern with every counted repeat's bounds capped at `cap`
+// ({0,100} -> {0,cap}, {150,} -> {cap,}): PCRE2 compiles a counted repeat
+// by copying its body, and nested ones (semver-regex's `{0,100}` inside
+// `{1,200}`) exceed its compiled-size limit ("regular expression is too
+// large"). The capped spelling matches a subset of the strings, and its
+// backtracking is a part of the original's (each capped path is one the
+// uncapped engine also takes); the analyzer measures on it only when PCRE2
+// refuses the full spelling, and says so.
+std::string ToPcre2PatternWithCountsCapped(const Node& root, int cap);
+
 }  // namespace robotscan::regexguard::internal
 
 #endif  // ROBOTSCAN_REGEXGUARD_SRC_SYNTAX_PCRE2_TEXT_H_
