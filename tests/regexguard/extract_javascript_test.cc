@@ -134,6 +134,23 @@ TEST(ExtractJavaScriptTest, RegExpOfConstantExpressions) {
   EXPECT_EQ(found[0].line, 3u);
 }
 
+// Hostile input: arrays nested without end do not recurse without bound,
+// and one long binding used a hundred thousand times does not expand into
+// gigabytes of patterns.
+TEST(ExtractJavaScriptTest, ConstantExpressionsStayBounded) {
+  const std::string deep = "new RegExp(" + std::string(200000, '[') + "'a'" +
+                           std::string(200000, ']') + ".join('|'))";
+  EXPECT_TRUE(Extract(deep).empty());
+  std::string many = "const p = '" + std::string(1000, 'a') + "';\n";
+  for (int i = 0; i < 100000; ++i) many += "RegExp(p);";
+  std::size_t bytes = 0;
+  for (const RegexLiteral& literal : Extract(many)) {
+    bytes += literal.pattern.size();
+  }
+  EXPECT_GT(bytes, 1000000u);
+  EXPECT_LE(bytes, 4u * 1024 * 1024 + 1000);
+}
+
 TEST(ExtractJavaScriptTest, FlagsAndGlobalUse) {
   const std::string source =
       "a = s.replace(/^\\s*|\\s*$/g, '');\n"

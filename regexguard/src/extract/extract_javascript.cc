@@ -339,6 +339,8 @@ struct ConstantExpr {
 // A value this long is not a pattern anyone wrote by hand; doubling
 // bindings (`b = a + a; c = b + b; ...`) stop here.
 constexpr std::size_t kMaxConstantLength = 64 * 1024;
+// Pattern bytes one file may get from constant expressions.
+constexpr std::size_t kMaxExpandedBytes = 4 * 1024 * 1024;
 
 struct Binding {
   std::string value;
@@ -346,15 +348,19 @@ struct Binding {
 };
 using Bindings = std::map<std::string, Binding, std::less<>>;
 
+// Arrays nest at most this deep in a constant expression: hostile input
+// (`[[[[...`) must not recurse without bound.
+constexpr int kMaxConstantDepth = 16;
+
 std::optional<ConstantExpr> ReadConstantExpr(
     const std::vector<CodeToken>& tokens, std::size_t i,
-    const Bindings& bindings);
+    const Bindings& bindings, int depth = 0);
 
 // One operand: a string, an array of constant expressions joined, or a
 // bound name.
 std::optional<ConstantExpr> ReadConstantTerm(
     const std::vector<CodeToken>& tokens, std::size_t i,
-    const Bindings& bindings) {
+    const Bindings& bindings, int depth) {
   if (IsConstantString(tokens, i)) {
     return ConstantExpr{tokens[i].text, i + 1, tokens[i].offset};
   }
@@ -365,12 +371,15 @@ std::optional<ConstantExpr> ReadConstantTerm(
     }
     return ConstantExpr{it->second.value, i + 1, it->second.offset};
   }
-  if (!IsPunct(tokens, i, "[")) return std::nullopt;
+  if (!IsPunct(tokens, i, "[") || depth >= kMaxConstantDepth) {
+    return std::nullopt;
+  }
   std::vector<std::string> parts;
   std::size_t offset = 0;
   std::size_t j = i + 1;
   while (!IsPunct(tokens, j, "]")) {
-    std::optional<ConstantExpr> part = ReadConstantExpr(tokens, j, bindings);
+    std::optional<ConstantExpr> part =
+        ReadConstantExpr(tokens, j, bindings, depth + 1);
     if (!part) return std::nullopt;
     if (parts.empty()) offset = part->offset;
     parts.push_back(std::move(part->value));
@@ -405,12 +414,13 @@ std::optional<ConstantExpr> ReadConstantTerm(
 
 std::optional<ConstantExpr> ReadConstantExpr(
     const std::vector<CodeToken>& tokens, std::size_t i,
-    const Bindings& bindings) {
-  std::optional<ConstantExpr> expr = ReadConstantTerm(tokens, i, bindings);
+    const Bindings& bindings, int depth) {
+  std::optional<ConstantExpr> expr =
+      ReadConstantTerm(tokens, i, bindings, depth);
   if (!expr) return std::nullopt;
   while (IsPunct(tokens, expr->end, "+")) {
     std::optional<ConstantExpr> next =
-        ReadConstantTerm(tokens, expr->end + 1, bindings);
+        ReadConstantTerm(tokens, expr->end + 1, bindings, depth);
     if (!next) return std::nullopt;
     expr->value += next->value;
     expr->end = next->end;
@@ -491,6 +501,8 @@ std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
   std::vector<RegexLiteral> literals;
   const std::vector<CodeToken> tokens = Lexer(source).Run();
   std::optional<Bindings> bindings;  // read at the first RegExp(
+  std::size_t expanded_bytes = 0;
+  const Bindings no_bindings;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     RegexLiteral literal;
     literal.dialect = Dialect::kJavaScript;
@@ -502,8 +514,12 @@ std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
     } else if (tokens[i].kind == CodeTokenKind::kName &&
                tokens[i].text == "RegExp" && IsPunct(tokens, i + 1, "(")) {
       if (!bindings) bindings = ConstantBindings(tokens);
-      const std::optional<ConstantExpr> expr =
-          ReadConstantExpr(tokens, i + 2, *bindings);
+      // A small file must not expand one long binding into gigabytes of
+      // patterns (`RegExp(p)` a million times): past the budget, names are
+      // no longer resolved.
+      const std::optional<ConstantExpr> expr = ReadConstantExpr(
+          tokens, i + 2,
+          expanded_bytes > kMaxExpandedBytes ? no_bindings : *bindings);
       // "a" + b, a call, an unknown name: the pattern is not a constant.
       if (!expr || (!IsPunct(tokens, expr->end, ")") &&
                     !IsPunct(tokens, expr->end, ","))) {
@@ -512,6 +528,7 @@ std::vector<RegexLiteral> ExtractJavaScript(std::string_view source) {
       const std::string letters = IsPunct(tokens, expr->end, ",")
                                       ? FlagLettersAt(tokens, expr->end + 1)
                                       : std::string();
+      expanded_bytes += expr->value.size();
       literal.pattern = expr->value;
       literal.flags = FlagsFromLetters(letters);
       literal.anchored = letters.find('y') != std::string::npos;
