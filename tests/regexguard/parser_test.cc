@@ -331,8 +331,10 @@ TEST(DialectFeaturesTest, OnePatternPerFeature) {
        {R"(a*+)", R"(a*+)", R"(!)", R"(!)", R"(a*+)", R"(a*+)", R"(!)",
         R"(!)"}},
       {R"(a{2}{3})",
-       {R"(!)", R"(!)", R"(!)", R"(!)", R"((?:a{2}){3})", R"(!)", R"(!)",
-        R"(!)"}},
+       {R"(!)", R"(!)", R"(!)", R"(!)", R"((?:a{2}){3})", R"((?:a{2}){3})",
+        R"(!)", R"(!)"}},
+      {R"(a**)",
+       {R"(!)", R"(!)", R"(!)", R"(!)", R"(!)", R"(a*)", R"(!)", R"(!)"}},
       {R"(^*)",
        {R"((?:\A)*)", R"(!)", R"(!)", R"(!)", R"((?:\A)*)", R"((?:(?m:^))*)",
         R"((?:\A)*)", R"((?:\A)*)"}},
@@ -565,6 +567,14 @@ TEST(ParserTest, RubyReducesNestedRepeatsAsOnigmo) {
       {R"((a+)+)", R"((a+)+)"},  // a capturing group is a node of its own
       {R"((?i:a+)+)", R"((?:[Aa]+)+)"},  // so is an option group
       {R"((?:ab+)+)", R"((?:ab+)+)"},    // not a quantifier alone
+      // Ruby repeats a repeat written directly too, and reduces it alike;
+      // `{n,m}+` is such a repeat there, not possessive.
+      {R"(a**)", R"(a*)"},
+      {R"(a+*)", R"(a*)"},
+      {R"(a**?)", R"((?:a+)??)"},
+      {R"(a{2}+)", R"((?:a{2})+)"},
+      {R"(a{2}{3})", R"((?:a{2}){3})"},
+      {R"(a*+)", R"(a*+)"},  // possessive, as in Ruby
   };
   for (const auto& c : kCases) {
     ParseOptions options;

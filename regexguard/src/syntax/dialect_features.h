@@ -33,6 +33,7 @@ enum class Feature : unsigned {
   kStrictBraces,             // a lone { } ] is an error (JavaScript u)
   kBraceMustBeCount,         // a { that opens no count is an error (Java)
   kNestedRepeatsReduced,     // (?:a+)+ is a+, (?:a+){1,3} is a+ (Onigmo)
+  kRepeatOfAnyRepeat,        // a** a{2}+ a+?* repeat a repeat (Ruby)
   // ---- Anchors and assertions
   kAnchorsMatchAtLines,       // ^ and $ are always line anchors (Ruby)
   kDollarIsEndOfText,         // $ does not match before a final newline
@@ -199,7 +200,7 @@ inline constexpr FeatureSet kLikeRuby =
     kLookbehindBranchesFixed | kRangeToShorthandIsError |
     kRangeFromShorthandIsError | kEscapeU | kBracedUnicodeEscape |
     kIdentityEscapes | kDuplicateGroupNames | kHexEscapeNeedsDigit |
-    kNestedRepeatsReduced;
+    kNestedRepeatsReduced | kRepeatOfAnyRepeat;
 
 inline constexpr FeatureSet kLikeDotNet =
     kPerlCommon | kPerlEscapes | kEscapeVerticalTab | kEscapeU;

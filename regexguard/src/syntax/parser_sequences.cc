@@ -76,7 +76,7 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
     } else {
       return atom;
     }
-    if (atom->kind == NodeKind::kRepeat &&
+    if (atom->kind == NodeKind::kRepeat && !Has(Feature::kRepeatOfAnyRepeat) &&
         !(chars_[quantifier_start] == '{' &&
           Has(Feature::kRepeatOfCountedRepeat))) {
       // `a**` is an error everywhere; Java reads `a{2}{3}` as a repeat of
@@ -98,7 +98,11 @@ std::unique_ptr<Node> Parser::ParseQuantified(InlineFlags* flags) {
       greediness = Greediness::kLazy;
       ++pos_;
     } else if (!AtEnd() && Peek() == '+' &&
-               Has(Feature::kPossessiveQuantifiers)) {
+               Has(Feature::kPossessiveQuantifiers) &&
+               !(chars_[quantifier_start] == '{' &&
+                 Has(Feature::kRepeatOfAnyRepeat))) {
+      // Onigmo: `{n,m}+` is a repeat of the repeat, not possessive (that
+      // reading is its Java syntax's only).
       greediness = Greediness::kPossessive;
       ++pos_;
     }
@@ -191,16 +195,23 @@ constexpr Reduction kReductions[6][6] = {
 void Parser::ReduceNestedRepeat(std::unique_ptr<Node>* node) {
   Node& parent = **node;
   if (parent.children.empty()) return;
-  Node& group = *parent.children[0];
-  const std::size_t at = group.span.begin;
-  if (group.kind != NodeKind::kGroup ||
-      group.group_kind != GroupKind::kNonCapturing || at + 2 >= chars_.size() ||
-      chars_[at] != '(' || chars_[at + 1] != '?' || chars_[at + 2] != ':' ||
-      group.children.empty() || group.children[0]->kind != NodeKind::kRepeat) {
-    return;
+  // Where the inner quantifier sits: right under the parent (`a**`), or
+  // alone in a `(?:...)` under it.
+  std::unique_ptr<Node>* slot = &parent.children[0];
+  if ((*slot)->kind != NodeKind::kRepeat) {
+    Node& group = **slot;
+    const std::size_t at = group.span.begin;
+    if (group.kind != NodeKind::kGroup ||
+        group.group_kind != GroupKind::kNonCapturing ||
+        at + 2 >= chars_.size() || chars_[at] != '(' || chars_[at + 1] != '?' ||
+        chars_[at + 2] != ':' || group.children.empty() ||
+        group.children[0]->kind != NodeKind::kRepeat) {
+      return;
+    }
+    slot = &group.children[0];
   }
   const int p = PopularQuantifier(parent);
-  const int c = PopularQuantifier(*group.children[0]);
+  const int c = PopularQuantifier(**slot);
   if (c < 0) return;
   if (p < 0) {
     if ((c == 1 || c == 2) && parent.max != kUnbounded && parent.max > 1 &&
@@ -209,7 +220,7 @@ void Parser::ReduceNestedRepeat(std::unique_ptr<Node>* node) {
     }
     return;
   }
-  std::unique_ptr<Node> inner = std::move(group.children[0]);
+  std::unique_ptr<Node> inner = std::move(*slot);
   const SourceSpan span = parent.span;
   auto quantify_body = [&](int min, int max, Greediness greediness) {
     parent.min = min;
@@ -219,7 +230,7 @@ void Parser::ReduceNestedRepeat(std::unique_ptr<Node>* node) {
   };
   switch (kReductions[c][p]) {
     case Reduction::kAsIs:
-      group.children[0] = std::move(inner);
+      *slot = std::move(inner);
       return;
     case Reduction::kChild:
       inner->span = span;
@@ -241,7 +252,7 @@ void Parser::ReduceNestedRepeat(std::unique_ptr<Node>* node) {
       parent.min = 0;
       parent.max = 1;
       parent.greediness = Greediness::kLazy;
-      group.children[0] = std::move(inner);
+      *slot = std::move(inner);
       return;
   }
 }

@@ -52,6 +52,11 @@ CASES = [
     ("{x", ["java", "ruby", "python"]),
     ("a{1,2", ["java", "ruby", "python"]),
     ("a{2}", ["java", "ruby", "python", "go"]),
+    # Repeats of repeats: Ruby takes every form (and reduces the popular
+    # pairs), Java only a counted one, Python and Go none.
+    ("a**", ["java", "ruby", "python", "go"]),
+    ("a{2}{3}", ["java", "ruby", "python", "go"]),
+    ("a{2}*", ["java", "ruby", "python", "go"]),
     # Ranges with a shorthand end.
     ("[a-\\d]", ["java", "ruby", "python"]),
     ("[\\d-z]", ["ruby"]),
