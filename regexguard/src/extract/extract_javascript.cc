@@ -440,14 +440,40 @@ std::optional<ConstantExpr> ReadConstantExpr(
 
 // Names the file binds exactly once, with `const`/`let`/`var`, to a
 // constant expression, and never assigns again.
+// Whether the name at tokens[i] may be a function's parameter: `x =>`, or
+// inside a parenthesised list whose `)` opens a body (`function f(a, x) {`,
+// `(x) =>`). Also true for `if (x) {`: the binding is then not used, which
+// loses a pattern but never reads a parameter as the constant.
+bool MayBeParameter(const std::vector<CodeToken>& tokens, std::size_t i) {
+  if (IsPunct(tokens, i + 1, "=>")) return true;
+  int depth = 0;
+  for (std::size_t j = i + 1; j < tokens.size() && j < i + 64; ++j) {
+    if (IsPunct(tokens, j, "(") || IsPunct(tokens, j, "[")) ++depth;
+    if (IsPunct(tokens, j, "]")) --depth;
+    if (IsPunct(tokens, j, ")")) {
+      if (depth-- == 0) {
+        return IsPunct(tokens, j + 1, "{") || IsPunct(tokens, j + 1, "=>");
+      }
+    }
+    if (depth == 0 && (IsPunct(tokens, j, ";") || IsPunct(tokens, j, "{") ||
+                       IsPunct(tokens, j, "}"))) {
+      return false;
+    }
+  }
+  return false;
+}
+
 Bindings ConstantBindings(const std::vector<CodeToken>& tokens) {
   Bindings bindings;
+  // Declarations, assignments and parameters of each name: a name bound
+  // more than once (or that a function takes) is not a constant.
   std::map<std::string, int, std::less<>> writes;
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (tokens[i].kind == CodeTokenKind::kName &&
         !IsPunct(tokens, i - 1, ".") &&
         (IsPunct(tokens, i + 1, "=") || IsPunct(tokens, i + 1, "+=") ||
-         IsPunct(tokens, i + 1, "++") || IsPunct(tokens, i - 1, "++"))) {
+         IsPunct(tokens, i + 1, "++") || IsPunct(tokens, i - 1, "++") ||
+         MayBeParameter(tokens, i))) {
       ++writes[tokens[i].text];
     }
   }
