@@ -16,7 +16,8 @@
 namespace robotscan::regexguard::internal {
 namespace {
 
-OnigmoPrefilter PrefilterOf(const char* pattern, const char* flags = "") {
+// The pattern parsed in the ruby dialect with flag letters `flags`.
+Result<ParsedPattern> ParseRuby(const char* pattern, const char* flags) {
   ParseOptions options;
   options.dialect = Dialect::kRuby;
   Result<PatternFlags> letters = ParseFlagLetters(flags);
@@ -24,8 +25,12 @@ OnigmoPrefilter PrefilterOf(const char* pattern, const char* flags = "") {
   if (letters.ok()) options.flags = *letters;
   Result<ParsedPattern> parsed = ParsePattern(pattern, options);
   EXPECT_TRUE(parsed.ok()) << pattern;
-  if (!parsed.ok()) return OnigmoPrefilter();
-  return OnigmoPrefilter::For(*parsed->root);
+  return parsed;
+}
+
+OnigmoPrefilter PrefilterOf(const char* pattern, const char* flags = "") {
+  Result<ParsedPattern> parsed = ParseRuby(pattern, flags);
+  return parsed.ok() ? OnigmoPrefilter::For(*parsed->root) : OnigmoPrefilter();
 }
 
 TEST(OnigmoPrefilterTest, LiteralRunsOnTheMandatoryPath) {
@@ -112,13 +117,7 @@ TEST(OnigmoPrefilterTest, NonAsciiCharactersAndSets) {
 }
 
 std::string StartAnchorOf(const char* pattern, const char* flags = "") {
-  ParseOptions options;
-  options.dialect = Dialect::kRuby;
-  Result<PatternFlags> letters = ParseFlagLetters(flags);
-  EXPECT_TRUE(letters.ok()) << flags;
-  if (letters.ok()) options.flags = *letters;
-  Result<ParsedPattern> parsed = ParsePattern(pattern, options);
-  EXPECT_TRUE(parsed.ok()) << pattern;
+  Result<ParsedPattern> parsed = ParseRuby(pattern, flags);
   return parsed.ok() ? OnigmoStartAnchor(*parsed->root) : "?";
 }
 

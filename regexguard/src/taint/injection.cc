@@ -81,6 +81,17 @@ bool IsPunct(const std::vector<CodeToken>& tokens, std::size_t i,
          tokens[i].text == text;
 }
 
+// The closing `|` of a Ruby block's parameters (`{ |a, b| ...`, `do |x|`)
+// whose first parameter token is tokens[begin], or kNone within 30 tokens.
+std::size_t BlockParametersEnd(const std::vector<CodeToken>& tokens,
+                               std::size_t begin) {
+  for (std::size_t bar = begin; bar < tokens.size() && bar < begin + 30;
+       ++bar) {
+    if (IsPunct(tokens, bar, "|")) return bar;
+  }
+  return kNone;
+}
+
 bool IsName(const std::vector<CodeToken>& tokens, std::size_t i) {
   return i < tokens.size() && tokens[i].kind == CodeTokenKind::kName;
 }
@@ -752,9 +763,8 @@ void InjectionFinder::FindLambdas() {
   for (auto& [at, span] : scope_at_) {
     if (!span.function.empty() || span.hard) continue;
     if (rules_.ruby_blocks && IsName(tokens_, at) && tokens_[at].text == "do") {
-      std::size_t bar = at + 2;
-      while (bar < n && bar < at + 32 && !IsPunct(tokens_, bar, "|")) ++bar;
-      if (!IsPunct(tokens_, bar, "|")) continue;
+      const std::size_t bar = BlockParametersEnd(tokens_, at + 2);
+      if (bar == kNone) continue;
       span.parameters_begin = at + 2;
       span.parameters_end = bar;
       span.lambda = true;
@@ -831,9 +841,8 @@ void InjectionFinder::FindLambdas() {
     } else if (rules_.ruby_blocks && IsPunct(tokens_, i, "{") &&
                IsPunct(tokens_, i + 1, "|")) {
       // Ruby: `{ |x| ... }` (`do |x| ... end` came with the scopes).
-      std::size_t bar = i + 2;
-      while (bar < n && bar < i + 32 && !IsPunct(tokens_, bar, "|")) ++bar;
-      if (!IsPunct(tokens_, bar, "|")) continue;
+      const std::size_t bar = BlockParametersEnd(tokens_, i + 2);
+      if (bar == kNone) continue;
       span.parameters_begin = i + 2;
       span.parameters_end = bar;
       span.lambda_begin = i;
